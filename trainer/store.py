@@ -1,0 +1,1140 @@
+"""The progress store: the only module that speaks SQL.
+
+One SQLite file, ``DRILL_HOME/progress.db``, in WAL mode with a busy timeout,
+``synchronous=FULL`` and foreign keys on. Every attempt is one ``BEGIN
+IMMEDIATE`` transaction covering the attempt row, the card update and the
+review log, committed before ``record_attempt`` returns: a caller that prints
+after the call never reports an attempt that is not on disk.
+
+Schema versions live in ``PRAGMA user_version`` and ``MIGRATIONS`` (add-only;
+each step runs in its own transaction together with the version bump, after a
+backup copy of the file). A file newer than this program is refused and left
+untouched. ``PRAGMA quick_check`` runs on every open; a damaged file is
+reported with the newest backup and the command that restores it.
+
+Backups are whole-database copies in ``DRILL_HOME/backups/`` made with the
+SQLite backup API into a temporary file that is then renamed, so a killed
+process never leaves a half backup under a real name. Kinds: ``auto`` (at most
+one a day, on open), ``pre-vN`` (before migrating to N), ``pre-reset`` and
+``pre-restore``; the newest ``KEEP_BACKUPS`` of each kind are kept.
+
+Every public method raises ``StoreError`` subclasses (never ``sqlite3`` errors):
+their message says what is wrong and what to do. Only the CLI turns them into
+exit codes.
+"""
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import os
+import shutil
+import sqlite3
+import uuid
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, timezone, tzinfo
+from pathlib import Path
+from typing import Any, Callable, Iterator, Mapping
+
+from trainer.paths import drill_home
+from trainer.scheduling import (
+    DEFAULT_DAILY_NEW_LIMIT,
+    DEFAULT_RETENTION,
+    MAX_RETENTION,
+    MIN_RETENTION,
+    STATES,
+    VERDICTS,
+    CardState,
+    as_utc,
+    derive_rating,
+    review,
+    utc_now,
+)
+
+Clock = Callable[[], datetime]
+
+DB_NAME = "progress.db"
+BACKUP_DIR = "backups"
+KEEP_BACKUPS = 5
+AUTO_BACKUP_EVERY = timedelta(days=1)
+BUSY_TIMEOUT_MS = 15_000
+EXPORT_FORMAT = 1
+SESSION_KINDS: tuple[str, ...] = ("warmup", "mock", "team")
+_TS_FORMAT = "%Y%m%dT%H%M%SZ"
+
+# Add-only. MIGRATIONS[i] takes the schema from version i to version i + 1.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (  # v1: attempts, cards, review logs, sessions, settings
+        """CREATE TABLE sessions (
+            id INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL,
+            started_at TEXT NOT NULL,
+            ended_at TEXT,
+            meta TEXT NOT NULL DEFAULT '{}',
+            summary TEXT
+        )""",
+        """CREATE TABLE attempts (
+            id INTEGER PRIMARY KEY,
+            uid TEXT NOT NULL UNIQUE,
+            drill TEXT NOT NULL,
+            mode TEXT NOT NULL,
+            started_at TEXT NOT NULL,
+            seconds REAL NOT NULL,
+            verdict TEXT NOT NULL,
+            failing_case TEXT,
+            hints INTEGER NOT NULL DEFAULT 0,
+            code TEXT NOT NULL DEFAULT '',
+            seed INTEGER,
+            session_id INTEGER REFERENCES sessions(id) ON DELETE SET NULL
+        )""",
+        "CREATE INDEX attempts_by_drill ON attempts(drill, started_at)",
+        """CREATE TABLE cards (
+            drill TEXT PRIMARY KEY,
+            state TEXT NOT NULL,
+            step INTEGER,
+            stability REAL,
+            difficulty REAL,
+            due TEXT NOT NULL,
+            last_review TEXT,
+            reps INTEGER NOT NULL DEFAULT 0,
+            lapses INTEGER NOT NULL DEFAULT 0
+        )""",
+        """CREATE TABLE review_logs (
+            id INTEGER PRIMARY KEY,
+            attempt_id INTEGER UNIQUE REFERENCES attempts(id) ON DELETE CASCADE,
+            drill TEXT NOT NULL,
+            rating INTEGER NOT NULL,
+            reviewed_at TEXT NOT NULL,
+            duration_ms INTEGER
+        )""",
+        "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    ),
+    (  # v2: trap ids and rating inputs on attempts, session uids (import), time index
+        "ALTER TABLE attempts ADD COLUMN traps TEXT NOT NULL DEFAULT '[]'",
+        "ALTER TABLE attempts ADD COLUMN revealed INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE attempts ADD COLUMN first_try INTEGER NOT NULL DEFAULT 1",
+        "ALTER TABLE attempts ADD COLUMN target_seconds REAL",
+        "ALTER TABLE sessions ADD COLUMN uid TEXT",
+        "UPDATE sessions SET uid = lower(hex(randomblob(16))) WHERE uid IS NULL",
+        "CREATE UNIQUE INDEX sessions_by_uid ON sessions(uid)",
+        "CREATE INDEX attempts_by_time ON attempts(started_at)",
+    ),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+SETTING_DEFAULTS: dict[str, Any] = {
+    "retention": DEFAULT_RETENTION,
+    "daily_new_limit": DEFAULT_DAILY_NEW_LIMIT,
+    "vi_mode": False,
+    "plan": "default",
+}
+
+
+# ---------------------------------------------------------------- errors
+
+
+class StoreError(Exception):
+    """A problem with the progress store; the message says what is wrong and what to do."""
+
+    exit_code = 1
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class CorruptDatabaseError(StoreError):
+    def __init__(self, path: Path, detail: str, backup: Path | None) -> None:
+        self.path, self.backup = path, backup
+        if backup is not None:
+            fix = (
+                f"The newest backup is {backup}. Restore it with `drill restore` "
+                f"(the damaged file is kept beside it), or by hand: "
+                f"cp '{backup}' '{path}' && rm -f '{path}-wal' '{path}-shm'"
+            )
+        else:
+            fix = (
+                f"No backup was found in {path.parent / BACKUP_DIR}. Move the file aside "
+                f"to start afresh: mv '{path}' '{path}.damaged'"
+            )
+        super().__init__(f"the progress database {path} is damaged ({detail}). {fix}")
+
+
+class NewerSchemaError(StoreError):
+    def __init__(self, path: Path, found: int, supported: int) -> None:
+        self.path, self.found, self.supported = path, found, supported
+        super().__init__(
+            f"the progress database {path} was written by a newer drill (schema version "
+            f"{found}; this program knows up to {supported}). It was left untouched: "
+            f"upgrade drill (pip install -U drill) or point DRILL_HOME elsewhere."
+        )
+
+
+class HomeNotWritableError(StoreError):
+    def __init__(self, home: Path, detail: str) -> None:
+        self.home = home
+        super().__init__(
+            f"cannot write to the drill data folder {home} ({detail}). Nothing was changed. "
+            f"Make it writable, or set DRILL_HOME to a writable folder."
+        )
+
+
+class DiskFullError(StoreError):
+    def __init__(self, path: Path, detail: str) -> None:
+        self.path = path
+        super().__init__(
+            f"the disk holding {path} is full ({detail}); the last change was not saved and "
+            f"everything saved before it is intact. Free some space and try again."
+        )
+
+
+class StoreWriteError(StoreError):
+    def __init__(self, path: Path, detail: str) -> None:
+        self.path = path
+        super().__init__(
+            f"could not write to {path} ({detail}); the last change was not saved and "
+            f"everything saved before it is intact. Check free space, file size limits and "
+            f"permissions, then try again."
+        )
+
+
+class StoreBusyError(StoreError):
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            f"the progress database {path} stayed locked by another drill process for "
+            f"{BUSY_TIMEOUT_MS // 1000} s; close the other session and try again."
+        )
+
+
+class NoDatabaseError(StoreError):
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        super().__init__(f"no progress database at {path} yet; record an attempt first.")
+
+
+class NoBackupError(StoreError):
+    def __init__(self, where: Path) -> None:
+        super().__init__(f"no backup found at {where}.")
+
+
+class ImportRefusedError(StoreError):
+    """The file is not something `drill export` wrote; nothing was imported."""
+
+    exit_code = 2
+
+    def __init__(self, source: str, problems: list[str]) -> None:
+        self.problems = problems
+        shown = "; ".join(problems[:8]) + (f"; and {len(problems) - 8} more" if len(problems) > 8 else "")
+        super().__init__(f"refusing to import {source}: {shown}. Nothing was imported.")
+
+
+# ---------------------------------------------------------------- records
+
+
+@dataclass(frozen=True)
+class RecordResult:
+    """What recording an attempt did. ``rating`` is None (and the card untouched) for
+    ``internal``; ``due`` is the drill's next due date (aware UTC), None if it has no card."""
+
+    attempt_id: int
+    uid: str
+    rating: int | None
+    due: datetime | None
+    card: CardState | None
+
+
+@dataclass(frozen=True)
+class AttemptRecord:
+    id: int
+    uid: str
+    drill: str
+    mode: str
+    started_at: datetime
+    seconds: float
+    verdict: str
+    failing_case: str | None
+    hints: int
+    code: str
+    seed: int | None
+    session_id: int | None
+    traps: tuple[str, ...]
+    revealed: bool
+    first_try: bool
+    target_seconds: float | None
+    rating: int | None
+
+
+@dataclass(frozen=True)
+class ReviewRecord:
+    attempt_id: int | None
+    drill: str
+    rating: int
+    reviewed_at: datetime
+    duration_ms: int | None
+
+
+@dataclass(frozen=True)
+class SessionRecord:
+    id: int
+    uid: str
+    kind: str
+    started_at: datetime
+    ended_at: datetime | None
+    meta: dict[str, Any]
+    summary: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class DrillSummary:
+    """One drill's progress: ``state`` is new, learning, review or relearning."""
+
+    drill: str
+    state: str
+    due: datetime | None
+    best_seconds: float | None
+    attempts: int
+    passes: int
+    first_attempt: datetime | None
+    last_attempt: datetime | None
+    card: CardState | None
+
+
+@dataclass(frozen=True)
+class Settings:
+    retention: float = DEFAULT_RETENTION
+    daily_new_limit: int = DEFAULT_DAILY_NEW_LIMIT
+    vi_mode: bool = False
+    plan: str = "default"
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    attempts_added: int
+    attempts_skipped: int
+    sessions_added: int
+    cards_updated: int
+
+
+@dataclass(frozen=True)
+class ResetResult:
+    attempts_removed: int
+    cards_removed: int
+    sessions_removed: int
+    backup: Path | None
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _iso(moment: datetime) -> str:
+    return as_utc(moment).isoformat(timespec="microseconds")
+
+
+def _parse(text: str | None) -> datetime | None:
+    return None if text is None else as_utc(datetime.fromisoformat(text))
+
+
+def _sqlite_name(exc: sqlite3.Error) -> str:
+    return str(getattr(exc, "sqlite_errorname", "") or "")
+
+
+def _domain_error(exc: sqlite3.Error, home: Path) -> StoreError:
+    """Translate a sqlite3 error into the StoreError that says what to do."""
+    path = home / DB_NAME
+    name, text = _sqlite_name(exc), str(exc)
+    low = text.lower()
+    if name.startswith("SQLITE_FULL") or "disk is full" in low:
+        return DiskFullError(path, text)
+    if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM")) or "readonly" in low \
+            or "unable to open" in low:
+        return HomeNotWritableError(home, text)
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in low:
+        return StoreBusyError(path)
+    if name.startswith("SQLITE_IOERR") or "i/o error" in low:
+        return StoreWriteError(path, text)
+    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or "malformed" in low \
+            or "not a database" in low:
+        return CorruptDatabaseError(path, text, latest_backup(home))
+    return StoreError(f"the progress database {path} failed: {text}")
+
+
+def _os_error(exc: OSError, home: Path) -> StoreError:
+    detail = exc.strerror or str(exc)
+    if exc.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):
+        return DiskFullError(home / DB_NAME, detail)
+    return HomeNotWritableError(home, detail)
+
+
+@contextmanager
+def _translated(home: Path) -> Iterator[None]:
+    try:
+        yield
+    except sqlite3.Error as exc:
+        raise _domain_error(exc, home) from exc
+    except OSError as exc:
+        raise _os_error(exc, home) from exc
+
+
+def database_path(home: Path | None = None) -> Path:
+    return (Path(home) if home is not None else drill_home()) / DB_NAME
+
+
+def database_exists(home: Path | None = None) -> bool:
+    """Whether a progress database exists (checking never creates one)."""
+    return database_path(home).is_file()
+
+
+# ---------------------------------------------------------------- backups
+
+
+def backups_dir(home: Path) -> Path:
+    return home / BACKUP_DIR
+
+
+def _backup_time(path: Path) -> datetime | None:
+    stamp = path.stem.rsplit("-", 1)[-1]
+    try:
+        return datetime.strptime(stamp, _TS_FORMAT).replace(tzinfo=timezone.utc)
+    except ValueError:
+        return None
+
+
+def _backup_kind(path: Path) -> str:
+    return path.stem[len("progress-"):].rsplit("-", 1)[0]
+
+
+def list_backups(home: Path | None = None) -> list[Path]:
+    """Every backup in DRILL_HOME/backups, newest first."""
+    folder = backups_dir(Path(home) if home is not None else drill_home())
+    if not folder.is_dir():
+        return []
+    found = [p for p in folder.glob("progress-*.db") if _backup_time(p) is not None]
+    return sorted(found, key=lambda p: (_backup_time(p), p.stat().st_mtime_ns), reverse=True)
+
+
+def latest_backup(home: Path | None = None) -> Path | None:
+    try:
+        backups = list_backups(home)
+    except OSError:
+        return None
+    return backups[0] if backups else None
+
+
+def _copy_database(conn: sqlite3.Connection, home: Path, kind: str, now: datetime) -> Path:
+    folder = backups_dir(home)
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / f"progress-{kind}-{as_utc(now).strftime(_TS_FORMAT)}.db"
+    tmp = folder / f".tmp-{uuid.uuid4().hex}.db"
+    try:
+        dest = sqlite3.connect(str(tmp))
+        try:
+            conn.backup(dest)
+        finally:
+            dest.close()
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+    _prune_backups(home, kind)
+    return target
+
+
+def _prune_backups(home: Path, kind: str) -> None:
+    same_kind = [p for p in list_backups(home) if _backup_kind(p) == kind]
+    for old in same_kind[KEEP_BACKUPS:]:
+        old.unlink(missing_ok=True)
+    for stale in backups_dir(home).glob(".tmp-*.db"):
+        try:
+            if stale.stat().st_mtime < datetime.now().timestamp() - 3600:
+                stale.unlink()
+        except OSError:
+            pass
+
+
+def restore_backup(home: Path | None = None, backup: Path | None = None, clock: Clock | None = None) -> tuple[Path, Path | None]:
+    """Put ``backup`` (default: the newest) in place of progress.db. The current file, if
+    any, is renamed to ``progress.db.damaged-<time>`` (with its -wal/-shm), never deleted.
+    Returns (the backup restored, where the old file went)."""
+    home = Path(home) if home is not None else drill_home()
+    now = (clock or utc_now)()
+    chosen = Path(backup) if backup is not None else latest_backup(home)
+    if chosen is None or not chosen.is_file():
+        raise NoBackupError(chosen or backups_dir(home))
+    path = home / DB_NAME
+    kept: Path | None = None
+    with _translated(home):
+        _check_copy_is_healthy(chosen, home)
+        stamp = as_utc(now).strftime(_TS_FORMAT)
+        if path.exists():
+            kept = path.with_name(f"{DB_NAME}.damaged-{stamp}")
+            os.replace(path, kept)
+        for suffix in ("-wal", "-shm"):
+            side = path.with_name(DB_NAME + suffix)
+            if side.exists():
+                os.replace(side, path.with_name(f"{DB_NAME}.damaged-{stamp}{suffix}"))
+        tmp = path.with_name(f".restore-{uuid.uuid4().hex}.db")
+        shutil.copyfile(chosen, tmp)
+        os.replace(tmp, path)
+    return chosen, kept
+
+
+def _check_copy_is_healthy(copy: Path, home: Path) -> None:
+    conn = sqlite3.connect(f"file:{copy}?mode=ro", uri=True)
+    try:
+        result = conn.execute("PRAGMA quick_check").fetchone()[0]
+    except sqlite3.DatabaseError as exc:
+        result = str(exc)
+    finally:
+        conn.close()
+    if result != "ok":
+        raise StoreError(f"the backup {copy} is damaged too ({result}); pick another with `drill restore FILE`.")
+
+
+# ---------------------------------------------------------------- opening
+
+
+def open_store(home: Path | None = None, clock: Clock | None = None, *, create: bool = True) -> Store:
+    """Open (creating, migrating and checking as needed) the progress database.
+
+    ``home`` defaults to ``drill_home()``; ``clock`` returns an aware UTC datetime.
+    With ``create=False`` a missing database raises ``NoDatabaseError`` instead of
+    being created. Usable as a context manager (closes on exit)."""
+    home = Path(home) if home is not None else drill_home()
+    clock = clock or utc_now
+    path = home / DB_NAME
+    if not create and not path.is_file():
+        raise NoDatabaseError(path)
+    with _translated(home):
+        if home.exists() and not home.is_dir():
+            raise HomeNotWritableError(home, "it is a file, not a folder")
+        home.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(str(path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000,
+                               check_same_thread=False)
+    store = Store(conn, home, clock)
+    try:
+        store._prepare()
+    except BaseException:
+        conn.close()
+        raise
+    return store
+
+
+class Store:
+    """A handle on the progress database. Not shared between processes; cheap to open."""
+
+    def __init__(self, conn: sqlite3.Connection, home: Path, clock: Clock) -> None:
+        self._conn = conn
+        self.home = home
+        self.path = home / DB_NAME
+        self.clock = clock
+
+    # -- lifecycle
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def _prepare(self) -> None:
+        with _translated(self.home):
+            self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            version = self.schema_version()
+            self._quick_check()
+            if version > SCHEMA_VERSION:
+                raise NewerSchemaError(self.path, version, SCHEMA_VERSION)
+            self._conn.execute("PRAGMA journal_mode = WAL").fetchone()
+            self._conn.execute("PRAGMA synchronous = FULL")
+            self._conn.execute("PRAGMA foreign_keys = ON")
+            if version < SCHEMA_VERSION:
+                self._migrate(version)
+            self._auto_backup()
+
+    def schema_version(self) -> int:
+        return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def _quick_check(self) -> None:
+        rows = [r[0] for r in self._conn.execute("PRAGMA quick_check").fetchall()]
+        if rows != ["ok"]:
+            raise CorruptDatabaseError(self.path, "; ".join(rows[:3]), latest_backup(self.home))
+
+    def _has_tables(self) -> bool:
+        return self._conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
+
+    def _migrate(self, version: int) -> None:
+        if version > 0 or self._has_tables():
+            _copy_database(self._conn, self.home, f"pre-v{SCHEMA_VERSION}", self.clock())
+        for target in range(version + 1, SCHEMA_VERSION + 1):
+            with self._transaction():
+                if self.schema_version() >= target:  # another process got there first
+                    continue
+                for statement in MIGRATIONS[target - 1]:
+                    self._conn.execute(statement)
+                self._conn.execute(f"PRAGMA user_version = {target}")
+
+    def _auto_backup(self) -> None:
+        """One automatic backup a day, taken on open once there is something to keep.
+        A failed automatic backup never blocks recording."""
+        now = self.clock()
+        try:
+            autos = [p for p in list_backups(self.home) if _backup_kind(p) == "auto"]
+            newest = _backup_time(autos[0]) if autos else None
+            if newest is not None and abs(now - newest) < AUTO_BACKUP_EVERY:
+                return
+            if not self._conn.execute("SELECT EXISTS(SELECT 1 FROM attempts)").fetchone()[0]:
+                return
+            _copy_database(self._conn, self.home, "auto", now)
+        except (OSError, sqlite3.Error):
+            pass
+
+    def backup(self, kind: str = "manual") -> Path:
+        """Take a backup now; returns its path."""
+        with _translated(self.home):
+            return _copy_database(self._conn, self.home, kind, self.clock())
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._conn
+            self._conn.execute("COMMIT")
+        except BaseException:
+            if self._conn.in_transaction:
+                try:
+                    self._conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+            raise
+
+    @contextmanager
+    def _writing(self) -> Iterator[sqlite3.Connection]:
+        with _translated(self.home), self._transaction() as conn:
+            yield conn
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        with _translated(self.home):
+            yield self._conn
+
+    # -- settings
+
+    def settings(self) -> Settings:
+        with self._reading() as conn:
+            stored = {k: json.loads(v) for k, v in conn.execute("SELECT key, value FROM settings")}
+        known = {k: stored.get(k, d) for k, d in SETTING_DEFAULTS.items()}
+        extra = {k: v for k, v in stored.items() if k not in SETTING_DEFAULTS}
+        return Settings(**known, extra=extra)
+
+    def get_setting(self, key: str, default: Any = None) -> Any:
+        with self._reading() as conn:
+            row = conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        if row is not None:
+            return json.loads(row[0])
+        return SETTING_DEFAULTS.get(key, default)
+
+    def set_setting(self, key: str, value: Any) -> None:
+        """Store a setting (JSON-serialisable). Known keys are validated (ValueError)."""
+        value = _validate_setting(key, value)
+        with self._writing() as conn:
+            conn.execute("INSERT INTO settings(key, value) VALUES (?, ?) "
+                         "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                         (key, json.dumps(value)))
+
+    # -- writing attempts
+
+    def record_attempt(
+        self,
+        drill: str,
+        mode: str,
+        started_at: datetime,
+        seconds: float,
+        verdict: str,
+        *,
+        failing_case: str | None = None,
+        hints: int = 0,
+        code: str = "",
+        seed: int | None = None,
+        session_id: int | None = None,
+        target_seconds: float | None = None,
+        first_try: bool = True,
+        revealed: bool = False,
+        traps: list[str] | None = None,
+    ) -> RecordResult:
+        """Record one attempt and move its drill's card, in one transaction committed
+        before returning. ``internal`` verdicts are recorded but never touch the card."""
+        if not drill or not mode:
+            raise ValueError("drill and mode must be non-empty")
+        if seconds < 0 or hints < 0:
+            raise ValueError("seconds and hints must not be negative")
+        started = as_utc(started_at)
+        rating = derive_rating(verdict, seconds, target_seconds, hints=hints,
+                               first_try=first_try, revealed=revealed)
+        uid = uuid.uuid4().hex
+        with self._writing() as conn:
+            if session_id is not None and not conn.execute(
+                    "SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone():
+                raise ValueError(f"unknown session id {session_id}")
+            attempt_id = self._insert_attempt(conn, uid, drill, mode, started, seconds, verdict,
+                                              failing_case, hints, code, seed, session_id,
+                                              list(traps or []), revealed, first_try, target_seconds)
+            card = _read_card(conn, drill)
+            if rating is None:
+                return RecordResult(attempt_id, uid, None, card.due if card else None, card)
+            retention = float(_stored_setting(conn, "retention"))
+            outcome = review(drill, card, rating, started + timedelta(seconds=seconds),
+                             desired_retention=retention, duration_ms=int(round(seconds * 1000)))
+            _write_card(conn, outcome.card)
+            conn.execute("INSERT INTO review_logs(attempt_id, drill, rating, reviewed_at, duration_ms) "
+                         "VALUES (?, ?, ?, ?, ?)",
+                         (attempt_id, drill, int(rating), _iso(outcome.reviewed_at), outcome.duration_ms))
+        return RecordResult(attempt_id, uid, int(rating), outcome.card.due, outcome.card)
+
+    @staticmethod
+    def _insert_attempt(conn: sqlite3.Connection, uid: str, drill: str, mode: str, started: datetime,
+                        seconds: float, verdict: str, failing_case: str | None, hints: int, code: str,
+                        seed: int | None, session_id: int | None, traps: list[str], revealed: bool,
+                        first_try: bool, target_seconds: float | None) -> int:
+        cur = conn.execute(
+            "INSERT INTO attempts(uid, drill, mode, started_at, seconds, verdict, failing_case, hints, "
+            "code, seed, session_id, traps, revealed, first_try, target_seconds) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (uid, drill, mode, _iso(started), float(seconds), verdict, failing_case, int(hints), code,
+             seed, session_id, json.dumps([str(t) for t in traps]), int(bool(revealed)),
+             int(bool(first_try)), target_seconds),
+        )
+        return int(cur.lastrowid)
+
+    # -- sessions
+
+    def start_session(self, kind: str, meta: Mapping[str, Any] | None = None) -> int:
+        """Open a warm-up, mock or team session; returns its id for record_attempt."""
+        kind = _session_kind(kind)
+        with self._writing() as conn:
+            cur = conn.execute("INSERT INTO sessions(uid, kind, started_at, meta) VALUES (?, ?, ?, ?)",
+                               (uuid.uuid4().hex, kind, _iso(self.clock()), json.dumps(dict(meta or {}))))
+            return int(cur.lastrowid)
+
+    def end_session(self, session_id: int, summary: Mapping[str, Any]) -> None:
+        with self._writing() as conn:
+            cur = conn.execute("UPDATE sessions SET ended_at = ?, summary = ? WHERE id = ?",
+                               (_iso(self.clock()), json.dumps(dict(summary)), session_id))
+            if cur.rowcount == 0:
+                raise ValueError(f"unknown session id {session_id}")
+
+    def sessions(self) -> list[SessionRecord]:
+        with self._reading() as conn:
+            rows = conn.execute("SELECT id, uid, kind, started_at, ended_at, meta, summary FROM sessions "
+                                "ORDER BY started_at, id").fetchall()
+        return [SessionRecord(r[0], r[1], r[2], _parse(r[3]), _parse(r[4]), json.loads(r[5]),
+                              json.loads(r[6]) if r[6] is not None else None) for r in rows]
+
+    # -- reading
+
+    def card(self, drill: str) -> CardState | None:
+        with self._reading() as conn:
+            return _read_card(conn, drill)
+
+    def cards(self) -> list[CardState]:
+        with self._reading() as conn:
+            rows = conn.execute(f"SELECT {_CARD_COLUMNS} FROM cards ORDER BY drill").fetchall()
+        return [_card_from_row(r) for r in rows]
+
+    def due(self, now: datetime) -> list[str]:
+        """Drills whose card is due at or before ``now``, soonest first."""
+        cutoff = _iso(now)
+        with self._reading() as conn:
+            rows = conn.execute("SELECT drill FROM cards WHERE due <= ? ORDER BY due, drill",
+                                (cutoff,)).fetchall()
+        return [r[0] for r in rows]
+
+    def attempts(self, since: datetime | None = None, drill: str | None = None) -> list[AttemptRecord]:
+        """Attempts in time order, optionally from ``since`` on and for one drill."""
+        where, args = [], []
+        if since is not None:
+            where.append("a.started_at >= ?")
+            args.append(_iso(since))
+        if drill is not None:
+            where.append("a.drill = ?")
+            args.append(drill)
+        sql = (f"SELECT {_ATTEMPT_COLUMNS} FROM attempts a LEFT JOIN review_logs r ON r.attempt_id = a.id"
+               + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY a.started_at, a.id")
+        with self._reading() as conn:
+            rows = conn.execute(sql, args).fetchall()
+        return [_attempt_from_row(r) for r in rows]
+
+    def reviews(self, since: datetime | None = None) -> list[ReviewRecord]:
+        sql = "SELECT attempt_id, drill, rating, reviewed_at, duration_ms FROM review_logs"
+        args: list[Any] = []
+        if since is not None:
+            sql += " WHERE reviewed_at >= ?"
+            args.append(_iso(since))
+        with self._reading() as conn:
+            rows = conn.execute(sql + " ORDER BY reviewed_at, id", args).fetchall()
+        return [ReviewRecord(r[0], r[1], r[2], _parse(r[3]), r[4]) for r in rows]
+
+    def drill_summaries(self) -> dict[str, DrillSummary]:
+        """Every drill with a card or an attempt; drills absent from the map are new."""
+        with self._reading() as conn:
+            stats = conn.execute(
+                "SELECT drill, count(*), sum(verdict = 'pass'), min(CASE WHEN verdict = 'pass' "
+                "AND NOT revealed THEN seconds END), min(started_at), max(started_at) "
+                "FROM attempts GROUP BY drill").fetchall()
+            cards = {c.drill: c for c in (_card_from_row(r) for r in conn.execute(
+                f"SELECT {_CARD_COLUMNS} FROM cards"))}
+        out: dict[str, DrillSummary] = {}
+        by_drill = {r[0]: r for r in stats}
+        for drill in sorted(set(by_drill) | set(cards)):
+            row = by_drill.get(drill, (drill, 0, 0, None, None, None))
+            card = cards.get(drill)
+            out[drill] = DrillSummary(
+                drill=drill, state=card.state if card else "new", due=card.due if card else None,
+                best_seconds=row[3], attempts=int(row[1]), passes=int(row[2] or 0),
+                first_attempt=_parse(row[4]), last_attempt=_parse(row[5]), card=card)
+        return out
+
+    def streak(self, today: date, tz: tzinfo = timezone.utc) -> int:
+        """Consecutive days (in ``tz``) with at least one counted attempt, ending today, or
+        yesterday when nothing has been done yet today."""
+        with self._reading() as conn:
+            rows = conn.execute("SELECT started_at FROM attempts WHERE verdict != 'internal' "
+                                "AND started_at >= ?", (_iso(datetime.combine(
+                                    today - timedelta(days=3660), datetime.min.time(), tz)),)).fetchall()
+        days = {_parse(r[0]).astimezone(tz).date() for r in rows}
+        day = today if today in days else today - timedelta(days=1)
+        count = 0
+        while day in days:
+            count += 1
+            day -= timedelta(days=1)
+        return count
+
+    def counts(self) -> dict[str, int]:
+        with self._reading() as conn:
+            return {t: int(conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0])
+                    for t in ("attempts", "cards", "review_logs", "sessions")}
+
+    # -- export / import / reset
+
+    def export(self) -> dict[str, Any]:
+        """Everything as the `drill export` JSON (format 1; times UTC ISO-8601)."""
+        sessions = {s.id: s for s in self.sessions()}
+        attempts = [_attempt_to_json(a, sessions) for a in self.attempts()]
+        cards = [_card_to_json(c) for c in self.cards()]
+        return {
+            "format": EXPORT_FORMAT,
+            "exported_at": as_utc(self.clock()).isoformat(),
+            "attempts": attempts,
+            "cards": cards,
+            "sessions": [_session_to_json(s) for s in sessions.values()],
+        }
+
+    def import_(self, data: Any, source: str = "the file") -> ImportResult:
+        """Merge an export in one transaction. Attempts already present (same uid) are
+        skipped; a card is taken when it is newer (later last review) than ours.
+        Anything that is not an export raises ImportRefusedError and changes nothing."""
+        problems = validate_export(data)
+        if problems:
+            raise ImportRefusedError(source, problems)
+        added = skipped = sessions_added = cards_updated = 0
+        with self._writing() as conn:
+            session_ids: dict[str, int] = {}
+            for s in data["sessions"]:
+                row = conn.execute("SELECT id FROM sessions WHERE uid = ?", (s["uid"],)).fetchone()
+                if row is None:
+                    cur = conn.execute(
+                        "INSERT INTO sessions(uid, kind, started_at, ended_at, meta, summary) "
+                        "VALUES (?, ?, ?, ?, ?, ?)",
+                        (s["uid"], s["kind"], _iso(_parse(s["started_at"])),
+                         _iso(_parse(s["ended_at"])) if s.get("ended_at") else None,
+                         json.dumps(s.get("meta") or {}),
+                         json.dumps(s["summary"]) if s.get("summary") is not None else None))
+                    sessions_added += 1
+                    session_ids[s["uid"]] = int(cur.lastrowid)
+                else:
+                    session_ids[s["uid"]] = int(row[0])
+            for a in data["attempts"]:
+                uid = a.get("uid") or _content_uid(a)
+                if conn.execute("SELECT 1 FROM attempts WHERE uid = ?", (uid,)).fetchone():
+                    skipped += 1
+                    continue
+                self._import_attempt(conn, uid, a, session_ids.get(a.get("session") or ""))
+                added += 1
+            for c in data["cards"]:
+                incoming = _card_from_json(c)
+                current = _read_card(conn, incoming.drill)
+                if current is None or _newer(incoming, current):
+                    _write_card(conn, incoming)
+                    cards_updated += 1
+        return ImportResult(added, skipped, sessions_added, cards_updated)
+
+    def _import_attempt(self, conn: sqlite3.Connection, uid: str, a: Mapping[str, Any],
+                        session_id: int | None) -> None:
+        started = _parse(a["started_at"])
+        attempt_id = self._insert_attempt(
+            conn, uid, a["drill"], a["mode"], started, float(a["seconds"]), a["verdict"],
+            a.get("failing_case"), int(a["hints"]), a["code"], a.get("seed"), session_id,
+            list(a.get("traps") or []), bool(a.get("revealed", False)), bool(a.get("first_try", True)),
+            a.get("target_seconds"))
+        rating = a["rating"] if "rating" in a else derive_rating(
+            a["verdict"], float(a["seconds"]), a.get("target_seconds"), hints=int(a["hints"]),
+            first_try=bool(a.get("first_try", True)), revealed=bool(a.get("revealed", False)))
+        if rating is not None:
+            conn.execute("INSERT INTO review_logs(attempt_id, drill, rating, reviewed_at, duration_ms) "
+                         "VALUES (?, ?, ?, ?, ?)",
+                         (attempt_id, a["drill"], int(rating),
+                          _iso(started + timedelta(seconds=float(a["seconds"]))),
+                          int(round(float(a["seconds"]) * 1000))))
+
+    def reset(self, drill: str | None = None) -> ResetResult:
+        """Forget one drill's progress (attempts, reviews, card) or everything (also
+        sessions; settings are kept). A backup is taken first when there is anything to forget."""
+        with self._reading() as conn:
+            if drill is None:
+                n_attempts, n_cards, n_sessions = (self.counts()[k] for k in ("attempts", "cards", "sessions"))
+            else:
+                n_attempts = conn.execute("SELECT count(*) FROM attempts WHERE drill = ?", (drill,)).fetchone()[0]
+                n_cards = conn.execute("SELECT count(*) FROM cards WHERE drill = ?", (drill,)).fetchone()[0]
+                n_sessions = 0
+        if n_attempts + n_cards + n_sessions == 0:
+            return ResetResult(0, 0, 0, None)
+        backup = self.backup("pre-reset")
+        with self._writing() as conn:
+            if drill is None:
+                for table in ("review_logs", "attempts", "cards", "sessions"):
+                    conn.execute(f"DELETE FROM {table}")
+            else:
+                for table in ("review_logs", "attempts", "cards"):
+                    conn.execute(f"DELETE FROM {table} WHERE drill = ?", (drill,))
+        return ResetResult(int(n_attempts), int(n_cards), int(n_sessions), backup)
+
+    def integrity_check(self) -> str:
+        with self._reading() as conn:
+            return "; ".join(r[0] for r in conn.execute("PRAGMA integrity_check").fetchall())
+
+
+# ---------------------------------------------------------------- row mapping
+
+_CARD_COLUMNS = "drill, state, step, stability, difficulty, due, last_review, reps, lapses"
+_ATTEMPT_COLUMNS = ("a.id, a.uid, a.drill, a.mode, a.started_at, a.seconds, a.verdict, a.failing_case, "
+                    "a.hints, a.code, a.seed, a.session_id, a.traps, a.revealed, a.first_try, "
+                    "a.target_seconds, r.rating")
+
+
+def _card_from_row(r: tuple) -> CardState:
+    return CardState(drill=r[0], state=r[1], step=r[2], stability=r[3], difficulty=r[4],
+                     due=_parse(r[5]), last_review=_parse(r[6]), reps=int(r[7]), lapses=int(r[8]))
+
+
+def _read_card(conn: sqlite3.Connection, drill: str) -> CardState | None:
+    row = conn.execute(f"SELECT {_CARD_COLUMNS} FROM cards WHERE drill = ?", (drill,)).fetchone()
+    return _card_from_row(row) if row else None
+
+
+def _write_card(conn: sqlite3.Connection, c: CardState) -> None:
+    conn.execute(
+        f"INSERT OR REPLACE INTO cards({_CARD_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (c.drill, c.state, c.step, c.stability, c.difficulty, _iso(c.due),
+         _iso(c.last_review) if c.last_review else None, c.reps, c.lapses))
+
+
+def _stored_setting(conn: sqlite3.Connection, key: str) -> Any:
+    row = conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+    return json.loads(row[0]) if row else SETTING_DEFAULTS[key]
+
+
+def _attempt_from_row(r: tuple) -> AttemptRecord:
+    return AttemptRecord(
+        id=r[0], uid=r[1], drill=r[2], mode=r[3], started_at=_parse(r[4]), seconds=r[5], verdict=r[6],
+        failing_case=r[7], hints=r[8], code=r[9], seed=r[10], session_id=r[11],
+        traps=tuple(json.loads(r[12] or "[]")), revealed=bool(r[13]), first_try=bool(r[14]),
+        target_seconds=r[15], rating=r[16])
+
+
+def _newer(incoming: CardState, current: CardState) -> bool:
+    floor = datetime.min.replace(tzinfo=timezone.utc)
+    return (incoming.last_review or floor, incoming.reps) > (current.last_review or floor, current.reps)
+
+
+def _session_kind(kind: str) -> str:
+    normal = kind.strip().lower().replace("-", "").replace("_", "")
+    if normal not in SESSION_KINDS:
+        raise ValueError(f"unknown session kind {kind!r}; expected one of {', '.join(SESSION_KINDS)}")
+    return normal
+
+
+def _validate_setting(key: str, value: Any) -> Any:
+    if key == "retention":
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or not MIN_RETENTION <= float(value) <= MAX_RETENTION:
+            raise ValueError(f"retention must be a number from {MIN_RETENTION} to {MAX_RETENTION}")
+        return float(value)
+    if key == "daily_new_limit":
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 32:
+            raise ValueError("daily_new_limit must be a whole number from 0 to 32")
+        return value
+    if key == "vi_mode":
+        if not isinstance(value, bool):
+            raise ValueError("vi_mode must be true or false")
+        return value
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"setting {key!r} must be JSON-serialisable") from exc
+    return value
+
+
+# ---------------------------------------------------------------- export JSON
+
+
+def _attempt_to_json(a: AttemptRecord, sessions: Mapping[int, SessionRecord]) -> dict[str, Any]:
+    session = sessions.get(a.session_id) if a.session_id is not None else None
+    return {
+        "drill": a.drill, "mode": a.mode, "started_at": a.started_at.isoformat(), "seconds": a.seconds,
+        "verdict": a.verdict, "hints": a.hints, "code": a.code,
+        "uid": a.uid, "seed": a.seed, "failing_case": a.failing_case,
+        "session": session.uid if session else None, "traps": list(a.traps), "revealed": a.revealed,
+        "first_try": a.first_try, "target_seconds": a.target_seconds, "rating": a.rating,
+    }
+
+
+def _card_to_json(c: CardState) -> dict[str, Any]:
+    return {
+        "drill": c.drill, "state": c.state, "due": c.due.isoformat(), "stability": c.stability,
+        "difficulty": c.difficulty, "reps": c.reps, "lapses": c.lapses, "step": c.step,
+        "last_review": c.last_review.isoformat() if c.last_review else None,
+    }
+
+
+def _session_to_json(s: SessionRecord) -> dict[str, Any]:
+    return {
+        "uid": s.uid, "kind": s.kind, "started_at": s.started_at.isoformat(),
+        "ended_at": s.ended_at.isoformat() if s.ended_at else None, "meta": s.meta, "summary": s.summary,
+    }
+
+
+def _card_from_json(c: Mapping[str, Any]) -> CardState:
+    return CardState(drill=c["drill"], state=c["state"], step=c.get("step"), stability=c["stability"],
+                     difficulty=c["difficulty"], due=_parse(c["due"]), last_review=_parse(c.get("last_review")),
+                     reps=int(c["reps"]), lapses=int(c["lapses"]))
+
+
+def _content_uid(a: Mapping[str, Any]) -> str:
+    """A stable uid for a hand-made attempt without one, so re-importing it never duplicates."""
+    key = json.dumps([a["drill"], a["mode"], _iso(_parse(a["started_at"])), float(a["seconds"]),
+                      a["verdict"], a["code"]])
+    return "h" + hashlib.sha256(key.encode()).hexdigest()[:31]
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _check_time(v: Any, where: str, problems: list[str], optional: bool = False) -> None:
+    if v is None and optional:
+        return
+    if not isinstance(v, str):
+        problems.append(f"{where} must be an ISO-8601 time, got {type(v).__name__}")
+        return
+    try:
+        moment = datetime.fromisoformat(v)
+    except ValueError:
+        problems.append(f"{where} is not an ISO-8601 time: {v!r}")
+        return
+    if moment.tzinfo is None:
+        problems.append(f"{where} has no time zone: {v!r}")
+
+
+def _check_fields(item: Any, where: str, spec: Mapping[str, tuple[Callable[[Any], bool], str]],
+                  required: tuple[str, ...], problems: list[str]) -> bool:
+    if not isinstance(item, dict):
+        problems.append(f"{where} must be an object")
+        return False
+    missing = [k for k in required if k not in item]
+    if missing:
+        problems.append(f"{where} lacks {', '.join(missing)}")
+    for key, (ok, wanted) in spec.items():
+        if key in item and not ok(item[key]):
+            problems.append(f"{where}.{key} must be {wanted}, got {item[key]!r:.40}")
+    return not missing
+
+
+def _opt(check: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda v: v is None or check(v)
+
+
+_ATTEMPT_SPEC: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "drill": (lambda v: isinstance(v, str) and bool(v), "a non-empty string"),
+    "mode": (lambda v: isinstance(v, str) and bool(v), "a non-empty string"),
+    "seconds": (lambda v: _is_number(v) and v >= 0, "a number >= 0"),
+    "verdict": (lambda v: v in VERDICTS, f"one of {', '.join(VERDICTS)}"),
+    "hints": (lambda v: _is_int(v) and v >= 0, "a whole number >= 0"),
+    "code": (lambda v: isinstance(v, str), "a string"),
+    "uid": (lambda v: isinstance(v, str) and 0 < len(v) <= 64, "a string"),
+    "seed": (_opt(_is_int), "a whole number or null"),
+    "failing_case": (_opt(lambda v: isinstance(v, str)), "a string or null"),
+    "session": (_opt(lambda v: isinstance(v, str)), "a session uid or null"),
+    "traps": (lambda v: isinstance(v, list) and all(isinstance(t, str) for t in v), "a list of strings"),
+    "revealed": (lambda v: isinstance(v, bool), "true or false"),
+    "first_try": (lambda v: isinstance(v, bool), "true or false"),
+    "target_seconds": (_opt(lambda v: _is_number(v) and v > 0), "a number > 0 or null"),
+    "rating": (_opt(lambda v: _is_int(v) and 1 <= v <= 4), "1 to 4 or null"),
+}
+_CARD_SPEC: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "drill": (lambda v: isinstance(v, str) and bool(v), "a non-empty string"),
+    "state": (lambda v: v in STATES[1:], "learning, review or relearning"),
+    "stability": (_opt(lambda v: _is_number(v) and v > 0), "a number > 0 or null"),
+    "difficulty": (_opt(_is_number), "a number or null"),
+    "reps": (lambda v: _is_int(v) and v >= 0, "a whole number >= 0"),
+    "lapses": (lambda v: _is_int(v) and v >= 0, "a whole number >= 0"),
+    "step": (_opt(lambda v: _is_int(v) and v >= 0), "a whole number or null"),
+}
+_SESSION_SPEC: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "uid": (lambda v: isinstance(v, str) and 0 < len(v) <= 64, "a string"),
+    "kind": (lambda v: isinstance(v, str) and v in SESSION_KINDS, f"one of {', '.join(SESSION_KINDS)}"),
+    "meta": (_opt(lambda v: isinstance(v, dict)), "an object"),
+    "summary": (_opt(lambda v: isinstance(v, dict)), "an object or null"),
+}
+
+
+def validate_export(data: Any) -> list[str]:
+    """Every reason ``data`` is not a `drill export` file (empty when it is one)."""
+    if not isinstance(data, dict):
+        return [f"expected a JSON object as written by `drill export`, got {type(data).__name__}"]
+    problems: list[str] = []
+    if data.get("format") != EXPORT_FORMAT:
+        return [f"unsupported format {data.get('format')!r} (this drill reads format {EXPORT_FORMAT})"]
+    _check_time(data.get("exported_at"), "exported_at", problems)
+    for key in ("attempts", "cards", "sessions"):
+        if not isinstance(data.get(key), list):
+            problems.append(f"{key} must be a list")
+    if problems:
+        return problems
+    session_uids = set()
+    for i, s in enumerate(data["sessions"]):
+        if _check_fields(s, f"sessions[{i}]", _SESSION_SPEC, ("uid", "kind", "started_at"), problems):
+            _check_time(s["started_at"], f"sessions[{i}].started_at", problems)
+            _check_time(s.get("ended_at"), f"sessions[{i}].ended_at", problems, optional=True)
+            session_uids.add(s["uid"])
+    for i, a in enumerate(data["attempts"]):
+        where = f"attempts[{i}]"
+        if _check_fields(a, where, _ATTEMPT_SPEC,
+                         ("drill", "mode", "started_at", "seconds", "verdict", "hints", "code"), problems):
+            _check_time(a["started_at"], f"{where}.started_at", problems)
+            if a.get("session") and a["session"] not in session_uids:
+                problems.append(f"{where}.session {a['session']!r} is not among the file's sessions")
+    for i, c in enumerate(data["cards"]):
+        if _check_fields(c, f"cards[{i}]", _CARD_SPEC,
+                         ("drill", "state", "due", "stability", "difficulty", "reps", "lapses"), problems):
+            _check_time(c["due"], f"cards[{i}].due", problems)
+            _check_time(c.get("last_review"), f"cards[{i}].last_review", problems, optional=True)
+    drills = [c.get("drill") for c in data["cards"] if isinstance(c, dict)]
+    if len(drills) != len(set(drills)):
+        problems.append("cards lists the same drill twice")
+    return problems
