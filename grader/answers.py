@@ -1,0 +1,88 @@
+"""Quick-fire answers: parse and normalise, so equivalent spellings match.
+
+`(B,H,T,S)`, `( B, H, T, S )` and `B H T S` are one shape; `40 GB`, `40GB`
+and `4e10 bytes` are one number (decimal units, 1% tolerance); `error`,
+`Error!` and ` error ` are one word. Torch-free.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_UNITS = {
+    "": 1.0, "b": 1.0, "byte": 1.0, "bytes": 1.0,
+    "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
+    "kib": 2.0**10, "mib": 2.0**20, "gib": 2.0**30, "tib": 2.0**40,
+    "k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9,
+    "x": 1.0, "times": 1.0, "%": 0.01, "percent": 0.01,
+}
+_UNIT_CLASS = {
+    **{u: "bytes" for u in ("b", "byte", "bytes", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib")},
+    "x": "ratio", "times": "ratio", "%": "ratio", "percent": "ratio",
+}
+_NUMBER = re.compile(r"^([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?)\s*([a-z%]*)$")
+_SHAPE_TOKEN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:[+\-*/][A-Za-z0-9_]+)*$|^\d+$")
+
+
+@dataclass(frozen=True)
+class Answer:
+    kind: str  # "shape" | "number" | "word"
+    value: object
+    unit_class: str = ""
+
+
+def parse_answer(text: str) -> Answer:
+    """Normalise one answer. Raises ValueError when it is empty or unreadable."""
+    raw = str(text).strip()
+    if not raw:
+        raise ValueError("the answer is empty")
+    low = re.sub(r"(?<=\d),(?=\d{3}\b)", "", raw.lower()).strip()
+    m = _NUMBER.match(low) if _looks_numeric(raw) else None
+    if m and m.group(2) in _UNITS:
+        value = float(m.group(1)) * _UNITS[m.group(2)]
+        return Answer("number", value, _UNIT_CLASS.get(m.group(2), ""))
+    if raw.startswith("(") or raw.startswith("[") or "," in raw or _is_bare_shape(raw):
+        inner = raw.strip()
+        if inner[:1] in "([" and inner[-1:] in ")]":
+            inner = inner[1:-1]
+        tokens = [t for t in re.split(r"[,\s]+", inner) if t]
+        tokens = [t.replace(" ", "") for t in tokens]
+        for t in tokens:
+            if not _SHAPE_TOKEN.match(t):
+                raise ValueError(f"{t!r} is not a dimension name or size")
+        return Answer("shape", tuple(t.lower() for t in tokens))
+    word = re.sub(r"[\s]+", " ", raw.lower()).strip(" .!?;:'\"`")
+    if not word:
+        raise ValueError("the answer is empty")
+    return Answer("word", word)
+
+
+def _looks_numeric(raw: str) -> bool:
+    return bool(re.match(r"^\s*[-+]?(\d|\.\d)", raw)) and not raw.strip().startswith("(")
+
+
+def _is_bare_shape(raw: str) -> bool:
+    tokens = raw.split()
+    return len(tokens) >= 2 and all(_SHAPE_TOKEN.match(t) for t in tokens) and any(
+        len(t) <= 3 or t.isdigit() for t in tokens
+    ) and all(len(t) <= 6 for t in tokens)
+
+
+def answers_match(given: str, canonical: str) -> bool:
+    """True when `given` says the same thing as `canonical`."""
+    try:
+        a, b = parse_answer(given), parse_answer(canonical)
+    except ValueError:
+        return False
+    if a.kind == "number" and b.kind == "number":
+        if a.unit_class and b.unit_class and a.unit_class != b.unit_class:
+            return False
+        scale = max(abs(float(b.value)), 1e-12)
+        return abs(float(a.value) - float(b.value)) <= 0.01 * scale
+    if a.kind == "shape" and b.kind == "word" or a.kind == "word" and b.kind == "shape":
+        return _squash(given) == _squash(canonical)
+    return a.kind == b.kind and a.value == b.value
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[\s(),\[\]]+", "", text.lower())

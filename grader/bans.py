@@ -1,0 +1,141 @@
+"""Banned calls, detected at run time inside the sandbox child.
+
+Before the solution is imported, every module attribute that *is* a banned
+object is replaced by a guard (so `from torch.nn.functional import unfold as
+U`, `torchvision.ops.boxes.box_iou` and `nn.Unfold` are caught), banned
+classes get guarded `__init__`/`forward`, banned tensor methods are replaced
+on `torch.Tensor`, and a TorchFunctionMode catches the originals reached by
+any other route. A guard records the call before raising, so a solution that
+swallows the exception is still reported.
+"""
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any, Callable
+
+
+class BannedCall(BaseException):
+    """Raised by a guard. A BaseException so `except Exception` does not hide it."""
+
+    def __init__(self, name: str):
+        super().__init__(f"{name} is banned in this drill: write it by hand")
+        self.name = name
+
+
+def resolve(dotted: str) -> Any:
+    """The object a dotted name points at (`torch.Tensor.bincount`, `numpy.bincount`)."""
+    parts = dotted.split(".")
+    for i in range(len(parts), 0, -1):
+        modname = ".".join(parts[:i])
+        try:
+            obj = importlib.import_module(modname)
+        except ImportError:
+            continue
+        for attr in parts[i:]:
+            obj = getattr(obj, attr)
+        return obj
+    raise ImportError(dotted)
+
+
+def locations(banned: tuple[str, ...]) -> list[tuple[str, str, str]]:
+    """(module name, attribute, banned name) for every module attribute holding a banned object.
+
+    Computed once in the parent (it walks sys.modules), replayed in each child.
+    """
+    targets: dict[int, str] = {}
+    for name in banned:
+        try:
+            obj = resolve(name)
+        except (ImportError, AttributeError):
+            continue
+        targets[id(obj)] = name
+    found = []
+    for modname, module in list(sys.modules.items()):
+        if module is None or modname.startswith("_drill_ref_"):
+            continue
+        try:
+            items = list(vars(module).items())
+        except TypeError:
+            continue
+        for attr, value in items:
+            name = targets.get(id(value))
+            if name is not None:
+                found.append((modname, attr, name))
+    return found
+
+
+def install(banned: tuple[str, ...], places: list[tuple[str, str, str]], on_call: Callable[[str], None]) -> None:
+    """Replace banned objects in the child. `on_call(name)` runs before the guard raises."""
+    if not banned:
+        return
+    import torch
+
+    originals: dict[int, str] = {}
+    for name in banned:
+        try:
+            obj = resolve(name)
+        except (ImportError, AttributeError):
+            continue
+        originals[id(obj)] = name
+        if isinstance(obj, type):
+            _guard_class(obj, name, on_call)
+        elif name.startswith("torch.Tensor."):
+            setattr(torch.Tensor, name.rsplit(".", 1)[1], _guard(name, on_call))
+    for modname, attr, name in places:
+        module = sys.modules.get(modname)
+        if module is None:
+            continue
+        value = getattr(module, attr, None)
+        if isinstance(value, type):
+            continue  # classes are guarded in place
+        try:
+            setattr(module, attr, _guard(name, on_call))
+        except (AttributeError, TypeError):
+            pass
+    _BanMode(originals, on_call).__enter__()
+
+
+def _guard(name: str, on_call: Callable[[str], None]) -> Callable:
+    def guard(*args: Any, **kwargs: Any) -> Any:
+        on_call(name)
+        raise BannedCall(name)
+
+    guard.__name__ = name.rsplit(".", 1)[-1]
+    return guard
+
+
+def _guard_class(cls: type, name: str, on_call: Callable[[str], None]) -> None:
+    def init(self: Any, *args: Any, **kwargs: Any) -> None:
+        on_call(name)
+        raise BannedCall(name)
+
+    try:
+        cls.__init__ = init  # type: ignore[misc]
+        if hasattr(cls, "forward"):
+            cls.forward = _guard(name, on_call)  # type: ignore[attr-defined]
+    except TypeError:
+        pass
+
+
+def _ban_mode_class() -> type:
+    from torch.overrides import TorchFunctionMode
+
+    class BanMode(TorchFunctionMode):
+        def __init__(self, originals: dict[int, str], on_call: Callable[[str], None]):
+            super().__init__()
+            self.originals = originals
+            self.on_call = on_call
+
+        def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001
+            name = self.originals.get(id(func))
+            if name is not None:
+                self.on_call(name)
+                raise BannedCall(name)
+            return func(*args, **(kwargs or {}))
+
+    return BanMode
+
+
+def _BanMode(originals: dict[int, str], on_call: Callable[[str], None]) -> Any:  # noqa: N802
+    return _ban_mode_class()(originals, on_call)

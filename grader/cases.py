@@ -1,0 +1,258 @@
+"""Deterministic case generation: sizes, inputs and oracle outputs from a seed.
+
+A prepared drill is a list of calls: one (case, function) pair each, with
+its argument values (trusted tensors, never handed out without a copy) and
+the expected result computed by the oracle in float64.
+"""
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable
+
+import torch
+
+from grader import generators
+from grader.dims import assign_sizes
+from grader.spec import ArgSpec, CaseSpec, FunctionSpec, Spec, eval_expr
+
+DTYPES = {
+    "float32": torch.float32, "float16": torch.float16, "float64": torch.float64, "bfloat16": torch.bfloat16,
+    "int64": torch.int64, "int32": torch.int32, "bool": torch.bool,
+}
+
+
+class CaseError(Exception):
+    """The spec or its reference could not produce a case (an author's fault)."""
+
+
+@dataclass(frozen=True)
+class ExpectedRaise:
+    types: tuple[str, ...]
+
+
+@dataclass
+class Call:
+    index: int
+    case: CaseSpec
+    function: FunctionSpec
+    sizes: dict[str, int]
+    args: list[Any]
+    expected: Any
+    dtype: torch.dtype
+    mask_dtype: torch.dtype
+
+    @property
+    def name(self) -> str:
+        return self.case.name
+
+    def arg_dict(self) -> dict[str, Any]:
+        return {a.name: v for a, v in zip(self.function.args, self.args)}
+
+
+@dataclass
+class Prepared:
+    spec: Spec
+    seed: int
+    calls: list[Call]
+    reference: ModuleType
+    notes: list[str] = field(default_factory=list)
+
+
+def load_reference(spec: Spec) -> ModuleType:
+    """Import the drill's reference .py (trusted content) under a private name."""
+    name = f"_drill_ref_{spec.id.replace('-', '_')}_{zlib.crc32(str(spec.reference_path).encode()):x}"
+    if name in sys.modules:
+        return sys.modules[name]
+    loader_spec = importlib.util.spec_from_file_location(name, spec.reference_path)
+    if loader_spec is None or loader_spec.loader is None:
+        raise CaseError(f"{spec.reference_path}: cannot import the reference file")
+    module = importlib.util.module_from_spec(loader_spec)
+    sys.modules[name] = module
+    try:
+        loader_spec.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[name]
+        raise CaseError(f"{spec.reference_path}: the reference file failed to import: {exc!r}") from exc
+    return module
+
+
+def case_seed(seed: int, case_name: str) -> int:
+    return (seed * 1_000_003 + zlib.crc32(case_name.encode())) % (2**31 - 1)
+
+
+def prepare(spec: Spec, seed: int, example: bool = False) -> Prepared:
+    """Build every call of the drill for this seed (deterministic)."""
+    ref = load_reference(spec)
+    calls: list[Call] = []
+    cases = spec.cases
+    if example:
+        cases = (_example_case(spec),)
+    for case in cases:
+        rng = random.Random(case_seed(seed, case.name))
+        try:
+            sizes = assign_sizes(spec.dims, case, rng)
+        except ValueError as exc:
+            raise CaseError(f"{spec.path}: {exc}") from exc
+        if example and spec.example:
+            sizes.update(spec.example)
+            for rule in spec.dims.values():
+                if rule.derived and rule.name not in spec.example:
+                    sizes[rule.name] = eval_expr(rule.expr or "0", sizes)
+        dtype = DTYPES[case.dtype]
+        mask_dtype = DTYPES[case.mask]
+        gen = torch.Generator().manual_seed(case_seed(seed, case.name))
+        shared: dict[str, Any] = {}
+        for fn in spec.functions:
+            if case.only and fn.name not in case.only:
+                continue
+            ctx = generators.Context(gen, rng, sizes, dtype, mask_dtype, case.params, case, {}, shared, ref)
+            args = _make_args(spec, fn, ctx)
+            expected = _expected(spec, fn, args, ref, case)
+            calls.append(Call(len(calls), case, fn, sizes, args, expected, dtype, mask_dtype))
+    return Prepared(spec, seed, calls, ref)
+
+
+def _example_case(spec: Spec) -> CaseSpec:
+    """The small example used by :try: the first fp32 case with no size overrides."""
+    for case in spec.cases:
+        if case.dtype == "float32" and not case.dims and not case.heavy:
+            return case
+    return spec.cases[0]
+
+
+def _make_args(spec: Spec, fn: FunctionSpec, ctx: generators.Context) -> list[Any]:
+    if fn.inputs:
+        made = _ref_func(ctx.reference, fn.inputs, spec)(ctx)
+        missing = [a.name for a in fn.args if a.name not in made]
+        if missing:
+            raise CaseError(f"{spec.reference_path}: {fn.inputs[3:]}() did not build {', '.join(missing)}")
+        ctx.args.update(made)
+        return [made[a.name] for a in fn.args]
+    for arg in fn.args:
+        ctx.args[arg.name] = _make_arg(spec, arg, ctx)
+    return [ctx.args[a.name] for a in fn.args]
+
+
+def _make_arg(spec: Spec, arg: ArgSpec, ctx: generators.Context) -> Any:
+    if arg.param is not None:
+        if arg.param in ctx.params:
+            return ctx.params[arg.param]
+        if arg.has_default:
+            return arg.default
+        raise CaseError(f"{spec.path}: case {ctx.case.name!r} has no params.{arg.param} for argument {arg.name}")
+    if arg.gen is None:
+        value = arg.value
+        if isinstance(value, str):
+            value = eval_expr(value, ctx.sizes)
+        if arg.type == "float" and value is not None:
+            value = float(value)
+        return value
+    options = dict(arg.options)
+    override = ctx.params.get(arg.name)
+    if isinstance(override, dict):
+        options.update(override)
+    shape = tuple(eval_expr(s if not s.isdigit() else int(s), ctx.sizes) for s in arg.shape) if arg.shape is not None else None
+    dtype = resolve_dtype(arg.dtype, ctx) if arg.dtype else None
+    if arg.gen.startswith("py:"):
+        func = _ref_func(ctx.reference, arg.gen, spec)
+        return func(ctx, shape, dtype, **options)
+    func = generators.GENERATORS.get(arg.gen)
+    if func is None:
+        raise CaseError(f"{spec.path}: argument {arg.name}: unknown generator {arg.gen!r}; known: {', '.join(sorted(generators.GENERATORS))}")
+    try:
+        return func(ctx, shape, dtype, **options)
+    except TypeError as exc:
+        raise CaseError(f"{spec.path}: argument {arg.name}: generator {arg.gen}: {exc}") from exc
+
+
+def resolve_dtype(word: str | None, ctx: Any) -> torch.dtype | None:
+    if word is None:
+        return None
+    if word in ("float", "loss"):
+        return ctx.dtype
+    if word == "mask":
+        return ctx.mask_dtype
+    return DTYPES[word]
+
+
+def _ref_func(ref: ModuleType, name: str, spec: Spec) -> Callable:
+    attr = name[3:] if name.startswith("py:") else name
+    func = getattr(ref, attr, None)
+    if not callable(func):
+        raise CaseError(f"{spec.reference_path}: {attr}() is not defined")
+    return func
+
+
+def oracle_for(spec: Spec, fn: FunctionSpec, ref: ModuleType) -> Callable:
+    if fn.oracle in ("reference", "", None):
+        return _ref_func(ref, fn.name, spec)
+    if fn.oracle.startswith("py:"):
+        return _ref_func(ref, fn.oracle, spec)
+    from grader import oracles
+
+    return oracles.get(fn.oracle)
+
+
+def upcast(value: Any) -> Any:
+    """A float64 copy of every floating tensor inside value (others cloned)."""
+    if isinstance(value, torch.Tensor):
+        v = value.detach().clone()
+        return v.double() if v.is_floating_point() else v
+    if isinstance(value, tuple):
+        return tuple(upcast(v) for v in value)
+    if isinstance(value, list):
+        return [upcast(v) for v in value]
+    return value
+
+
+def fresh(value: Any) -> Any:
+    """A deep copy of tensors inside value, so no caller can touch the originals."""
+    if isinstance(value, torch.Tensor):
+        return value.detach().clone()
+    if isinstance(value, tuple):
+        return tuple(fresh(v) for v in value)
+    if isinstance(value, list):
+        return [fresh(v) for v in value]
+    if isinstance(value, dict):
+        return {k: fresh(v) for k, v in value.items()}
+    return value
+
+
+def _expected(spec: Spec, fn: FunctionSpec, args: list[Any], ref: ModuleType, case: CaseSpec) -> Any:
+    oracle = oracle_for(spec, fn, ref)
+    try:
+        with torch.no_grad():
+            out = oracle(*upcast(args))
+    except Exception as exc:  # noqa: BLE001 - an expected raise is data
+        if type(exc).__name__ in fn.raises:
+            return ExpectedRaise(fn.raises)
+        raise CaseError(f"{spec.path}: the oracle for {fn.name} failed on case {case.name!r}: {exc!r}") from exc
+    return _detach(out)
+
+
+def _detach(value: Any) -> Any:
+    if isinstance(value, torch.Tensor):
+        return value.detach().as_subclass(torch.Tensor).clone()
+    if isinstance(value, (tuple, list)) and not isinstance(value, torch.Size):
+        return tuple(_detach(v) for v in value)
+    if isinstance(value, torch.Size):
+        return tuple(int(v) for v in value)
+    return value
+
+
+def reference_functions(prepared: Prepared) -> dict[str, Callable]:
+    return {fn.name: _ref_func(prepared.reference, fn.name, prepared.spec) for fn in prepared.spec.functions}
+
+
+def new_seed() -> int:
+    return random.SystemRandom().randrange(1, 2**31 - 1)
+
+
+def describe_path(path: Path) -> str:
+    return str(path)

@@ -1,0 +1,405 @@
+"""The grader: prepare cases, run a submission in the sandbox, judge every call.
+
+`Grader` is the in-process engine used by `drill check`, `drill validate`
+and the worker. It caches prepared cases per (drill, seed) and the
+banned-call locations per drill, so a warm grader only forks and compares.
+"""
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter, OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from grader import bans, sandbox
+from grader.cases import Call, ExpectedRaise, Prepared, fresh, new_seed, prepare
+from grader.compare import Verdict, compare_call, outputs_close
+from grader.invariants import CHECKS
+from grader.report import CaseResult, Report, TrapMatch, worst
+from grader.spec import Catalogue, Spec, Trap, load_catalogue
+
+_ALLOC = re.compile(r"tried to allocate (\d+) bytes")
+_SIGNALS = {11: "SIGSEGV (segmentation fault)", 6: "SIGABRT (abort)", 7: "SIGBUS", 8: "SIGFPE", 4: "SIGILL",
+            9: "SIGKILL", 24: "SIGXCPU (CPU time limit)", 25: "SIGXFSZ (file size limit)", 15: "SIGTERM"}
+
+
+@dataclass
+class Submission:
+    source: str
+    filename: str = "<buffer>"
+
+
+class Grader:
+    def __init__(self, catalogue: Catalogue | None = None, limits: sandbox.Limits | None = None, cache_size: int = 16):
+        self.catalogue = catalogue or load_catalogue()
+        self.limits = limits or sandbox.Limits()
+        self._prepared: OrderedDict[tuple[str, int, bool], Prepared] = OrderedDict()
+        self._ban_places: dict[str, list[tuple[str, str, str]]] = {}
+        self._cache_size = cache_size
+
+    # ------------------------------------------------------------ caches
+
+    def spec(self, drill_id: str) -> Spec:
+        return self.catalogue.get(drill_id)
+
+    def prepared(self, spec: Spec, seed: int, example: bool = False) -> Prepared:
+        key = (spec.id, seed, example)
+        if key in self._prepared:
+            self._prepared.move_to_end(key)
+            return self._prepared[key]
+        prep = prepare(spec, seed, example=example)
+        self._prepared[key] = prep
+        while len(self._prepared) > self._cache_size:
+            self._prepared.popitem(last=False)
+        return prep
+
+    def ban_places(self, spec: Spec) -> list[tuple[str, str, str]]:
+        if spec.id not in self._ban_places:
+            for name in spec.banned:
+                try:
+                    bans.resolve(name)
+                except (ImportError, AttributeError):
+                    pass
+            self._ban_places[spec.id] = bans.locations(spec.banned)
+        return self._ban_places[spec.id]
+
+    # ----------------------------------------------------------- grading
+
+    def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
+              limits: sandbox.Limits | None = None) -> Report:
+        spec = self.spec(drill_id)
+        seed = seed if seed is not None else new_seed()
+        t0 = time.monotonic()
+        try:
+            prep = self.prepared(spec, seed)
+        except Exception as exc:  # noqa: BLE001 - our fault, never the person's
+            return Report(spec.id, "internal", [], time.monotonic() - t0, seed=seed,
+                          message=f"the grader could not build the cases: {exc}")
+        report = self.grade_prepared(prep, source, filename, limits)
+        report.seconds = time.monotonic() - t0
+        return report
+
+    def grade_prepared(self, prep: Prepared, source: str, filename: str = "<buffer>",
+                       limits: sandbox.Limits | None = None) -> Report:
+        spec = prep.spec
+        limits = limits or self._limits_for(spec)
+        job = sandbox.Job(
+            source=source,
+            filename=filename,
+            functions=[f.name for f in spec.functions],
+            calls=[(c.index, c.function.name, c.args, [a.name for a in c.function.args]) for c in prep.calls],
+            banned=spec.banned,
+            ban_places=self.ban_places(spec) if spec.banned else [],
+        )
+        try:
+            outcome = sandbox.run(job, limits)
+        except OSError as exc:
+            return Report(spec.id, "internal", [], seed=prep.seed, message=f"could not start the sandbox: {exc}")
+        return judge(prep, outcome, limits)
+
+    def _limits_for(self, spec: Spec) -> sandbox.Limits:
+        base = self.limits
+        case_timeout = max([base.case_timeout, spec.timeout] + [c.timeout or 0 for c in spec.cases])
+        return sandbox.Limits(case_timeout=case_timeout, total_timeout=max(base.total_timeout, case_timeout * 2),
+                              memory_bytes=base.memory_bytes, output_bytes=base.output_bytes,
+                              result_bytes=base.result_bytes, file_bytes=base.file_bytes)
+
+
+# --------------------------------------------------------------- judging
+
+
+def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits) -> Report:
+    spec = prep.spec
+    results: list[CaseResult] = []
+    run_message = ""
+    if outcome.load_error:
+        exc = outcome.load_error
+        run_message = _exception_text(exc, at_load=True)
+    stopped_at = outcome.timeout_call
+    for call in prep.calls:
+        res = _judge_call(prep, call, outcome, limits)
+        results.append(res)
+    if outcome.banned:
+        run_message = f"called {outcome.banned}, which this drill bans: write it by hand"
+        if not any(r.verdict == "banned" for r in results):
+            results.append(CaseResult("(run)", "-", "banned", run_message))
+    if outcome.missing and not run_message:
+        run_message = "missing: " + ", ".join(f"{n}()" for n in outcome.missing)
+    if stopped_at == -1:
+        run_message = f"the file did not finish loading within {limits.case_timeout:g} s (a loop at module level?)"
+    report = Report(spec.id, worst([r.verdict for r in results]), results, outcome.elapsed, seed=prep.seed,
+                    message=run_message, output=outcome.output_head)
+    if report.verdict in ("wrong", "error"):
+        report.trap = match_traps(prep, outcome, results)
+    return report
+
+
+def _judge_call(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome, limits: sandbox.Limits) -> CaseResult:
+    res = CaseResult(call.case.name, call.function.name, "pass", dims=dict(call.sizes))
+    spec = prep.spec
+    if outcome.load_error:
+        res.verdict, res.message, res.line = "error", _exception_text(outcome.load_error, at_load=True), outcome.load_error.get("line")
+        return res
+    if call.function.name in outcome.missing:
+        res.verdict = "missing"
+        res.message = f"{call.function.name}() is not defined at module level; write def {call.function.signature()}:"
+        return res
+    got = outcome.calls.get(call.index)
+    if got is None:
+        return _not_finished(call, outcome, limits, res)
+    if got.status == "banned":
+        res.verdict = "banned"
+        res.message = f"called {got.exc.get('message') if got.exc else outcome.banned}, which this drill bans"
+        return res
+    if got.status == "raised":
+        return _judge_raise(spec, call, got.exc or {}, res)
+    if got.modified:
+        res.verdict = "wrong"
+        res.message = f"modified its input {', '.join(got.modified)} in place; work on a copy (x = x.clone()) or out-of-place ops"
+        return res
+    if call.function.checker:
+        v = _run_checker(prep, call, got.value)
+    else:
+        v = compare_call(call, got.value, spec.tolerance)
+    _fill(res, v)
+    if v.verdict == "pass" and call.function.checker is None:
+        problem = _invariants(prep, call, got.value)
+        if problem:
+            res.verdict, res.message = "wrong", f"invariant: {problem}"
+    return res
+
+
+def _run_checker(prep: Prepared, call: Call, got: Any) -> Verdict:
+    """A spec's own comparison (`checker: py:name`): returns a problem text or None."""
+    check = getattr(prep.reference, (call.function.checker or "py:")[3:])
+    try:
+        problem = check(call, got)
+    except Exception as exc:  # noqa: BLE001 - a checker crash on odd output means the output is wrong
+        problem = f"the result could not be checked ({type(exc).__name__}: {exc})"
+    return Verdict("wrong", problem) if problem else Verdict("pass")
+
+
+def _fill(res: CaseResult, v: Verdict) -> None:
+    res.verdict, res.message = v.verdict, v.message
+    res.expected_shape, res.got_shape = v.expected_shape, v.got_shape
+    if v.line is not None:
+        res.line = v.line
+
+
+def _invariants(prep: Prepared, call: Call, got: Any) -> str | None:
+    for inv in prep.spec.invariants:
+        if inv.function and inv.function != call.function.name:
+            continue
+        if inv.kind.startswith("py:"):
+            check = getattr(prep.reference, inv.kind[3:])
+        else:
+            check = CHECKS[inv.kind]
+        problem = check(call, got, inv.options)
+        if problem:
+            return problem
+    return None
+
+
+def _not_finished(call: Call, outcome: sandbox.ChildOutcome, limits: sandbox.Limits, res: CaseResult) -> CaseResult:
+    stopped = outcome.timeout_call
+    if stopped is not None:
+        res.verdict = "timeout"
+        if stopped == call.index:
+            res.message = f"case {call.case.name} ran longer than {outcome.timeout_seconds:g} s and was stopped (an endless loop, or a blocking read?)"
+        elif stopped == -1:
+            res.message = f"the file did not finish loading within {limits.case_timeout:g} s"
+        else:
+            res.message = "not run: the submission was stopped at an earlier case"
+        return res
+    if outcome.output_overflow:
+        res.verdict = "output"
+        res.message = f"printed more than {limits.output_bytes // 1024} KiB; remove the prints from the loop"
+        return res
+    if outcome.banned:
+        res.verdict = "banned"
+        res.message = f"called {outcome.banned}, which this drill bans"
+        return res
+    if outcome.signal is not None:
+        sig = _SIGNALS.get(outcome.signal, f"signal {outcome.signal}")
+        if outcome.signal == 24:
+            res.verdict = "timeout"
+            res.message = f"used more CPU time than allowed ({sig})"
+        else:
+            res.verdict = "error"
+            res.message = f"the process crashed with {sig} while running case {call.case.name} (deep recursion or ctypes?)"
+        return res
+    if outcome.protocol_error:
+        res.verdict = "error"
+        res.message = f"the solution broke the result channel ({outcome.protocol_error}); do not write to file descriptor 3"
+        return res
+    if outcome.exit_status is not None or outcome.finished is False:
+        res.verdict = "error"
+        res.message = f"the solution ended the process (exit status {outcome.exit_status}) before case {call.case.name} finished; do not call os._exit or exit()"
+        return res
+    res.verdict = "error"
+    res.message = "no result came back for this case"
+    return res
+
+
+def _judge_raise(spec: Spec, call: Call, exc: dict, res: CaseResult) -> CaseResult:
+    mro = exc.get("mro") or [exc.get("type", "Exception")]
+    etype = str(exc.get("type", "Exception"))
+    res.line = exc.get("line")
+    if isinstance(call.expected, ExpectedRaise):
+        if any(t in mro for t in call.expected.types):
+            res.verdict = "pass"
+            return res
+        res.verdict = "error"
+        res.message = f"expected {' or '.join(call.expected.types)}, but it raised {_exception_text(exc)}"
+        return res
+    msg = str(exc.get("message", ""))
+    alloc = _ALLOC.search(msg)
+    if etype == "MemoryError" or alloc or "can't allocate memory" in msg or "not enough memory" in msg.lower():
+        res.verdict = "memory"
+        res.message = _memory_text(call, int(alloc.group(1)) if alloc else None, exc)
+        return res
+    if any(t in mro for t in call.function.raises):
+        res.verdict = "wrong"
+        res.message = f"raised {_exception_text(exc)} on a case that has an answer"
+        return res
+    res.verdict = "error"
+    res.message = _exception_text(exc)
+    return res
+
+
+def _exception_text(exc: dict, at_load: bool = False) -> str:
+    etype = exc.get("type", "Exception")
+    msg = str(exc.get("message", "")).strip()
+    first = msg.splitlines()[0] if msg else ""
+    text = f"{etype}: {first}" if first else str(etype)
+    line = exc.get("line")
+    if line:
+        src = exc.get("text") or ""
+        text += f" (line {line}" + (f": {src}" if src else "") + ")"
+    if at_load and etype == "SyntaxError":
+        text = "syntax error: " + text
+    elif at_load:
+        text = "while loading the file: " + text
+    return text
+
+
+def _memory_text(call: Call, nbytes: int | None, exc: dict) -> str:
+    line = exc.get("line")
+    where = f" at line {line}" if line else ""
+    if nbytes is None:
+        return f"ran out of memory{where} on case {call.case.name}"
+    text = f"asked for {_human_bytes(nbytes)}{where} on case {call.case.name}"
+    culprit = _broadcast_culprit(call, nbytes)
+    if culprit:
+        text += f": that is {culprit}, an accidental outer broadcast"
+    return text
+
+
+def _human_bytes(n: int) -> str:
+    for unit, size in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{n} bytes"
+
+
+def _broadcast_culprit(call: Call, nbytes: int) -> str:
+    names = [n for n, v in call.sizes.items() if v > 1]
+    for itemsize in (call.dtype.itemsize if hasattr(call.dtype, "itemsize") else 4, 4, 8, 2, 1):
+        if nbytes % itemsize:
+            continue
+        elems = nbytes // itemsize
+        for a in names:
+            for b in names:
+                if call.sizes[a] * call.sizes[b] == elems:
+                    return f"a ({a}, {b}) = ({call.sizes[a]}, {call.sizes[b]}) tensor, e.g. ({a},) against ({b}, 1)"
+        for a in names:
+            for b in names:
+                for c in names:
+                    if call.sizes[a] * call.sizes[b] * call.sizes[c] == elems:
+                        return f"a ({a}, {b}, {c}) = ({call.sizes[a]}, {call.sizes[b]}, {call.sizes[c]}) intermediate"
+    return ""
+
+
+# ---------------------------------------------------------- trap matching
+
+
+def match_traps(prep: Prepared, outcome: sandbox.ChildOutcome, results: list[CaseResult]) -> TrapMatch | None:
+    """Run every trap on the inputs where the solution failed; name the one it matches."""
+    spec = prep.spec
+    if not spec.traps:
+        return None
+    failing = [(c, r) for c, r in zip(prep.calls, results) if r.verdict in ("wrong", "error")]
+    if not failing:
+        return None
+    score: Counter[str] = Counter()
+    tried: Counter[str] = Counter()
+    for call, res in failing:
+        got = outcome.calls.get(call.index)
+        if got is None or call.case.heavy:
+            continue
+        for trap in spec.traps:
+            if trap.replaces != call.function.name:
+                continue
+            trap_out = _run_trap(prep, trap, call)
+            if trap_out is None:
+                continue
+            tried[trap.id] += 1
+            if _matches(trap_out, got, call, spec):
+                score[trap.id] += 1
+                res.trap = res.trap or trap.id
+    if not score:
+        return None
+    best, n = max(score.items(), key=lambda kv: (kv[1], -list(t.id for t in spec.traps).index(kv[0])))
+    trap = next(t for t in spec.traps if t.id == best)
+    return TrapMatch(trap.id, trap.message, trap.why)
+
+
+def _run_trap(prep: Prepared, trap: Trap, call: Call) -> tuple[str, Any] | None:
+    func = getattr(prep.reference, trap.function, None)
+    if func is None:
+        return None
+    try:
+        with torch.no_grad():
+            out = func(*fresh(call.args))
+    except Exception as exc:  # noqa: BLE001 - traps may raise on purpose
+        return ("raised", [c.__name__ for c in type(exc).__mro__])
+    if isinstance(call.expected, ExpectedRaise):
+        return ("value", out)
+    return ("value", out)
+
+
+def _matches(trap_out: tuple[str, Any], got: sandbox.CallOutcome, call: Call, spec: Spec) -> bool:
+    kind, value = trap_out
+    if kind == "raised":
+        if got.status != "raised" or not got.exc:
+            return False
+        return str(got.exc.get("type")) == value[0]
+    if got.status != "ok":
+        return False
+    # a trap that agrees with the oracle on this case cannot explain a failure here
+    if not isinstance(call.expected, ExpectedRaise) and outputs_close(_as_plain(value), call.expected, call, spec.tolerance):
+        return False
+    return outputs_close(got.value, _as_plain(value), call, spec.tolerance)
+
+
+def _as_plain(value: Any) -> Any:
+    if isinstance(value, torch.Tensor):
+        return value.detach().as_subclass(torch.Tensor)
+    if isinstance(value, torch.Size):
+        return tuple(int(v) for v in value)
+    if isinstance(value, list):
+        return tuple(_as_plain(v) for v in value)
+    if isinstance(value, tuple):
+        return tuple(_as_plain(v) for v in value)
+    return value
+
+
+def grade_file(grader: Grader, drill_id: str, path: Path, seed: int | None = None) -> Report:
+    source = Path(path).read_text(encoding="utf-8")
+    report = grader.grade(drill_id, source, str(Path(path).resolve()), seed)
+    report.file = str(path)
+    return report
