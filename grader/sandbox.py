@@ -219,25 +219,8 @@ def _apply(header: dict, blobs: list[bytes], outcome: ChildOutcome, current: int
 
 
 def _child(job: Job, limits: Limits, res_w: int, out_w: int) -> None:
-    os.setpgid(0, 0)
-    # descriptors: 0 <- /dev/null, 1 and 2 -> output pipe, 3 -> result pipe, nothing else
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)
-    os.dup2(out_w, 1)
-    os.dup2(out_w, 2)
-    if res_w != RESULT_FD:
-        os.dup2(res_w, RESULT_FD)
-    os.closerange(RESULT_FD + 1, _max_fd())
+    _child_prepare(limits, res_w, out_w)
     sys.stdin = open(os.devnull)  # noqa: SIM115
-    sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115
-    sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
-    import torch
-
-    torch.set_num_threads(1)
-    _set_limits(limits)
-    from grader import confine
-
-    confine.apply_child()
     os.environ["OMP_NUM_THREADS"] = "1"
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     _run_job(job)
@@ -384,3 +367,97 @@ def _same(original: Any, now: Any) -> bool:
     if isinstance(original, (list, tuple)):
         return type(original) is type(now) and len(original) == len(now) and all(_same(a, b) for a, b in zip(original, now))
     return original == now
+
+
+# ------------------------------------------------- trusted work in a child
+
+
+def run_json(work: Any, limits: Limits) -> tuple[dict | None, str | None]:
+    """Run `work()` (a trusted callable that may run untrusted code, e.g. :try
+    tracing) in a limited child; it returns a JSON-able dict sent back as one
+    frame. Returns (result, problem): problem names a timeout, crash or overflow."""
+    job = Job(source="", filename="<work>", functions=[], calls=[])
+    res_r, res_w = os.pipe()
+    out_r, out_w = os.pipe()
+    t0 = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(res_r)
+            os.close(out_r)
+            _child_prepare(limits, res_w, out_w)
+            try:
+                result = work()
+            except BaseException as exc:  # noqa: BLE001
+                result = {"error": describe_exception(exc, "<work>")}
+            _send({"type": "work", "result": result})
+            _send({"type": "done"})
+        finally:
+            os._exit(0)
+    os.close(res_w)
+    os.close(out_w)
+    try:
+        os.setpgid(pid, pid)
+    except OSError:
+        pass
+    got: dict[str, Any] = {}
+    reader = transport.FrameReader(limits.result_bytes)
+    deadline = t0 + limits.case_timeout
+    sel = selectors.DefaultSelector()
+    sel.register(res_r, selectors.EVENT_READ, "result")
+    sel.register(out_r, selectors.EVENT_READ, "output")
+    problem = None
+    out_count = 0
+    try:
+        open_fds = 2
+        while open_fds:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                problem = f"stopped after {limits.case_timeout:g} s"
+                break
+            for key, _ in sel.select(timeout=left):
+                data = os.read(key.fd, 1 << 20)
+                if not data:
+                    sel.unregister(key.fd)
+                    open_fds -= 1
+                    continue
+                if key.data == "output":
+                    out_count += len(data)
+                    if out_count > limits.output_bytes:
+                        problem = "printed too much"
+                        open_fds = 0
+                        break
+                    continue
+                for header, _ in reader.feed(data):
+                    if header.get("type") == "work":
+                        got = header.get("result") or {}
+    except (OverflowError, ValueError) as exc:
+        problem = str(exc)
+    finally:
+        _kill_group(pid)
+        os.close(res_r)
+        os.close(out_r)
+    if not got and problem is None:
+        problem = "the child ended without a result"
+    return (got or None), problem
+
+
+def _child_prepare(limits: Limits, res_w: int, out_w: int) -> None:
+    """The same isolation as a grading child, without running a job."""
+    os.setpgid(0, 0)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(out_w, 1)
+    os.dup2(out_w, 2)
+    if res_w != RESULT_FD:
+        os.dup2(res_w, RESULT_FD)
+    os.closerange(RESULT_FD + 1, _max_fd())
+    sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115
+    sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
+    import torch
+
+    torch.set_num_threads(1)
+    _set_limits(limits)
+    from grader import confine
+
+    confine.apply_child()
