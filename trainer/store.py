@@ -393,10 +393,15 @@ def backups_dir(home: Path) -> Path:
     return home / BACKUP_DIR
 
 
+def _backup_stamp(path: Path) -> tuple[str, int]:
+    """('20250303T080000Z', n) from progress-<kind>-20250303T080000Z[_n].db."""
+    stamp, _, n = path.stem.rsplit("-", 1)[-1].partition("_")
+    return stamp, int(n) if n.isdigit() else 1
+
+
 def _backup_time(path: Path) -> datetime | None:
-    stamp = path.stem.rsplit("-", 1)[-1]
     try:
-        return datetime.strptime(stamp, _TS_FORMAT).replace(tzinfo=timezone.utc)
+        return datetime.strptime(_backup_stamp(path)[0], _TS_FORMAT).replace(tzinfo=timezone.utc)
     except ValueError:
         return None
 
@@ -411,7 +416,8 @@ def list_backups(home: Path | None = None) -> list[Path]:
     if not folder.is_dir():
         return []
     found = [p for p in folder.glob("progress-*.db") if _backup_time(p) is not None]
-    return sorted(found, key=lambda p: (_backup_time(p), p.stat().st_mtime_ns), reverse=True)
+    return sorted(found, key=lambda p: (_backup_time(p), _backup_stamp(p)[1], p.stat().st_mtime_ns),
+                  reverse=True)
 
 
 def latest_backup(home: Path | None = None) -> Path | None:
@@ -425,7 +431,12 @@ def latest_backup(home: Path | None = None) -> Path | None:
 def _copy_database(conn: sqlite3.Connection, home: Path, kind: str, now: datetime) -> Path:
     folder = backups_dir(home)
     folder.mkdir(parents=True, exist_ok=True)
-    target = folder / f"progress-{kind}-{as_utc(now).strftime(_TS_FORMAT)}.db"
+    stamp = as_utc(now).strftime(_TS_FORMAT)
+    target = folder / f"progress-{kind}-{stamp}.db"
+    n = 1
+    while target.exists():  # never overwrite an earlier backup taken in the same second
+        n += 1
+        target = folder / f"progress-{kind}-{stamp}_{n}.db"
     tmp = folder / f".tmp-{uuid.uuid4().hex}.db"
     try:
         dest = sqlite3.connect(str(tmp))
