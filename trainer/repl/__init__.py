@@ -1,0 +1,2 @@
+"""The prompt_toolkit REPL for one drill."""
+from __future__ import annotations
