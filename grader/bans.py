@@ -139,3 +139,28 @@ def _ban_mode_class() -> type:
 
 def _BanMode(originals: dict[int, str], on_call: Callable[[str], None]) -> Any:  # noqa: N802
     return _ban_mode_class()(originals, on_call)
+
+
+def install_counters(required: dict[str, int], places: list[tuple[str, str, str]]) -> dict[str, int]:
+    """Wrap every module attribute holding a `must_call` object with a call counter.
+
+    Returns the live counts (name -> calls); the sandbox clears it before each call.
+    """
+    counts: dict[str, int] = {name: 0 for name in required}
+    for modname, attr, name in places:
+        module = sys.modules.get(modname)
+        original = getattr(module, attr, None) if module is not None else None
+        if original is None or isinstance(original, type):
+            continue
+
+        def counted(*args: Any, __original: Any = original, __name: str = name, **kwargs: Any) -> Any:
+            counts[__name] += 1
+            return __original(*args, **kwargs)
+
+        counted.__name__ = getattr(original, "__name__", attr)
+        counted.__doc__ = getattr(original, "__doc__", None)
+        try:
+            setattr(module, attr, counted)
+        except (AttributeError, TypeError):
+            pass
+    return counts

@@ -39,6 +39,7 @@ class Grader:
         self.limits = limits or sandbox.Limits()
         self._prepared: OrderedDict[tuple[str, int, bool], Prepared] = OrderedDict()
         self._ban_places: dict[str, list[tuple[str, str, str]]] = {}
+        self._count_places: dict[str, list[tuple[str, str, str]]] = {}
         self._cache_size = cache_size
 
     # ------------------------------------------------------------ caches
@@ -67,6 +68,12 @@ class Grader:
             self._ban_places[spec.id] = bans.locations(spec.banned)
         return self._ban_places[spec.id]
 
+    def count_places(self, spec: Spec) -> list[tuple[str, str, str]]:
+        """Module attributes holding a `must_call` object, wrapped with call counters in the child."""
+        if spec.id not in self._count_places:
+            self._count_places[spec.id] = bans.locations(tuple(spec.must_call))
+        return self._count_places[spec.id]
+
     # ----------------------------------------------------------- grading
 
     def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
@@ -94,6 +101,8 @@ class Grader:
             calls=[(c.index, c.function.name, c.args, [a.name for a in c.function.args]) for c in prep.calls],
             banned=spec.banned,
             ban_places=self.ban_places(spec) if spec.banned else [],
+            must_call=dict(spec.must_call),
+            count_places=self.count_places(spec) if spec.must_call else [],
         )
         try:
             outcome = sandbox.run(job, limits)
@@ -154,6 +163,8 @@ def _judge_call(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome, limit
     if got.status == "banned":
         res.verdict = "banned"
         res.message = f"called {got.exc.get('message') if got.exc else outcome.banned}, which this drill bans"
+        if got.exc and got.exc.get("type") == "CallCount":
+            res.message = str(got.exc.get("message"))
         return res
     if got.status == "raised":
         return _judge_raise(spec, call, got.exc or {}, res)

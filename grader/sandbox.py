@@ -71,6 +71,8 @@ class Job:
     banned: tuple[str, ...] = ()
     ban_places: list[tuple[str, str, str]] = field(default_factory=list)
     trace: bool = False
+    must_call: dict[str, int] = field(default_factory=dict)  # name -> exact calls required per call
+    count_places: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 # ------------------------------------------------------------------ parent
@@ -297,6 +299,7 @@ def _run_job(job: Job) -> None:
         _send({"type": "banned", "name": name})
 
     bans.install(job.banned, job.ban_places, on_banned)
+    counts = bans.install_counters(job.must_call, job.count_places) if job.must_call else {}
     module = type(sys)("solution")
     module.__file__ = job.filename
     sys.modules["solution"] = module
@@ -327,11 +330,20 @@ def _run_job(job: Job) -> None:
 
         mine = fresh(args)
         _send({"type": "start", "call": index})
+        for name in counts:
+            counts[name] = 0
         t = time.perf_counter()
         try:
             with torch.no_grad():
                 value = func(*mine)
             seconds = time.perf_counter() - t
+            wrong = [(n, counts[n], k) for n, k in job.must_call.items() if counts[n] != k]
+            if wrong:
+                n, got, k = wrong[0]
+                _send({"type": "result", "call": index, "status": "banned", "exc": {
+                    "type": "CallCount", "message": f"called {n} {got} time{'s' if got != 1 else ''}; "
+                                                    f"this drill requires exactly {k}"}})
+                continue
             if hasattr(value, "__next__") and not isinstance(value, torch.Tensor):
                 value = _GeneratorMarker()
             blobs: list[bytes] = []

@@ -171,6 +171,7 @@ class Spec:
     example: dict[str, int] = field(default_factory=dict)
     timeout: float = 5.0
     allowed_imports: tuple[str, ...] = ()
+    must_call: dict[str, int] = field(default_factory=dict)  # dotted name -> exact calls per function call
 
     def function(self, name: str) -> FunctionSpec:
         for f in self.functions:
@@ -394,7 +395,7 @@ def eval_expr(expr: str | int, sizes: dict[str, int]) -> int:
 _TOP_KEYS = {
     "id", "number", "title", "topic", "prompt", "dims", "functions", "cases", "tolerance",
     "invariants", "banned", "traps", "quiz", "hints", "target_seconds", "seed_trap",
-    "solution_notes", "example", "timeout", "allowed_imports",
+    "solution_notes", "example", "timeout", "allowed_imports", "must_call",
 }
 _ARG_KEYS = {"shape", "dtype", "type", "gen", "value", "param", "default", "options"}
 _RET_KEYS = {"shape", "dtype", "type", "name"}
@@ -465,6 +466,15 @@ def parse_spec(path: Path, text: str | None = None, *, reference_names: set[str]
         else:
             example[k] = v
     allowed_imports = tuple(_str_list(top, "allowed_imports", problems, required=False))
+    must_call_raw = top.get("must_call", dict, required=False, default={}) or {}
+    must_call = {}
+    for k, v in must_call_raw.items():
+        if not isinstance(k, str) or not all(NAME_RE.match(p) for p in k.split(".")):
+            problems.add(_line_of(must_call_raw, k, top.line_of("must_call")), f"must_call.{k}", "expected a dotted name")
+        elif not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            problems.add(_line_of(must_call_raw, k, top.line_of("must_call")), f"must_call.{k}", "expected a call count >= 0")
+        else:
+            must_call[k] = v
 
     reference_path = path.with_suffix(".py")
     if not reference_path.exists():
@@ -497,7 +507,7 @@ def parse_spec(path: Path, text: str | None = None, *, reference_names: set[str]
         quiz=quiz, hints=hints, target_seconds=target, path=path, reference_path=reference_path,
         number=number or 0, seed_trap=top.get("seed_trap", str, required=False, default="") or "",
         solution_notes=top.get("solution_notes", str, required=False, default="") or "",
-        example=example, timeout=float(timeout or 5.0), allowed_imports=allowed_imports,
+        example=example, timeout=float(timeout or 5.0), allowed_imports=allowed_imports, must_call=must_call,
     )
 
 
