@@ -1,0 +1,68 @@
+"""`drill validate` for one spec: the reference passes its oracle on every case,
+every trap is rejected (and named as itself), the empty skeleton fails, the
+coverage rules of DRILLS.md hold. Problems name file, line and field."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from grader.cases import CaseError
+from grader.engine import Grader
+from grader.spec import Spec
+
+
+def _line_for(path: Path, needle: str) -> int:
+    try:
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if needle in line:
+                return i
+    except OSError:
+        pass
+    return 1
+
+
+def coverage_problems(spec: Spec) -> list[str]:
+    """The grading rules every drill must meet where its contract allows."""
+    out = []
+    at = lambda needle, field, msg: out.append(f"{spec.path}:{_line_for(spec.path, needle)}: {field}: {msg}")  # noqa: E731
+    if "B" in spec.dims and not any(c.dims.get("B") == 1 for c in spec.cases):
+        at("cases:", "cases", "needs a batch-1 case (dims: {B: 1})")
+    floating = any(r.dtype in ("float", "loss") for f in spec.functions for r in f.returns if r.is_tensor)
+    dtypes = {c.dtype for c in spec.cases}
+    if floating and not {"float32", "float16"} <= dtypes:
+        at("cases:", "cases", "floating maths needs both a float32 and a float16 case")
+    if any(a.dtype == "mask" for f in spec.functions for a in f.args):
+        missing = {"bool", "int64", "float32"} - {c.mask for c in spec.cases}
+        if missing:
+            at("cases:", "cases", f"masks must come as bool, int64 and float32; no case uses {', '.join(sorted(missing))}")
+    if len(spec.quiz) < 2:
+        at("quiz:", "quiz", "give at least two quick-fire questions")
+    return out
+
+
+def validate_spec(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
+    problems = coverage_problems(spec)
+    ref_source = spec.reference_path.read_text(encoding="utf-8")
+    try:
+        prep = grader.prepared(spec, seed)
+    except CaseError as exc:
+        return problems + [f"{spec.path}:1: cases: {exc}"]
+    report = grader.grade_prepared(prep, ref_source, str(spec.reference_path))
+    for case in report.cases:
+        if case.verdict != "pass":
+            line = _line_for(spec.path, f"name: {case.name}")
+            problems.append(f"{spec.path}:{line}: cases.{case.name}: the reference {case.function}() gives {case.verdict}: {case.message}")
+    if report.verdict != "pass" and report.message and not report.cases:
+        problems.append(f"{spec.path}:1: reference: {report.message}")
+    skeleton = grader.grade_prepared(prep, spec.skeleton(), "<skeleton>")
+    if skeleton.verdict == "pass":
+        problems.append(f"{spec.path}:{_line_for(spec.path, 'functions:')}: functions: the empty skeleton passes every case")
+    for trap in spec.traps:
+        source = ref_source + f"\n\n{trap.replaces} = {trap.function}\n"
+        r = grader.grade_prepared(prep, source, str(spec.reference_path))
+        line = _line_for(spec.path, f"id: {trap.id}")
+        if r.verdict == "pass":
+            problems.append(f"{spec.path}:{line}: traps.{trap.id}: the trap {trap.function}() passes every case; add a case that catches it")
+        elif r.trap is None or r.trap.id != trap.id:
+            named = r.trap.id if r.trap else "nothing"
+            problems.append(f"{spec.path}:{line}: traps.{trap.id}: rejected ({r.verdict}) but named {named}; make a case where only this trap differs")
+    return problems

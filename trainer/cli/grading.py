@@ -1,0 +1,193 @@
+"""`drill check` (grade files once) and `drill validate` (prove the specs).
+
+Usage problems (unknown drill id, unreadable file, broken spec path) are
+found before torch is imported, and exit with status 2.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from trainer.cli.app import app, no_color, usage_error
+from trainer.cli.catalogue import get_spec_or_exit
+
+_MARK = {"pass": "PASS", "wrong": "WRONG", "error": "ERROR", "timeout": "TIMEOUT", "memory": "MEMORY",
+         "output": "OUTPUT", "banned": "BANNED", "missing": "MISSING", "internal": "INTERNAL"}
+_COLOR = {"pass": "green", "internal": "magenta"}
+
+
+def _read_sources(files: list[Path]) -> list[str]:
+    sources = []
+    for path in files:
+        if path.is_dir():
+            usage_error(f"{path} is a folder; give a solution .py file")
+        try:
+            sources.append(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            usage_error(f"cannot read {path}: no such file")
+        except UnicodeDecodeError:
+            usage_error(f"cannot read {path}: it is not UTF-8 text")
+        except OSError as exc:
+            usage_error(f"cannot read {path}: {exc.strerror or exc}")
+    return sources
+
+
+@app.command("check")
+def check(
+    drill_id: str = typer.Argument(..., metavar="ID", help="the drill id, e.g. mha-padding"),
+    files: List[Path] = typer.Argument(..., metavar="FILE...", help="solution files to grade"),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object per file on stdout, nothing else"),
+    seed: Optional[int] = typer.Option(None, "--seed", help="case seed (default: a new one per run)"),
+    record: bool = typer.Option(False, "--record", help="record each attempt in your progress"),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="every case, and what the sandbox enforces"),
+) -> None:
+    """Grade solution files once: no REPL, no progress recorded unless --record."""
+    spec = get_spec_or_exit(drill_id)
+    sources = _read_sources(files)
+    from grader.engine import Grader, grade_file  # noqa: F401 - heavy import only now
+
+    grader = Grader()
+    reports = []
+    for path, source in zip(files, sources):
+        started = datetime.now(timezone.utc)
+        report = grader.grade(spec.id, source, str(path.resolve()), seed)
+        if len(files) > 1:
+            report.file = str(path)
+        if record:
+            _record(spec, report, source, started)
+        reports.append(report)
+        if as_json:
+            sys.stdout.write(json.dumps(report.to_dict()) + "\n")
+            sys.stdout.flush()
+        else:
+            typer.echo(render_report(report, spec, path=str(path), verbose=verbose))
+    if verbose and not as_json:
+        _print_confinement()
+    raise typer.Exit(0 if all(r.verdict == "pass" for r in reports) else 1)
+
+
+def _record(spec, report, source: str, started: datetime) -> None:
+    from trainer.cli.progress import store_errors
+    from trainer.store import open_store
+
+    failing = report.first_failure
+    with store_errors():
+        with open_store() as store:
+            store.record_attempt(
+                spec.id, "check", started, report.seconds, report.verdict,
+                failing_case=failing.name if failing else None, code=source, seed=report.seed,
+                target_seconds=spec.target_seconds, traps=[report.trap.id] if report.trap else [],
+            )
+
+
+def _print_confinement() -> None:
+    from grader import confine
+
+    for feature in confine.probe():
+        state = "enforced" if feature.enforced else "NOT enforced"
+        typer.echo(f"sandbox: {feature.name}: {state} ({feature.detail})", err=True)
+
+
+def _style(text: str, verdict: str) -> str:
+    if no_color():
+        return text
+    return typer.style(text, fg=_COLOR.get(verdict, "red"), bold=True)
+
+
+def render_report(report, spec, path: str = "", verbose: bool = False) -> str:
+    """A person-readable verdict: the headline, the first failing case, the trap."""
+    head = f"{_style(_MARK.get(report.verdict, report.verdict.upper()), report.verdict)}  {spec.id}"
+    if path:
+        head += f"  {path}"
+    head += f"  {report.passed}/{report.total} cases  {report.seconds:.2f} s  seed {report.seed}"
+    lines = [head]
+    if report.message:
+        lines.append(f"  {report.message}")
+    shown = [c for c in report.cases if c.verdict != "pass"]
+    if not verbose:
+        shown = shown[:1]
+    for case in shown:
+        dims = ", ".join(f"{k}={v}" for k, v in case.dims.items())
+        lines.append(f"  case {case.name} [{case.function}] {case.verdict}" + (f"  ({dims})" if dims else ""))
+        if case.message and case.message != report.message:
+            lines.append(f"    {case.message}")
+    if verbose:
+        for case in report.cases:
+            if case.verdict == "pass":
+                lines.append(f"  case {case.name} [{case.function}] pass")
+    if report.trap:
+        lines.append(f"  trap: {report.trap.id}: {report.trap.message}")
+        why = getattr(report.trap, "why", "")
+        for w in why.strip().splitlines():
+            lines.append(f"    {w.strip()}")
+    failing = [c for c in report.cases if c.verdict != "pass"]
+    if len(failing) > 1 and not verbose:
+        lines.append(f"  ... and {len(failing) - 1} more failing case(s); --verbose shows them all")
+    if report.output and report.verdict != "pass":
+        first = report.output.strip().splitlines()[:3]
+        if first:
+            lines.append("  it printed: " + " | ".join(first)[:200])
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- validate
+
+
+@app.command("validate")
+def validate(
+    path: Optional[Path] = typer.Argument(None, help="a spec file or a folder of specs (default: every drill)"),
+    seed: int = typer.Option(1, "--seed", help="case seed"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
+) -> None:
+    """Prove every spec: schema, reference passes its oracle, traps rejected, skeleton fails, quiz parses."""
+    from grader.spec import SpecError, load_catalogue
+
+    roots = None
+    if path is not None:
+        if not path.exists():
+            usage_error(f"{path} does not exist")
+        roots = [path]
+    cat = load_catalogue(roots)
+    problems: list[str] = list(cat.errors)
+    if not cat.specs and not problems:
+        usage_error(f"no drill specs found under {path}")
+    from grader.engine import Grader
+    from grader.validation import validate_spec
+
+    grader = Grader(cat)
+    specs = list(cat.specs.values())
+    t0 = time.monotonic()
+    show_bar = not quiet and sys.stderr.isatty()
+    for i, spec in enumerate(specs, 1):
+        if not quiet:
+            _progress(i, len(specs), spec.id, show_bar)
+        try:
+            problems.extend(validate_spec(grader, spec, seed))
+        except SpecError as exc:
+            problems.extend(exc.problems)
+    if not quiet:
+        sys.stderr.write("\n" if show_bar else "")
+    elapsed = time.monotonic() - t0
+    if problems:
+        for p in problems:
+            typer.echo(p, err=True)
+        failing = sorted({p.split(":", 1)[0] for p in problems})
+        typer.echo(f"validate: {len(problems)} problem(s) in {len(failing)} file(s), {len(specs)} drills checked in {elapsed:.1f} s", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"validate: {len(specs)} drills ok in {elapsed:.1f} s")
+
+
+def _progress(i: int, n: int, label: str, bar: bool) -> None:
+    if bar:
+        width = 30
+        filled = int(width * i / n)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {i}/{n} {label:<24}")
+    else:
+        sys.stderr.write(f"validate {i}/{n} {label}\n")
+    sys.stderr.flush()
