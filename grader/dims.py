@@ -51,7 +51,7 @@ def assign_sizes(rules: dict[str, DimRule], case: CaseSpec, rng: random.Random, 
         for name, other in tied.items():
             sizes[name] = sizes[other]
         if _distinct_enough(sizes, rules, fixed, tied):
-            return sizes
+            return {n: sizes[n] for n in rules if n in sizes}
     raise DimError(
         f"case {case.name!r}: cannot give every dimension a distinct size within its range "
         f"after {tries} tries; widen the ranges under dims"
