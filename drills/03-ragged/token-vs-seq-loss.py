@@ -1,0 +1,70 @@
+"""Reference and traps for token-vs-seq-loss."""
+import torch
+
+
+def _per_token(logits, ids):
+    logp = torch.log_softmax(logits.float() if logits.dtype == torch.float16 else logits, dim=-1)  # (B, T, V)
+    return -logp.gather(-1, ids[..., None]).squeeze(-1)  # (B, T)
+
+
+def _losses(logits, ids, loss_mask):
+    nll = _per_token(logits, ids)  # (B, T)
+    m = loss_mask.to(nll.dtype)  # (B, T)
+    token_mean = (nll * m).sum() / m.sum()  # (): every loss token weighs the same
+    seq_mean = ((nll * m).sum(1) / m.sum(1)).mean()  # (): every sequence weighs the same
+    return token_mean, seq_mean
+
+
+def lm_losses(logits, ids, loss_mask):
+    return _losses(logits, ids, loss_mask)
+
+
+def make_loss_mask(ctx, shape, dtype, style="right"):
+    """A (B, T) loss mask with at least one loss token per row.
+
+    right: lengths in [1, T], one row full; answer: a prompt part of zeros, then
+    the answer, then padding; unequal: row 0 full length, every other row a
+    single loss token (very unequal lengths).
+    """
+    style = str(ctx.params.get("style", style))
+    B, T = shape
+    mask = torch.zeros(B, T, dtype=torch.bool)
+    if style == "unequal":
+        mask[0] = True
+        for b in range(1, B):
+            mask[b, ctx.rng.randrange(T)] = True
+    elif style == "answer":
+        for b in range(B):
+            start = ctx.rng.randrange(T)
+            end = ctx.rng.randint(start + 1, T)
+            mask[b, start:end] = True
+    else:
+        lens = [ctx.rng.randint(1, T) for _ in range(B)]
+        lens[ctx.rng.randrange(B)] = T
+        if B > 1 and all(n == T for n in lens):
+            lens[-1] = max(1, T // 3)
+        for b, n in enumerate(lens):
+            mask[b, :n] = True
+    return mask.to(dtype)
+
+
+def trap_swapped(logits, ids, loss_mask):
+    token_mean, seq_mean = _losses(logits, ids, loss_mask)
+    return seq_mean, token_mean
+
+
+def trap_all_positions(logits, ids, loss_mask):
+    nll = _per_token(logits, ids)
+    return nll.mean(), nll.mean(1).mean()  # the mask is never used
+
+
+def trap_seq_over_T(logits, ids, loss_mask):
+    nll = _per_token(logits, ids)
+    m = loss_mask.to(nll.dtype)
+    return (nll * m).sum() / m.sum(), ((nll * m).sum(1) / nll.shape[1]).mean()
+
+
+def trap_sum_over_batch(logits, ids, loss_mask):
+    nll = _per_token(logits, ids)
+    m = loss_mask.to(nll.dtype)
+    return (nll * m).sum() / nll.shape[0], ((nll * m).sum(1) / m.sum(1)).mean()

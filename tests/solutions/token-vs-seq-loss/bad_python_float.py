@@ -1,0 +1,9 @@
+import torch
+import torch.nn.functional as F
+
+
+def lm_losses(logits, ids, loss_mask):
+    B, T, V = logits.shape
+    flat = F.cross_entropy(logits.float().reshape(-1, V), ids.reshape(-1), reduction="none").reshape(B, T)
+    m = loss_mask.float()
+    return ((flat * m).sum() / m.sum()).item(), ((flat * m).sum(1) / m.sum(1)).mean().item()
