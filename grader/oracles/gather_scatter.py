@@ -1,0 +1,66 @@
+"""Gather/scatter oracles: cross-entropy, one_hot, bincount, per-class NMS.
+
+Every oracle receives floating tensors upcast to float64.
+"""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+
+def token_logprobs_ce(logits: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
+    """(B, T) log-probabilities of the realised tokens: -cross_entropy per position."""
+    B, T, V = logits.shape
+    return -F.cross_entropy(logits.reshape(B * T, V), ids.reshape(B * T), reduction="none").reshape(B, T)
+
+
+def one_hot_torch(labels: torch.Tensor, K: int) -> torch.Tensor:
+    return F.one_hot(labels, K).to(torch.float32)
+
+
+def class_counts_bincount(labels: torch.Tensor, K: int) -> torch.Tensor:
+    return torch.bincount(labels, minlength=K).to(torch.int64)
+
+
+def _iou(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """IoU of one box a (4,) against boxes b (M, 4), float64."""
+    w = (torch.minimum(a[2], b[:, 2]) - torch.maximum(a[0], b[:, 0])).clamp(min=0)
+    h = (torch.minimum(a[3], b[:, 3]) - torch.maximum(a[1], b[:, 1])).clamp(min=0)
+    inter = w * h
+    area_a = (a[2] - a[0]) * (a[3] - a[1])
+    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    return inter / (area_a + area_b - inter)
+
+
+def per_class_nms(boxes: torch.Tensor, scores: torch.Tensor, classes: torch.Tensor, iou_threshold: float) -> torch.Tensor:
+    """Greedy NMS run separately inside each class, in float64 (no coordinate offsets).
+
+    Not torchvision's batched_nms: its CPU path offsets by classes * (boxes.max() + 1),
+    which lets classes collide once coordinates are negative.
+    """
+    boxes = boxes.double()
+    scores = scores.double()
+    kept: list[int] = []
+    for c in torch.unique(classes).tolist():
+        idx = torch.nonzero(classes == c).flatten()
+        order = idx[torch.argsort(scores[idx], descending=True, stable=True)].tolist()
+        alive = list(order)
+        while alive:
+            i = alive.pop(0)
+            kept.append(i)
+            if alive:
+                rest = torch.tensor(alive)
+                ious = _iou(boxes[i], boxes[rest])
+                alive = [j for j, v in zip(alive, ious.tolist()) if not v > iou_threshold]
+    out = torch.tensor(kept, dtype=torch.int64)
+    if out.numel() == 0:
+        return out
+    return out[torch.argsort(scores[out], descending=True, stable=True)]
+
+
+ORACLES = {
+    "token_logprobs_ce": token_logprobs_ce,
+    "one_hot_torch": one_hot_torch,
+    "class_counts_bincount": class_counts_bincount,
+    "per_class_nms": per_class_nms,
+}
