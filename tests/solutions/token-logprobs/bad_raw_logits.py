@@ -1,0 +1,3 @@
+# trap: raw-logits
+def token_logprobs(logits, ids):
+    return logits.gather(2, ids[:, :, None])[:, :, 0]
