@@ -1,0 +1,72 @@
+"""Reference and traps for packing-mask."""
+import torch
+
+
+def _seg(lengths):
+    lengths = torch.as_tensor(lengths, dtype=torch.int64)
+    T = int(lengths.sum())
+    starts = torch.cumsum(lengths, 0) - lengths  # (n,) first position of each segment
+    seg = torch.zeros(T, dtype=torch.int64)  # (T,)
+    seg[starts] = 1
+    return torch.cumsum(seg, 0) - 1  # (T,) 0, 0, 1, 1, 1, 2, ...
+
+
+def segment_ids(lengths):
+    return _seg(lengths)
+
+
+def packing_mask(lengths):
+    seg = _seg(lengths)  # (T,)
+    T = seg.shape[0]
+    same = seg[:, None] == seg[None, :]  # (T, T) True inside one segment
+    causal = torch.tril(torch.ones(T, T, dtype=torch.bool))  # (T, T) key j <= query i
+    return same & causal
+
+
+def make_lengths(ctx, shape, dtype, style="random"):
+    """n positive lengths summing to T (both sizes of the case).
+
+    random: cut points drawn at random; ones: about half of the segments have
+    length 1, the first one included, and the rest share what is left.
+    """
+    style = str(ctx.params.get("style", style))
+    n, T = ctx.sizes["n"], ctx.sizes["T"]
+    if n > T:
+        raise ValueError("make_lengths needs T >= n")
+    if style == "ones" and n >= 2:
+        k = max(1, n // 2)  # segments of length 1, the first among them
+        ones = {0, *ctx.rng.sample(range(1, n), k - 1)}
+        cuts = sorted(ctx.rng.sample(range(1, T - k), n - k - 1))
+        big = iter(b - a for a, b in zip([0] + cuts, cuts + [T - k]))
+        lens = [1 if i in ones else next(big) for i in range(n)]
+    else:
+        cuts = sorted(ctx.rng.sample(range(1, T), n - 1))
+        lens = [b - a for a, b in zip([0] + cuts, cuts + [T])]
+    assert len(lens) == n and sum(lens) == T and min(lens) >= 1, (lens, n, T)
+    return torch.tensor(lens, dtype=torch.int64)
+
+
+def trap_ids_from_one(lengths):
+    return _seg(lengths) + 1
+
+
+def trap_bucketize_left(lengths):
+    lengths = torch.as_tensor(lengths, dtype=torch.int64)
+    ends = torch.cumsum(lengths, 0)  # (n,)
+    return torch.bucketize(torch.arange(int(ends[-1])), ends)  # right=False: the first token of a segment lands one too low
+
+
+def trap_plain_causal(lengths):
+    T = int(torch.as_tensor(lengths).sum())
+    return torch.tril(torch.ones(T, T, dtype=torch.bool))
+
+
+def trap_no_causal(lengths):
+    seg = _seg(lengths)
+    return seg[:, None] == seg[None, :]
+
+
+def trap_upper_triangle(lengths):
+    seg = _seg(lengths)
+    T = seg.shape[0]
+    return (seg[:, None] == seg[None, :]) & torch.triu(torch.ones(T, T, dtype=torch.bool))
