@@ -28,8 +28,10 @@ import errno
 import hashlib
 import json
 import os
+import random
 import shutil
 import sqlite3
+import time
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -442,6 +444,7 @@ def _copy_database(conn: sqlite3.Connection, home: Path, kind: str, now: datetim
         dest = sqlite3.connect(str(tmp))
         try:
             conn.backup(dest)
+            dest.execute("PRAGMA journal_mode = DELETE")  # a self-contained file: cp restores it
         finally:
             dest.close()
         os.replace(tmp, target)
@@ -475,7 +478,13 @@ def restore_backup(home: Path | None = None, backup: Path | None = None, clock: 
     path = home / DB_NAME
     kept: Path | None = None
     with _translated(home):
-        _check_copy_is_healthy(chosen, home)
+        tmp = path.with_name(f".restore-{uuid.uuid4().hex}.db")
+        try:
+            shutil.copyfile(chosen, tmp)
+            _check_copy_is_healthy(tmp, chosen)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
         stamp = as_utc(now).strftime(_TS_FORMAT)
         if path.exists():
             kept = path.with_name(f"{DB_NAME}.damaged-{stamp}")
@@ -484,22 +493,22 @@ def restore_backup(home: Path | None = None, backup: Path | None = None, clock: 
             side = path.with_name(DB_NAME + suffix)
             if side.exists():
                 os.replace(side, path.with_name(f"{DB_NAME}.damaged-{stamp}{suffix}"))
-        tmp = path.with_name(f".restore-{uuid.uuid4().hex}.db")
-        shutil.copyfile(chosen, tmp)
         os.replace(tmp, path)
     return chosen, kept
 
 
-def _check_copy_is_healthy(copy: Path, home: Path) -> None:
-    conn = sqlite3.connect(f"file:{copy}?mode=ro", uri=True)
+def _check_copy_is_healthy(copy: Path, source: Path) -> None:
+    conn = sqlite3.connect(str(copy), isolation_level=None)
     try:
-        result = conn.execute("PRAGMA quick_check").fetchone()[0]
+        result = "; ".join(r[0] for r in conn.execute("PRAGMA quick_check").fetchall())
+        conn.execute("PRAGMA journal_mode = DELETE")
     except sqlite3.DatabaseError as exc:
         result = str(exc)
     finally:
         conn.close()
     if result != "ok":
-        raise StoreError(f"the backup {copy} is damaged too ({result}); pick another with `drill restore FILE`.")
+        raise StoreError(f"the backup {source} is damaged too ({result}); "
+                         f"pick another with `drill restore --list` and `drill restore FILE`.")
 
 
 # ---------------------------------------------------------------- opening
@@ -558,12 +567,27 @@ class Store:
             self._quick_check()
             if version > SCHEMA_VERSION:
                 raise NewerSchemaError(self.path, version, SCHEMA_VERSION)
-            self._conn.execute("PRAGMA journal_mode = WAL").fetchone()
+            self._enter_wal()
             self._conn.execute("PRAGMA synchronous = FULL")
             self._conn.execute("PRAGMA foreign_keys = ON")
             if version < SCHEMA_VERSION:
                 self._migrate(version)
             self._auto_backup()
+
+    def _enter_wal(self) -> None:
+        """Switch to WAL. From a rollback-journal file (a new, restored or v1 file) two
+        processes switching at once can deadlock, and SQLite then answers BUSY at once
+        without waiting; so wait and retry up to the busy timeout."""
+        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        while True:
+            try:
+                self._conn.execute("PRAGMA journal_mode = WAL").fetchall()
+                return
+            except sqlite3.OperationalError as exc:
+                busy = _sqlite_name(exc).startswith("SQLITE_BUSY") or "locked" in str(exc).lower()
+                if not busy or time.monotonic() > deadline:
+                    raise
+                time.sleep(random.uniform(0.01, 0.05))
 
     def schema_version(self) -> int:
         return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
