@@ -1,0 +1,9 @@
+import torch
+
+
+def one_hot(labels, K):
+    return torch.eye(K)[labels]
+
+
+def class_counts(labels, K):
+    return torch.bincount(labels, minlength=K)
