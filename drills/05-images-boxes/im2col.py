@@ -1,0 +1,58 @@
+"""Reference and traps for im2col: a 2-D convolution as one matrix product."""
+import math
+
+import torch
+import torch.nn.functional as F
+
+
+def conv2d_im2col(x, weight, stride: int, padding: int):
+    return _conv(x, weight, stride, padding)
+
+
+def _conv(x, weight, stride, padding):
+    B, C, H, W = x.shape
+    C_out, _, k, _ = weight.shape
+    H_out = (H + 2 * padding - k) // stride + 1  # floor: a last partial window is dropped
+    W_out = (W + 2 * padding - k) // stride + 1
+    cols = F.unfold(x, kernel_size=k, stride=stride, padding=padding)  # (B, C*k*k, H_out*W_out)
+    w = weight.reshape(C_out, C * k * k)  # (C_out, C*k*k), same (C, k, k) order as unfold
+    out = w @ cols  # (B, C_out, H_out*W_out)
+    return out.reshape(B, C_out, H_out, W_out)
+
+
+def _by_unfold(x, w2d, k, stride, padding, H_out, W_out):
+    cols = F.unfold(x, kernel_size=k, stride=stride, padding=padding)
+    return (w2d @ cols).reshape(x.shape[0], w2d.shape[0], H_out, W_out)
+
+
+def trap_ceil_output_size(x, weight, stride: int, padding: int):
+    B, C, H, W = x.shape
+    C_out, _, k, _ = weight.shape
+    H_out = math.ceil((H + 2 * padding - k) / stride) + 1  # one window too many when s does not divide
+    W_out = math.ceil((W + 2 * padding - k) / stride) + 1
+    return _by_unfold(x, weight.reshape(C_out, -1), k, stride, padding, H_out, W_out)
+
+
+def trap_h_w_swapped(x, weight, stride: int, padding: int):
+    B, C, H, W = x.shape
+    C_out, _, k, _ = weight.shape
+    H_out = (H + 2 * padding - k) // stride + 1
+    W_out = (W + 2 * padding - k) // stride + 1
+    return _by_unfold(x, weight.reshape(C_out, -1), k, stride, padding, W_out, H_out)
+
+
+def trap_kernel_channels_last(x, weight, stride: int, padding: int):
+    B, C, H, W = x.shape
+    C_out, _, k, _ = weight.shape
+    H_out = (H + 2 * padding - k) // stride + 1
+    W_out = (W + 2 * padding - k) // stride + 1
+    w = weight.permute(0, 2, 3, 1).reshape(C_out, -1)  # (k, k, C) order against unfold's (C, k, k)
+    return _by_unfold(x, w, k, stride, padding, H_out, W_out)
+
+
+def trap_flipped_kernel(x, weight, stride: int, padding: int):
+    return _conv(x, weight.flip(-2, -1), stride, padding)  # true convolution, not cross-correlation
+
+
+def trap_no_padding(x, weight, stride: int, padding: int):
+    return _conv(x, weight, stride, 0)

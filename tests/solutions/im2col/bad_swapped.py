@@ -1,0 +1,11 @@
+# trap: h-w-swapped
+import torch.nn.functional as F
+
+
+def conv2d_im2col(x, weight, stride, padding):
+    B, C, H, W = x.shape
+    O, _, k, _ = weight.shape
+    Wo = (H + 2 * padding - k) // stride + 1
+    Ho = (W + 2 * padding - k) // stride + 1
+    cols = F.unfold(x, k, padding=padding, stride=stride)
+    return (weight.reshape(O, -1) @ cols).reshape(B, O, Ho, Wo)
