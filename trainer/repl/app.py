@@ -1,0 +1,536 @@
+"""The REPL on one drill: state, the `:`-commands and the prompt_toolkit application.
+
+Layout, top to bottom: the header (prompt and shape ledger, folded to one line
+while there is output to read), the editor (the buffer, pre-filled with the
+skeleton), the output pane (verdicts, :try shapes, hints) and the bottom bar.
+Grading runs in a thread so the countdown keeps ticking.
+"""
+from __future__ import annotations
+
+import asyncio
+import signal
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Callable
+
+from prompt_toolkit.application import Application, run_in_terminal
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.document import Document
+from prompt_toolkit.enums import EditingMode
+from prompt_toolkit.formatted_text import to_formatted_text
+from prompt_toolkit.formatted_text.utils import split_lines
+from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from prompt_toolkit.layout import (ConditionalContainer, Dimension, FormattedTextControl, HSplit, Layout, Window)
+from prompt_toolkit.layout.controls import BufferControl
+from prompt_toolkit.layout.margins import NumberedMargin
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.lexers import PygmentsLexer
+from pygments.lexers.python import PythonLexer
+
+from trainer.repl import editor as editor_mod
+from trainer.repl.clock import Clock, SystemClock
+from trainer.repl.commands import Command, command, commands_of, key_label, parse_command_line
+from trainer.repl.drafts import Drafts
+from trainer.repl.grading import Grading
+from trainer.repl.header import header_fragments, title_fragments
+from trainer.repl.keys import build_key_bindings
+from trainer.repl.reference import contract_source
+from trainer.repl.style import repl_style
+from trainer.repl.toolbar import BarState, bar
+from trainer.repl.trace_view import render_trace
+from trainer.repl.verdict import Fragments, PassInfo, first_failure, render
+
+Recorder = Callable[..., Any]  # store.record_attempt's keywords -> RecordResult (or None)
+
+
+@dataclass
+class ReplOptions:
+    mode: str = "solve"  # the attempt mode recorded: solve | warmup | mock
+    locked: frozenset[str] = frozenset()  # commands refused here (mock: hint, try, solution)
+    deadline: float | None = None  # clock.monotonic() at which a mock interview ends
+    session_id: int | None = None
+    seed: int | None = None
+    vi: bool = False
+    label: str = ""  # "warm-up 2/5" in the bar
+    in_session: bool = False  # warm-up/mock: a pass offers :next
+    show_reference: bool = True
+
+
+@dataclass
+class DrillOutcome:
+    drill: str
+    status: str  # passed | failed | skipped | quit | timeout
+    verdict: str | None = None
+    seconds: float = 0.0
+    attempts: int = 0
+    hints: int = 0
+    traps: list[str] = field(default_factory=list)
+    revealed: bool = False
+    stop: bool = False  # the person asked to end the whole session
+
+
+@dataclass
+class Question:
+    text: str
+    on_answer: Callable[[bool], Any]
+
+
+def rows(fragments: Fragments, width: int) -> int:
+    """Screen rows the fragments take when wrapped at `width` columns."""
+    width = max(10, width)
+    return sum(max(1, -(-sum(len(t) for _, t in line) // width)) for line in split_lines(to_formatted_text(fragments)))
+
+
+class DrillRepl:
+    """One drill in the editor. `run()` blocks until the person leaves; returns a DrillOutcome."""
+
+    def __init__(self, spec: Any, grading: Grading, *, record: Recorder | None = None, home: Path | None = None,
+                 clock: Clock | None = None, options: ReplOptions | None = None, input: Any = None,
+                 output: Any = None, history: History | None = None, editor: Callable[..., Any] | None = None):
+        self.spec = spec
+        self.grading = grading
+        self.record = record
+        self.clock = clock or SystemClock()
+        self.options = options or ReplOptions()
+        self.drafts = Drafts(home) if home is not None else None
+        self.edit = editor or editor_mod.edit_text
+        self.skeleton = spec.skeleton()
+        self.started = self.clock.monotonic()
+        self.started_at: datetime = self.clock.now()
+        self.output: Fragments = []
+        self.output_offset = 0
+        self.header_open = True
+        self.question: Question | None = None
+        self.busy = ""
+        self.message = ""
+        self.attempts = 0
+        self.hints = 0
+        self.traps: list[str] = []
+        self.last_result: dict[str, Any] | None = None
+        self.passed_at: float | None = None
+        self.revealed = False
+        self.submitted_text = self.skeleton
+        self.results: list[dict[str, Any]] = []  # every graded result, in order (tests read this)
+        self.commands: dict[str, Command] = commands_of(self)
+        if history is None:
+            history = FileHistory(str(self._history_path())) if home is not None else InMemoryHistory()
+        self.buffer = Buffer(document=Document(self.skeleton, len(self.skeleton)), multiline=True, history=history,
+                             on_text_changed=self._changed)
+        self.app = self._build(input, output)
+        self._offer_draft()
+
+    # ---------------------------------------------------------------- state
+
+    def elapsed(self) -> float:
+        end = self.passed_at if self.passed_at is not None else self.clock.monotonic()
+        return end - self.started
+
+    def left(self) -> float | None:
+        if self.options.deadline is None:
+            return None
+        return max(0.0, self.options.deadline - self.clock.monotonic())
+
+    def passed(self) -> bool:
+        return self.passed_at is not None
+
+    def unsubmitted(self) -> bool:
+        text = self.buffer.text
+        return text.strip() != self.submitted_text.strip() and text.strip() != self.skeleton.strip()
+
+    def show(self, fragments: Fragments) -> None:
+        self.output = list(fragments)
+        self.output_offset = 0
+        self.header_open = False
+        self.app.invalidate()
+
+    def ask(self, text: str, on_answer: Callable[[bool], Any]) -> None:
+        self.question = Question(text, on_answer)
+        self.app.invalidate()
+
+    def answer(self, yes: bool) -> None:
+        q, self.question = self.question, None
+        if q is not None:
+            q.on_answer(yes)
+        self.app.invalidate()
+
+    def finish(self, status: str, stop: bool = False) -> None:
+        self._save_draft()
+        if self.app.is_running and not self.app.future.done():
+            self.app.exit(result=self.outcome(status, stop))
+
+    def outcome(self, status: str, stop: bool = False) -> DrillOutcome:
+        verdict = self.last_result.get("verdict") if self.last_result else None
+        if self.passed() and status in ("quit", "skipped", "next"):
+            status = "passed"
+        elif status == "next":
+            status = "failed"
+        return DrillOutcome(self.spec.id, status, verdict, self.elapsed(), self.attempts, self.hints,
+                            list(self.traps), self.revealed, stop)
+
+    # -------------------------------------------------------------- drafts
+
+    def _history_path(self) -> Path:
+        folder = Path(self.drafts.folder).parent / "history" if self.drafts else Path(".")
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder / f"{self.spec.id}.txt"
+
+    def _changed(self, _buffer: Buffer) -> None:
+        self._save_draft()
+
+    def _save_draft(self) -> None:
+        if self.drafts is None or self.passed() and not self.unsubmitted():
+            return
+        if self.buffer.text.strip() == self.skeleton.strip():
+            return
+        self.drafts.save(self.spec.id, self.buffer.text)
+
+    def _offer_draft(self) -> None:
+        if self.drafts is None:
+            return
+        draft = self.drafts.load(self.spec.id)
+        if draft is None or draft.text.strip() == self.skeleton.strip() or not draft.text.strip():
+            return
+        lines = len(draft.text.splitlines())
+        stamp = draft.saved_at.astimezone().strftime("%d %b %H:%M")
+
+        def answered(yes: bool) -> None:
+            if yes:
+                self.buffer.set_document(Document(draft.text, len(draft.text)), bypass_readonly=True)
+                self.message = "draft restored"
+            else:
+                self.drafts.set_aside(self.spec.id)
+                self.message = f"draft kept as drafts/{self.spec.id}.prev.py"
+
+        self.ask(f"Restore your unsubmitted draft from {stamp} ({lines} lines)?", answered)
+
+    # ------------------------------------------------------------ running
+
+    def run(self) -> DrillOutcome:
+        return self.app.run(pre_run=self._pre_run)
+
+    async def run_async(self) -> DrillOutcome:
+        return await self.app.run_async(pre_run=self._pre_run)
+
+    def _pre_run(self) -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGHUP, signal.SIGTERM):
+            try:
+                loop.add_signal_handler(sig, self._hangup)
+            except (NotImplementedError, RuntimeError, ValueError):
+                pass
+        if self.options.deadline is not None:
+            self.app.create_background_task(self._watch_deadline())
+
+    def _hangup(self) -> None:
+        """A closed terminal: the draft is written before anything else."""
+        self._save_draft()
+        self.finish("quit", stop=True)
+
+    async def _watch_deadline(self) -> None:
+        while True:
+            if (self.left() or 0) <= 0:
+                self.finish("timeout", stop=True)
+                return
+            await asyncio.sleep(0.2)
+
+    def run_line(self, line: str) -> bool:
+        """Run a `:`-line; False when the line is not a command."""
+        parsed = parse_command_line(line)
+        if parsed is None:
+            return False
+        name, arg = parsed
+        cmd = self.commands.get(name)
+        if cmd is None:
+            self.show([("class:fail", f"unknown command :{name}"), ("", " — :help lists them\n")])
+            return True
+        self.run_command(cmd.info.name, arg)
+        return True
+
+    def run_command(self, name: str, arg: str = "") -> None:
+        if self.question is not None:
+            return
+        cmd = self.commands[name]
+        if cmd.info.name in self.options.locked:
+            self.message = f":{cmd.info.name} is locked in a mock interview"
+            self.app.invalidate()
+            return
+        if self.busy and cmd.info.name not in ("quit", "help"):
+            self.message = f"wait: {self.busy}"
+            self.app.invalidate()
+            return
+        cmd.run(arg)
+
+    def _spawn(self, label: str, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        self.busy = label
+        self.message = ""
+        self.app.invalidate()
+
+        async def job() -> None:
+            try:
+                result = await asyncio.get_running_loop().run_in_executor(None, work)
+            finally:
+                self.busy = ""
+            done(result)
+            self.app.invalidate()
+
+        self.app.create_background_task(job())
+
+    # ----------------------------------------------------------- commands
+
+    @command("submit", help="grade the buffer on every case", key="c-s")
+    def cmd_submit(self, _arg: str = "") -> None:
+        source = self.buffer.text
+        self.buffer.append_to_history()
+        self.submitted_text = source
+        elapsed = self.elapsed()
+        seed = self.options.seed
+        self._spawn("grading…", lambda: self.grading.grade(self.spec.id, source, "<buffer>", seed),
+                    lambda result: self._graded(result, source, elapsed))
+
+    def _graded(self, result: dict[str, Any], source: str, elapsed: float) -> None:
+        self.attempts += 1
+        self.last_result = result
+        self.results.append(result)
+        verdict = str(result.get("verdict", "internal"))
+        trap = (result.get("trap") or {}).get("id")
+        if trap:
+            self.traps.append(str(trap))
+        if verdict == "pass" and not self.passed():
+            self.passed_at = self.started + elapsed
+        recorded = self._record(result, source, elapsed)
+        info = None
+        if verdict == "pass":
+            info = PassInfo(elapsed, float(self.spec.target_seconds), getattr(recorded, "due", None),
+                            self.clock.now(),
+                            self._reference() if self.options.show_reference else "",
+                            self.spec.seed_trap if self.options.show_reference else "")
+            if self.drafts is not None:
+                self.drafts.clear(self.spec.id)
+        fragments = render(result, info)
+        if verdict == "pass":
+            nxt = ":next (^N) for the next item, :quit to end the session" if self.options.in_session \
+                else ":quit (^Q) to leave"
+            fragments.append(("class:dim", f"  {nxt}\n"))
+        self.show(fragments)
+
+    def _record(self, result: dict[str, Any], source: str, elapsed: float, revealed: bool = False) -> Any:
+        if self.record is None:
+            return None
+        case = first_failure(result)
+        trap = (result.get("trap") or {}).get("id")
+        try:
+            return self.record(
+                drill=self.spec.id, mode=self.options.mode, started_at=self.started_at, seconds=max(0.0, elapsed),
+                verdict=str(result.get("verdict", "internal")), failing_case=case.get("name") if case else None,
+                hints=self.hints, code=source, seed=result.get("seed"), session_id=self.options.session_id,
+                target_seconds=float(self.spec.target_seconds), first_try=self.attempts <= 1,
+                revealed=revealed or self.revealed, traps=[trap] if trap else [])
+        except Exception as exc:  # noqa: BLE001 - a store problem must not lose the buffer
+            self.message = f"could not record the attempt: {exc}"
+            return None
+
+    def _reference(self) -> str:
+        return contract_source(self.spec.reference_path, [f.name for f in self.spec.functions])
+
+    @command("try", help="run on the small example inputs and show every intermediate shape", key="c-t",
+             lockable=True)
+    def cmd_try(self, _arg: str = "") -> None:
+        source = self.buffer.text
+        self._spawn("running the example…", lambda: self.grading.trace(self.spec.id, source, "<buffer>"),
+                    lambda result: self.show(render_trace(result)))
+
+    @command("hint", help="the next hint (counted)", key="c-g", lockable=True)
+    def cmd_hint(self, _arg: str = "") -> None:
+        hints = list(self.spec.hints)
+        if not hints:
+            self.show([("class:dim", "This drill has no hints.\n")])
+            return
+        if self.hints < len(hints):
+            self.hints += 1
+        shown: Fragments = []
+        for i, text in enumerate(hints[: self.hints], 1):
+            shown.append(("class:head", f"hint {i}/{len(hints)}: "))
+            shown.append(("", f"{text}\n"))
+        if self.hints >= len(hints):
+            shown.append(("class:dim", "That was the last hint.\n"))
+        self.show(shown)
+
+    @command("shapes", help="the prompt and the shape ledger", key="c-l", aliases=("ledger", "prompt"))
+    def cmd_shapes(self, _arg: str = "") -> None:
+        self.output = []
+        self.header_open = True
+        self.app.invalidate()
+
+    @command("reset", help="start again from the skeleton (asks first)")
+    def cmd_reset(self, _arg: str = "") -> None:
+        def answered(yes: bool) -> None:
+            if yes:
+                if self.drafts is not None and self.buffer.text.strip() != self.skeleton.strip():
+                    self.drafts.save(self.spec.id + ".prev", self.buffer.text)
+                self.buffer.set_document(Document(self.skeleton, len(self.skeleton)))
+                self.message = f"reset; the old buffer is in drafts/{self.spec.id}.prev.py"
+
+        self.ask("Replace the buffer with the skeleton?", answered)
+
+    @command("edit", help="open the buffer in $EDITOR; load it back when the editor exits", key="c-o")
+    def cmd_edit(self, _arg: str = "") -> None:
+        text = self.buffer.text
+        self.busy = "editing…"
+
+        async def job() -> None:
+            try:
+                result = await run_in_terminal(lambda: self.edit(text, self.spec.id), in_executor=True)
+            finally:
+                self.busy = ""
+            if result.text is None:
+                self.message = result.problem
+            else:
+                new = result.text if result.text.endswith("\n") else result.text + "\n"
+                self.buffer.set_document(Document(new, len(new)))
+                self.message = "loaded from the editor"
+            self.app.invalidate()
+
+        self.app.create_background_task(job())
+
+    @command("solution", help="reveal the reference solution (counts as a fail)", lockable=True)
+    def cmd_solution(self, _arg: str = "") -> None:
+        def answered(yes: bool) -> None:
+            if not yes:
+                return
+            if not self.passed() and not self.revealed:
+                self.revealed = True
+                self.attempts += 1
+                self._record({"verdict": "wrong", "cases": []}, self.buffer.text, self.elapsed(), revealed=True)
+            out: Fragments = [("class:head bold", "Reference solution"),
+                              ("class:dim", " (recorded as a fail; it comes back soon)\n")]
+            out += [("class:code", f"    {line}\n") for line in self._reference().splitlines()]
+            if self.spec.solution_notes.strip():
+                out += [("class:why", f"  {line.strip()}\n") for line in self.spec.solution_notes.strip().splitlines()]
+            self.show(out)
+
+        if self.passed() or self.revealed:
+            answered(True)
+        else:
+            self.ask("Reveal the reference? It counts as a fail.", answered)
+
+    @command("skip", help="leave this drill without grading it")
+    def cmd_skip(self, _arg: str = "") -> None:
+        self.finish("skipped")
+
+    @command("next", help="after a pass: on to the next item", key="c-n")
+    def cmd_next(self, _arg: str = "") -> None:
+        if not self.options.in_session:
+            self.message = ":next is for warm-ups and mocks; :quit leaves"
+            self.app.invalidate()
+            return
+        self.finish("next")
+
+    @command("quit", help="leave (asks when the buffer has unsubmitted changes)", key="c-q", aliases=("q", "exit"))
+    def cmd_quit(self, _arg: str = "") -> None:
+        if self.unsubmitted():
+            self.ask("Leave with unsubmitted changes? They stay as a draft.",
+                     lambda yes: self.finish("quit", stop=True) if yes else None)
+        else:
+            self.finish("quit", stop=True)
+
+    def interrupt(self) -> None:
+        """Ctrl-C: never loses the buffer; asks before leaving."""
+        self.ask("Leave this drill? Your buffer is kept as a draft.",
+                 lambda yes: self.finish("quit", stop=True) if yes else None)
+
+    @command("help", help="list the commands", aliases=("h",))
+    def cmd_help(self, _arg: str = "") -> None:
+        out: Fragments = [("class:head bold", "Commands")]
+        out.append(("class:dim", " (type on a line of their own and press Enter, or press the key)\n"))
+        seen = set()
+        for cmd in self.commands.values():
+            if cmd.info.name in seen:
+                continue
+            seen.add(cmd.info.name)
+            key = key_label(cmd.info.key) if cmd.info.key else ""
+            locked = "  (locked)" if cmd.info.name in self.options.locked else ""
+            out.append(("class:code", f"  :{cmd.info.name:<9}"))
+            out.append(("class:dim", f"{key:<4}"))
+            out.append(("", f"{cmd.info.help}{locked}\n"))
+        out.append(("class:dim", "  PageUp/PageDown scroll this pane; Ctrl-C asks before leaving.\n"))
+        self.show(out)
+
+    # ------------------------------------------------------------- layout
+
+    def key_hints(self) -> list[tuple[str, str]]:
+        names = ["submit", "try", "hint", "shapes", "edit", "quit"]
+        if self.passed() and self.options.in_session:
+            names = ["next", "quit"]
+        hints = []
+        for name in names:
+            info = self.commands[name].info
+            if name in self.options.locked or not info.key:
+                continue
+            hints.append((key_label(info.key), name))
+        return hints
+
+    def bar_state(self) -> BarState:
+        return BarState(self.spec.id, self.options.label, self.elapsed(), float(self.spec.target_seconds),
+                        self.left(), self.busy, self.question.text if self.question else "", self.message,
+                        self.key_hints())
+
+    def _build(self, input: Any, output: Any) -> Application:
+        def header() -> Any:
+            return header_fragments(self.spec) if self.header_open else title_fragments(self.spec)
+
+        def header_height() -> Dimension:
+            n = rows(header(), width())
+            return Dimension(min=1, max=n, preferred=n)
+
+        def output_lines() -> list[Fragments]:
+            return list(split_lines(self.output))
+
+        def output_text() -> Fragments:
+            lines = output_lines()[self.output_offset:]
+            out: Fragments = []
+            for i, line in enumerate(lines):
+                out.extend(line)
+                if i < len(lines) - 1:
+                    out.append(("", "\n"))
+            return out
+
+        def output_height() -> Dimension:
+            n = max(1, rows(output_text(), width()))
+            return Dimension(min=min(n, 3), max=n, preferred=n)
+
+        def width() -> int:
+            try:
+                return self.app.output.get_size().columns
+            except Exception:  # noqa: BLE001
+                return 100
+
+        has_output = Condition(lambda: bool(self.output))
+        editor = Window(BufferControl(self.buffer, lexer=PygmentsLexer(PythonLexer)),
+                        left_margins=[NumberedMargin()], height=Dimension(min=5, weight=1), wrap_lines=False)
+        root = HSplit([
+            Window(FormattedTextControl(header), height=header_height, wrap_lines=True, style="class:header"),
+            Window(height=1, char="─", style="class:rule"),
+            editor,
+            ConditionalContainer(Window(height=1, char="─", style="class:rule"), filter=has_output),
+            ConditionalContainer(Window(FormattedTextControl(output_text), height=output_height, wrap_lines=True),
+                                 filter=has_output),
+            Window(FormattedTextControl(lambda: bar(self.bar_state(), width())), height=1, style="class:bar"),
+        ])
+        self.scroll_page = lambda direction: self._scroll(direction, max(3, (self.app.output.get_size().rows // 3)))
+        return Application(
+            layout=Layout(root, focused_element=editor),
+            key_bindings=build_key_bindings(self),
+            style=repl_style(),
+            full_screen=True,
+            mouse_support=False,
+            editing_mode=EditingMode.VI if self.options.vi else EditingMode.EMACS,
+            refresh_interval=0.5,
+            input=input,
+            output=output,
+        )
+
+    def _scroll(self, direction: int, page: int) -> None:
+        total = len(list(split_lines(self.output)))
+        self.output_offset = max(0, min(total - 1, self.output_offset + direction * page))
+        self.app.invalidate()

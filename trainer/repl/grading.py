@@ -1,0 +1,115 @@
+"""The REPL's view of the grader: one small interface, two implementations.
+
+`open_grading()` prefers the long-lived worker process (`grader.worker`,
+started in the background at once so the first :submit finds torch
+imported); where the worker is not available it falls back to an in-process
+grader warmed in a background thread. Tests hand the REPL an
+`InProcessGrading` around the session's shared grader.
+
+Every result is a plain dict: `Report.to_dict()` plus "trap_why" and
+"output" for grading, `grader.trace.trace()` for :try.
+"""
+from __future__ import annotations
+
+import threading
+from typing import Any, Protocol
+
+
+class Grading(Protocol):
+    def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
+              timeout: float = 120) -> dict[str, Any]: ...
+
+    def trace(self, drill_id: str, source: str, filename: str = "<buffer>") -> dict[str, Any]: ...
+
+    def close(self) -> None: ...
+
+
+def report_dict(report: Any) -> dict[str, Any]:
+    """A Report as the worker sends it: to_dict() plus the trap's why and the output head."""
+    out = report.to_dict()
+    out["trap_why"] = report.trap.why if report.trap else ""
+    out["output"] = report.output or ""
+    if report.message and "message" not in out:
+        out["message"] = report.message
+    return out
+
+
+def internal(message: str, drill_id: str = "") -> dict[str, Any]:
+    return {"drill": drill_id, "verdict": "internal", "passed": 0, "total": 0, "seconds": 0.0, "cases": [],
+            "trap": None, "seed": None, "message": message, "trap_why": "", "output": ""}
+
+
+class InProcessGrading:
+    """Grades in this process (torch imported on first use, or at once with warm=True)."""
+
+    def __init__(self, grader: Any = None, warm: bool = False):
+        self._grader = grader
+        self._lock = threading.Lock()
+        if warm and grader is None:
+            threading.Thread(target=self._get, name="grader-warm-up", daemon=True).start()
+
+    def _get(self) -> Any:
+        with self._lock:
+            if self._grader is None:
+                from grader.engine import Grader
+
+                self._grader = Grader()
+            return self._grader
+
+    def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
+              timeout: float = 120) -> dict[str, Any]:
+        try:
+            report = self._get().grade(drill_id, source, filename, seed)
+        except Exception as exc:  # noqa: BLE001 - the grader's fault, never the person's
+            return internal(f"the grader failed: {type(exc).__name__}: {exc}", drill_id)
+        return report_dict(report)
+
+    def trace(self, drill_id: str, source: str, filename: str = "<buffer>") -> dict[str, Any]:
+        from grader.trace import trace
+
+        try:
+            return trace(self._get(), drill_id, source, filename)
+        except Exception as exc:  # noqa: BLE001
+            return {"drill": drill_id, "dims": {}, "calls": [], "error": f"the tracer failed: {exc}"}
+
+    def close(self) -> None:
+        pass
+
+
+class WorkerGrading:
+    """Wraps grader.worker.WorkerClient; its process starts (and imports torch) at once."""
+
+    def __init__(self) -> None:
+        from grader.worker import WorkerClient
+
+        self._client = WorkerClient()
+        self._lock = threading.Lock()
+
+    def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
+              timeout: float = 120) -> dict[str, Any]:
+        with self._lock:
+            try:
+                return dict(self._client.grade(drill_id, source, filename=filename, seed=seed, timeout=timeout))
+            except Exception as exc:  # noqa: BLE001
+                return internal(f"the grader worker failed: {exc}", drill_id)
+
+    def trace(self, drill_id: str, source: str, filename: str = "<buffer>") -> dict[str, Any]:
+        with self._lock:
+            try:
+                return dict(self._client.trace(drill_id, source, filename))
+            except Exception as exc:  # noqa: BLE001
+                return {"drill": drill_id, "dims": {}, "calls": [], "error": f"the grader worker failed: {exc}"}
+
+    def close(self) -> None:
+        try:
+            self._client.close()
+        except Exception:  # noqa: BLE001
+            pass
+
+
+def open_grading() -> Grading:
+    """The worker when it is installed, else an in-process grader warming up in a thread."""
+    try:
+        return WorkerGrading()
+    except ImportError:
+        return InProcessGrading(warm=True)

@@ -1,0 +1,32 @@
+"""The reference solution as shown after a pass: the contract functions, and the
+module-level helpers they call (nothing else from the drill's .py file)."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+
+def contract_source(reference_path: Path, names: list[str]) -> str:
+    """The source of the functions named in the spec and the helpers they use, in file order."""
+    try:
+        text = Path(reference_path).read_text(encoding="utf-8")
+        tree = ast.parse(text)
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return ""
+    defs = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    wanted = [n for n in names if n in defs]
+    keep: set[str] = set()
+    while wanted:
+        name = wanted.pop()
+        if name in keep:
+            continue
+        keep.add(name)
+        used = {node.id for node in ast.walk(defs[name]) if isinstance(node, ast.Name)}
+        wanted += [u for u in used if u in defs and u not in keep and not u.startswith("trap")]
+    lines = text.splitlines()
+    parts = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in keep:
+            start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            parts.append("\n".join(lines[start - 1:node.end_lineno]))
+    return "\n\n".join(parts)

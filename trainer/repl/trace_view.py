@@ -1,0 +1,45 @@
+"""`:try` output: the example's sizes, then every tensor the solution made, by line."""
+from __future__ import annotations
+
+from typing import Any
+
+from trainer.repl.verdict import Fragments, dims_text
+
+
+def render_trace(result: dict[str, Any]) -> Fragments:
+    out: Fragments = [("class:head bold", "TRY"), ("", " on the example inputs  "),
+                      ("class:dims", dims_text(result.get("dims", {})) + "\n")]
+    if result.get("error") and not result.get("calls"):
+        out.append(("class:fail", f"  {result['error']}\n"))
+        return out
+    for call in result.get("calls", []):
+        out.append(("class:head", f"  {call.get('function')}("))
+        out.append(("", ", ".join(_arg(a) for a in call.get("args", [])) + ")\n"))
+        last_line = None
+        for step in call.get("steps", []):
+            if step.get("line") != last_line:
+                out.append(("class:dim", f"  {step.get('line'):>4} "))
+                out.append(("class:code", f"{step.get('text', '')}\n"))
+                last_line = step.get("line")
+            times = f"  ×{step['count']}" if step.get("count", 1) > 1 else ""
+            out.append(("class:dim", f"         {step.get('op', ''):<14}"))
+            out.append(("class:shape", f"{step.get('names')}"))
+            out.append(("class:dim", f"  {tuple(step.get('shape', []))} {step.get('dtype', '')}{times}\n"))
+        if call.get("truncated"):
+            out.append(("class:dim", "         ... (more steps not shown)\n"))
+        for ret in call.get("returns", []):
+            out.append(("class:head", f"  {ret.get('name')} "))
+            out.append(("class:shape" if "names" in ret else "", _value(ret) + "\n"))
+        if call.get("error"):
+            out.append(("class:fail", f"  {call['error']}\n"))
+    return out
+
+
+def _arg(a: dict[str, Any]) -> str:
+    return f"{a.get('name')}: {_value(a)}"
+
+
+def _value(a: dict[str, Any]) -> str:
+    if "names" in a:
+        return f"{a['names']} {a.get('dtype', '')}".strip()
+    return str(a.get("value"))
