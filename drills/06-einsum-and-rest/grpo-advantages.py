@@ -1,0 +1,57 @@
+"""Reference and traps for grpo-advantages. The reference is also the oracle (run in float64)."""
+import torch
+
+
+def group_advantages(rewards, P: int, G: int, eps: float = 1e-6):
+    r = rewards.double().reshape(P, G)  # prompt-major: row p holds prompt p's G samples
+    mean = r.mean(1, keepdim=True)  # (P, 1)
+    std = r.std(1, unbiased=False, keepdim=True)  # (P, 1), population std
+    adv = (r - mean) / (std + eps)  # a flat group: 0 / (0 + eps) = 0
+    return adv.reshape(-1).to(rewards.dtype)  # (P*G,)
+
+
+def make_rewards(ctx, shape, dtype, style="binary"):
+    """binary: 0/1 rewards with group 0 all 0.0 and group 1 all 1.0 (when P >= 2), every other group mixed;
+    continuous: uniform rewards in [0, 1)."""
+    style = str(ctx.params.get("style", style))
+    P, G = ctx.sizes["P"], ctx.sizes["G"]
+    if style == "continuous":
+        r = torch.rand(P, G, generator=ctx.gen)
+    else:
+        r = (torch.rand(P, G, generator=ctx.gen) < 0.5).float()
+        for p in range(P):
+            r[p, 0], r[p, 1] = 0.0, 1.0  # mixed unless overwritten below
+        r[0] = 0.0
+        if P >= 2:
+            r[1] = 1.0
+    return r.reshape(-1).to(dtype)
+
+
+def trap_group_major(rewards, P: int, G: int, eps: float = 1e-6):
+    r = rewards.double().reshape(G, P)  # reads the batch as if it were built with repeat()
+    adv = (r - r.mean(0, keepdim=True)) / (r.std(0, unbiased=False, keepdim=True) + eps)
+    return adv.reshape(-1).to(rewards.dtype)
+
+
+def trap_unbiased_std(rewards, P: int, G: int, eps: float = 1e-6):
+    r = rewards.double().reshape(P, G)
+    adv = (r - r.mean(1, keepdim=True)) / (r.std(1, keepdim=True) + eps)
+    return adv.reshape(-1).to(rewards.dtype)
+
+
+def trap_eps_in_sqrt(rewards, P: int, G: int, eps: float = 1e-6):
+    r = rewards.double().reshape(P, G)
+    var = r.var(1, unbiased=False, keepdim=True)
+    adv = (r - r.mean(1, keepdim=True)) / torch.sqrt(var + eps)
+    return adv.reshape(-1).to(rewards.dtype)
+
+
+def trap_no_eps(rewards, P: int, G: int, eps: float = 1e-6):
+    r = rewards.double().reshape(P, G)
+    adv = (r - r.mean(1, keepdim=True)) / r.std(1, unbiased=False, keepdim=True)
+    return adv.reshape(-1).to(rewards.dtype)
+
+
+def trap_global_baseline(rewards, P: int, G: int, eps: float = 1e-6):
+    r = rewards.double()
+    return ((r - r.mean()) / (r.std(unbiased=False) + eps)).to(rewards.dtype)
