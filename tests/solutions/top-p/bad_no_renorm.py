@@ -1,0 +1,8 @@
+# trap: no-renorm
+import torch
+
+
+def top_p_filter(probs, p):
+    s, idx = probs.sort(-1, descending=True)
+    s = torch.where(s.cumsum(-1) - s < p, s, torch.zeros_like(s))
+    return torch.zeros_like(probs).scatter(-1, idx, s)
