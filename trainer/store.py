@@ -423,11 +423,14 @@ def list_backups(home: Path | None = None) -> list[Path]:
 
 
 def latest_backup(home: Path | None = None) -> Path | None:
+    """The backup to restore after damage: the newest automatic (or pre-migration) copy;
+    a pre-reset copy (progress deliberately forgotten) only when there is nothing else."""
     try:
         backups = list_backups(home)
     except OSError:
         return None
-    return backups[0] if backups else None
+    preferred = [p for p in backups if _backup_kind(p) != "pre-reset"]
+    return (preferred or backups or [None])[0]
 
 
 def _copy_database(conn: sqlite3.Connection, home: Path, kind: str, now: datetime) -> Path:
