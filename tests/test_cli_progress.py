@@ -230,3 +230,17 @@ def test_a_home_that_cannot_be_written_is_a_clear_error(app, tmp_path, monkeypat
                                   "attempts": [], "cards": [], "sessions": []}))
     result = run(app, "import", str(source))
     assert result.exit_code == 1 and "cannot write to the drill data folder" in result.stderr
+
+
+def test_settings_show_and_set(app, home):
+    shown = run(app, "settings")
+    assert shown.exit_code == 0 and "retention = 0.9" in shown.stdout and "daily_new_limit = 3" in shown.stdout
+    assert not (home / "progress.db").exists()
+    assert run(app, "settings", "retention", "0.85").exit_code == 0
+    assert run(app, "settings", "vi_mode", "true").exit_code == 0
+    assert run(app, "settings", "retention").stdout == "retention = 0.85\n"
+    bad = run(app, "settings", "retention", "2")
+    assert bad.exit_code == 2 and "retention must be" in bad.stderr
+    assert run(app, "settings", "plan", "nope").exit_code == 1
+    with open_store(home) as store:
+        assert (store.settings().retention, store.settings().vi_mode) == (0.85, True)

@@ -267,3 +267,42 @@ def restore_command(
     typer.echo(f"Restored {restored} ({n} attempts).")
     if kept is not None:
         typer.echo(f"The previous file was kept as {kept}.")
+
+
+# ---------------------------------------------------------------- settings
+
+
+@app.command("settings")
+def settings_command(
+    key: Optional[str] = typer.Argument(None, metavar="[KEY]",
+                                        help="retention, daily_new_limit, vi_mode, plan, ..."),
+    value: Optional[str] = typer.Argument(None, metavar="[VALUE]", help="the new value (JSON or text)"),
+) -> None:
+    """Show the settings, or set one: `drill settings retention 0.85`."""
+    with store_errors():
+        if value is None:
+            if not database_exists():
+                from trainer.store import SETTING_DEFAULTS
+
+                current: dict[str, Any] = dict(SETTING_DEFAULTS)
+            else:
+                with open_store() as store:
+                    s = store.settings()
+                current = {"retention": s.retention, "daily_new_limit": s.daily_new_limit,
+                           "vi_mode": s.vi_mode, "plan": s.plan, **s.extra}
+            shown = current if key is None else {key: current.get(key)}
+            for k, v in shown.items():
+                typer.echo(f"{k} = {json.dumps(v)}")
+            return
+        try:
+            parsed: Any = json.loads(value)
+        except json.JSONDecodeError:
+            parsed = value
+        if key == "plan":
+            load_plan(str(parsed))
+        with open_store() as store:
+            try:
+                store.set_setting(key, parsed)
+            except ValueError as exc:
+                usage_error(str(exc))
+    typer.echo(f"{key} = {json.dumps(parsed)}")
