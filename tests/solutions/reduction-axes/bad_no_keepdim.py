@@ -1,0 +1,12 @@
+# trap: ln-no-keepdim
+import torch
+
+
+def layer_norm(x, weight, bias, eps=1e-5):
+    mu = x.mean(-1)
+    var = ((x - mu[..., None]) ** 2).mean(-1)
+    return (x - mu) / torch.sqrt(var + eps) * weight + bias
+
+
+def batch_stats(x):
+    return x.mean((0, 1)), x.var((0, 1), unbiased=False)

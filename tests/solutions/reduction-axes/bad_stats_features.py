@@ -1,0 +1,13 @@
+# trap: stats-over-features
+import torch
+
+
+def layer_norm(x, weight, bias, eps=1e-5):
+    mu = x.mean(-1, keepdim=True)
+    var = ((x - mu) ** 2).mean(-1, keepdim=True)
+    return (x - mu) / torch.sqrt(var + eps) * weight + bias
+
+
+def batch_stats(x):
+    mean = x.mean(-1)
+    return mean, ((x - mean[..., None]) ** 2).mean(-1)
