@@ -26,7 +26,7 @@ All datetimes are aware and in UTC.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Callable
 
@@ -178,7 +178,3 @@ def is_due(card: CardState, now: datetime) -> bool:
 def interval(card: CardState) -> timedelta | None:
     """Time from the last review to the due date (None before any review)."""
     return None if card.last_review is None else card.due - card.last_review
-
-
-def with_due(card: CardState, due: datetime) -> CardState:
-    return replace(card, due=as_utc(due))
