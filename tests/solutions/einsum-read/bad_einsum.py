@@ -1,0 +1,5 @@
+import torch
+
+
+def scores_without_einsum(q, k):
+    return torch.einsum("bthd,bshd->bhts", q, k)
