@@ -470,8 +470,8 @@ def _prune_backups(home: Path, kind: str) -> None:
 
 
 def restore_backup(home: Path | None = None, backup: Path | None = None, clock: Clock | None = None) -> tuple[Path, Path | None]:
-    """Put ``backup`` (default: the newest) in place of progress.db. The current file, if
-    any, is renamed to ``progress.db.damaged-<time>`` (with its -wal/-shm), never deleted.
+    """Put ``backup`` (default: ``latest_backup``) in place of progress.db. The current file,
+    if any, is kept as ``progress.db.damaged-<time>`` (with its -wal/-shm), never deleted.
     Returns (the backup restored, where the old file went)."""
     home = Path(home) if home is not None else drill_home()
     now = (clock or utc_now)()
@@ -488,15 +488,21 @@ def restore_backup(home: Path | None = None, backup: Path | None = None, clock: 
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise
+        # progress.db never goes missing: the old file is copied aside, its -wal/-shm are
+        # moved aside (an old WAL must never be replayed onto the restored file), and only
+        # then is the checked copy renamed over it.
         stamp = as_utc(now).strftime(_TS_FORMAT)
-        if path.exists():
-            kept = path.with_name(f"{DB_NAME}.damaged-{stamp}")
-            os.replace(path, kept)
-        for suffix in ("-wal", "-shm"):
-            side = path.with_name(DB_NAME + suffix)
-            if side.exists():
-                os.replace(side, path.with_name(f"{DB_NAME}.damaged-{stamp}{suffix}"))
-        os.replace(tmp, path)
+        try:
+            if path.exists():
+                kept = path.with_name(f"{DB_NAME}.damaged-{stamp}")
+                shutil.copyfile(path, kept)
+            for suffix in ("-wal", "-shm"):
+                side = path.with_name(DB_NAME + suffix)
+                if side.exists():
+                    os.replace(side, path.with_name(f"{DB_NAME}.damaged-{stamp}{suffix}"))
+            os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
     return chosen, kept
 
 
