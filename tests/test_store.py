@@ -326,6 +326,8 @@ def test_summaries_due_streak_and_since(home):
         assert store.due(T0 - timedelta(days=30)) == []
         cards = store.cards()
         assert [c.drill for c in cards] == ["gqa", "top-p"] and cards[0] == store.card("gqa")
+        recall = store.retrievabilities(T0 + timedelta(days=3))
+        assert set(recall) == {"gqa", "top-p"} and all(0 < r <= 1 for r in recall.values())
 
 
 def test_streak_counts_local_days(home):

@@ -50,6 +50,7 @@ from trainer.scheduling import (
     CardState,
     as_utc,
     derive_rating,
+    retrievability,
     review,
     utc_now,
 )
@@ -854,6 +855,11 @@ class Store:
             count += 1
             day -= timedelta(days=1)
         return count
+
+    def retrievabilities(self, now: datetime) -> dict[str, float]:
+        """FSRS retrievability (0..1) at ``now`` of every drill with a card (for mastery)."""
+        retention = self.settings().retention
+        return {c.drill: retrievability(c, now, retention) for c in self.cards()}
 
     def counts(self) -> dict[str, int]:
         with self._reading() as conn:
