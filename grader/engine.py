@@ -6,6 +6,7 @@ banned-call locations per drill, so a warm grader only forks and compares.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
 from collections import Counter, OrderedDict
@@ -113,9 +114,8 @@ class Grader:
     def _limits_for(self, spec: Spec) -> sandbox.Limits:
         base = self.limits
         case_timeout = max([base.case_timeout, spec.timeout] + [c.timeout or 0 for c in spec.cases])
-        return sandbox.Limits(case_timeout=case_timeout, total_timeout=max(base.total_timeout, case_timeout * 2),
-                              memory_bytes=base.memory_bytes, output_bytes=base.output_bytes,
-                              result_bytes=base.result_bytes, file_bytes=base.file_bytes)
+        return dataclasses.replace(base, case_timeout=case_timeout,
+                                   total_timeout=max(base.total_timeout, case_timeout * 2))
 
 
 # --------------------------------------------------------------- judging
@@ -123,6 +123,10 @@ class Grader:
 
 def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits) -> Report:
     spec = prep.spec
+    if outcome.refused:
+        return Report(spec.id, "internal", [], outcome.elapsed, seed=prep.seed,
+                      message="not run: the sandbox must be confined and this machine cannot: "
+                              + "; ".join(f"{k}: {v}" for k, v in outcome.unconfined.items()))
     results: list[CaseResult] = []
     run_message = ""
     if outcome.load_error:
@@ -142,6 +146,7 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
         run_message = f"the file did not finish loading within {limits.case_timeout:g} s (a loop at module level?)"
     report = Report(spec.id, worst([r.verdict for r in results]), results, outcome.elapsed, seed=prep.seed,
                     message=run_message, output=outcome.output_head)
+    report.notes.extend(f"not enforced on this machine: {k} ({v})" for k, v in outcome.unconfined.items())
     if report.verdict in ("wrong", "error"):
         report.trap = match_traps(prep, outcome, results)
     return report
@@ -159,7 +164,7 @@ def _judge_call(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome, limit
         return res
     got = outcome.calls.get(call.index)
     if got is None:
-        return _not_finished(call, outcome, limits, res)
+        return _not_finished(prep, call, outcome, limits, res)
     if got.status == "banned":
         res.verdict = "banned"
         res.message = f"called {got.exc.get('message') if got.exc else outcome.banned}, which this drill bans"
@@ -215,7 +220,20 @@ def _invariants(prep: Prepared, call: Call, got: Any) -> str | None:
     return None
 
 
-def _not_finished(call: Call, outcome: sandbox.ChildOutcome, limits: sandbox.Limits, res: CaseResult) -> CaseResult:
+def _while_running(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome) -> tuple[str, bool]:
+    """Where the child was when it ended ('while running case X', 'while loading the file'),
+    and whether that was this call."""
+    at = outcome.running_call
+    if at == -1:
+        return "while loading the file", False
+    name = next((c.case.name for c in prep.calls if c.index == at), None) if at is not None else None
+    if name is None or at == call.index:
+        return f"while running case {name or call.case.name}", True
+    return f"while running case {name}", False
+
+
+def _not_finished(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome, limits: sandbox.Limits,
+                  res: CaseResult) -> CaseResult:
     stopped = outcome.timeout_call
     if stopped is not None:
         res.verdict = "timeout"
@@ -234,6 +252,18 @@ def _not_finished(call: Call, outcome: sandbox.ChildOutcome, limits: sandbox.Lim
         res.verdict = "banned"
         res.message = f"called {outcome.banned}, which this drill bans"
         return res
+    running, here = _while_running(prep, call, outcome)
+    if outcome.memory_killed:
+        res.verdict = "memory"
+        res.message = (f"used {_human_bytes(outcome.memory_peak)} of resident memory (more than the "
+                       f"{_human_bytes(limits.rss_bytes or limits.memory_bytes)} allowed) {running} and was stopped")
+        if not here:
+            res.message = "not run: the solution " + res.message
+        return res
+    if outcome.protocol_error:
+        res.verdict = "error"
+        res.message = f"the solution broke the result channel ({outcome.protocol_error}); do not write to file descriptor 3"
+        return res
     if outcome.signal is not None:
         sig = _SIGNALS.get(outcome.signal, f"signal {outcome.signal}")
         if outcome.signal == 24:
@@ -241,11 +271,8 @@ def _not_finished(call: Call, outcome: sandbox.ChildOutcome, limits: sandbox.Lim
             res.message = f"used more CPU time than allowed ({sig})"
         else:
             res.verdict = "error"
-            res.message = f"the process crashed with {sig} while running case {call.case.name} (deep recursion or ctypes?)"
-        return res
-    if outcome.protocol_error:
-        res.verdict = "error"
-        res.message = f"the solution broke the result channel ({outcome.protocol_error}); do not write to file descriptor 3"
+            res.message = f"the process crashed with {sig} {running}" + (
+                " (deep recursion or ctypes?)" if here else "; this case did not run")
         return res
     if outcome.exit_status is not None or outcome.finished is False:
         res.verdict = "error"
