@@ -3,35 +3,52 @@
 The parent (the grader process, torch already imported and the cases built)
 forks a child per submission. The child puts itself in its own process
 group, closes stdin and every inherited descriptor except its result pipe,
-sends stdout and stderr to a capped pipe, sets its resource limits, installs
-the banned-call guards, runs the solution and sends each result back as
-dtype + shape + raw bytes (grader.transport). The parent enforces the
-wall-clock deadlines from outside and kills the whole process group.
+sends stdout and stderr to a capped pipe, sets its resource limits, chdirs
+into a fresh scratch folder and confines itself (grader.confine: Landlock +
+seccomp; what could not be applied is reported on the result stream first),
+installs the banned-call guards, runs the solution and sends each result
+back as dtype + shape + raw bytes (grader.transport).
+
+The parent enforces from outside: the wall-clock deadlines (per call and per
+submission), a resident-size watchdog polling /proc/<pid>/statm, the output
+cap; it kills the whole process group, and, being a child subreaper, kills
+and reaps any process the child left behind (fork + setsid escapes).
 """
 from __future__ import annotations
 
+import functools
+import gc
 import os
 import selectors
+import shutil
 import signal
 import sys
+import tempfile
+import threading
 import time
 import traceback
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
-from grader import transport
+from grader import confine, transport
 
 RESULT_FD = 3
+_PAGE = os.sysconf("SC_PAGE_SIZE")
+_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
 class Limits:
     case_timeout: float = 5.0  # seconds per call, wall clock
     total_timeout: float = 60.0  # seconds per submission, wall clock
-    memory_bytes: int = 4 * 2**30  # address space on top of the child's size at start
+    memory_bytes: int = 4 * 2**30  # address space on top of the child's size at start; also the RSS budget
     output_bytes: int = 2**20  # stdout + stderr
     result_bytes: int = 512 * 2**20
     file_bytes: int = 16 * 2**20
+    rss_bytes: int | None = None  # resident-size budget on top of the parent's size (None: memory_bytes)
+    rss_poll: float = 0.05  # seconds between resident-size checks
+    confine: bool = True  # Landlock + seccomp in the child (off only in tests of the outer layers)
+    require_confinement: bool = False  # refuse to run a solution when a confinement piece is missing
 
 
 @dataclass
@@ -58,6 +75,14 @@ class ChildOutcome:
     protocol_error: str | None = None
     finished: bool = False
     elapsed: float = 0.0
+    pid: int = 0  # the child (also its process group id)
+    running_call: int | None = None  # the call under way when the child ended or was stopped
+    confined: dict[str, str] = field(default_factory=dict)  # piece -> how it is enforced
+    unconfined: dict[str, str] = field(default_factory=dict)  # piece -> why it is not enforced
+    refused: bool = False  # require_confinement and a piece was missing: the solution never ran
+    memory_killed: bool = False  # the resident-size watchdog stopped the child
+    memory_peak: int = 0  # largest resident size seen, bytes
+    orphans: int = 0  # processes left behind by the child, killed and reaped
 
 
 @dataclass
@@ -78,17 +103,48 @@ class Job:
 # ------------------------------------------------------------------ parent
 
 
-def run(job: Job, limits: Limits) -> ChildOutcome:
-    """Fork a child for the job and supervise it until it finishes or is killed."""
+@functools.lru_cache(maxsize=1)
+def parent_ready() -> bool:
+    """Once per process: become a child subreaper and load what the child's
+    confinement needs (so the hot path forks a warm process). Returns whether
+    orphans will be re-parented to us."""
+    confine.warm()
+    for name in ("grader.bans", "grader.cases", "linecache", "torch.overrides"):
+        __import__(name)
+    return confine.become_subreaper()
+
+
+@dataclass
+class _Child:
+    pid: int
+    res_r: int
+    out_r: int
+    scratch: str
+    since_ticks: int
+    t0: float
+
+
+def _spawn(limits: Limits, body: Callable[[int, int, str], None]) -> _Child:
+    """Fork a child that prepares itself and runs `body(res_w, out_w, scratch)`."""
+    parent_ready()
+    scratch = tempfile.mkdtemp(prefix="drill-sandbox-")
     res_r, res_w = os.pipe()
     out_r, out_w = os.pipe()
+    since = int(time.clock_gettime(time.CLOCK_BOOTTIME) * _TICKS)
     t0 = time.monotonic()
-    pid = os.fork()
+    thaw = gc.get_freeze_count() == 0
+    gc.freeze()  # the child's collections then leave the parent's objects (and their pages) alone
+    pid = -1
+    try:
+        pid = os.fork()
+    finally:
+        if pid != 0 and thaw:
+            gc.unfreeze()
     if pid == 0:  # child
         try:
             os.close(res_r)
             os.close(out_r)
-            _child(job, limits, res_w, out_w)
+            body(res_w, out_w, scratch)
         finally:
             os._exit(70)
     os.close(res_w)
@@ -97,47 +153,174 @@ def run(job: Job, limits: Limits) -> ChildOutcome:
         os.setpgid(pid, pid)
     except OSError:
         pass
+    return _Child(pid, res_r, out_r, scratch, since, t0)
+
+
+def _finish(child: _Child, outcome: ChildOutcome | None) -> None:
+    """Kill the group, reap it and anything it left behind, remove the scratch folder."""
+    finished = outcome is not None and outcome.finished and outcome.exit_status is None and outcome.signal is None
+    _kill_group(child.pid, wait=not finished)
+    for fd in (child.res_r, child.out_r):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    could_fork = outcome is None or "processes" not in outcome.confined
+    if could_fork:
+        orphans = reap_orphans(child.since_ticks, exclude=child.pid)
+        if outcome is not None:
+            outcome.orphans = orphans
+    shutil.rmtree(child.scratch, ignore_errors=True)
+
+
+def run(job: Job, limits: Limits) -> ChildOutcome:
+    """Fork a child for the job and supervise it until it finishes or is killed."""
+    child = _spawn(limits, lambda res_w, out_w, scratch: _child(job, limits, res_w, out_w, scratch))
+    outcome: ChildOutcome | None = None
     try:
-        return _supervise(pid, res_r, out_r, job, limits, t0)
+        outcome = _supervise(child, limits)
+        return outcome
     finally:
-        _kill_group(pid)
-        os.close(res_r)
-        os.close(out_r)
+        _finish(child, outcome)
 
 
-def _kill_group(pid: int) -> None:
+def _kill_group(pid: int, wait: bool = True) -> None:
+    """SIGKILL the child's group. Reap it now, or (wait=False: a finished child,
+    whose exit status tells nothing) on a background thread, so the caller does
+    not wait for the kernel to tear down a torch-sized address space."""
     for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
         try:
             target()
         except (ProcessLookupError, PermissionError):
             pass
+    if not wait:
+        threading.Thread(target=_reap, args=(pid,), name=f"reap-{pid}", daemon=True).start()
+        return
+    _reap(pid)
+
+
+def _reap(pid: int) -> None:
     try:
         os.waitpid(pid, 0)
     except ChildProcessError:
         pass
 
 
-def _supervise(pid: int, res_r: int, out_r: int, job: Job, limits: Limits, t0: float) -> ChildOutcome:
-    outcome = ChildOutcome()
+def reap_orphans(since_ticks: int, exclude: int = 0, rounds: int = 64) -> int:
+    """Kill and reap our children that started at or after `since_ticks` (clock
+    ticks since boot): processes a sandbox child left behind, re-parented to
+    us because we are a subreaper. Returns how many there were."""
+    me = os.getpid()
+    mine = os.getpgrp()
+    total = 0
+    for _ in range(rounds):
+        found = [(pid, pgid) for pid, ppid, pgid, start in _processes()
+                 if ppid == me and start >= since_ticks and pid != exclude]
+        if not found:
+            break
+        for pid, pgid in found:
+            if pgid == pid and pgid != mine:
+                try:
+                    os.killpg(pgid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        for pid, _ in found:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+        total += len(found)
+    return total
+
+
+def _processes() -> list[tuple[int, int, int, int]]:
+    """(pid, ppid, pgid, start ticks) of every process we can see."""
+    out = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        stat = _read_stat(int(name))
+        if stat is not None:
+            out.append(stat)
+    return out
+
+
+def _read_stat(pid: int) -> tuple[int, int, int, int] | None:
+    try:
+        fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
+        try:
+            raw = os.read(fd, 4096)
+        finally:
+            os.close(fd)
+    except OSError:
+        return None
+    fields = raw[raw.rfind(b")") + 2:].split()
+    try:
+        return pid, int(fields[1]), int(fields[2]), int(fields[19])
+    except (IndexError, ValueError):
+        return None
+
+
+def resident_bytes(pid: int) -> int:
+    """Resident size of one process (0 when it is gone)."""
+    try:
+        fd = os.open(f"/proc/{pid}/statm", os.O_RDONLY)
+        try:
+            raw = os.read(fd, 256)
+        finally:
+            os.close(fd)
+        return int(raw.split()[1]) * _PAGE
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+class _Watch:
+    """Deadlines and the resident-size budget of one child."""
+
+    def __init__(self, child: _Child, limits: Limits):
+        self.child = child
+        self.limits = limits
+        self.total_deadline = child.t0 + limits.total_timeout
+        self.rss_budget = resident_bytes(os.getpid()) + (limits.rss_bytes or limits.memory_bytes)
+        self.next_poll = child.t0 + limits.rss_poll
+
+    def over_budget(self, outcome: ChildOutcome, now: float) -> bool:
+        if now < self.next_poll:
+            return False
+        self.next_poll = now + self.limits.rss_poll
+        rss = resident_bytes(self.child.pid)
+        outcome.memory_peak = max(outcome.memory_peak, rss)
+        return rss > self.rss_budget
+
+
+def _supervise(child: _Child, limits: Limits) -> ChildOutcome:
+    outcome = ChildOutcome(pid=child.pid)
+    watch = _Watch(child, limits)
     reader = transport.FrameReader(limits.result_bytes)
     sel = selectors.DefaultSelector()
-    sel.register(res_r, selectors.EVENT_READ, "result")
-    sel.register(out_r, selectors.EVENT_READ, "output")
+    sel.register(child.res_r, selectors.EVENT_READ, "result")
+    sel.register(child.out_r, selectors.EVENT_READ, "output")
     out_count = 0
     out_head = bytearray()
     current: int | None = -1  # -1 while the module loads
     call_started = time.monotonic()
     open_fds = 2
-    total_deadline = t0 + limits.total_timeout
     while open_fds:
         now = time.monotonic()
-        call_deadline = call_started + limits.case_timeout if current is not None else total_deadline
-        deadline = min(total_deadline, call_deadline)
+        call_deadline = call_started + limits.case_timeout if current is not None else watch.total_deadline
+        deadline = min(watch.total_deadline, call_deadline)
         if now >= deadline:
             outcome.timeout_call = current if current is not None else -1
-            outcome.timeout_seconds = limits.case_timeout if call_deadline <= total_deadline else limits.total_timeout
+            outcome.timeout_seconds = limits.case_timeout if call_deadline <= watch.total_deadline else limits.total_timeout
             break
-        events = sel.select(timeout=deadline - now)
+        if watch.over_budget(outcome, now):
+            outcome.memory_killed = True
+            break
+        events = sel.select(timeout=min(deadline, watch.next_poll) - now)
         for key, _ in events:
             try:
                 data = os.read(key.fd, 1 << 20)
@@ -163,23 +346,50 @@ def _supervise(pid: int, res_r: int, out_r: int, job: Job, limits: Limits, t0: f
                 open_fds = 0
                 break
             for header, blobs in frames:
+                if not isinstance(header, dict):
+                    outcome.protocol_error = "a frame that is not an object"
+                    continue
                 current = _apply(header, blobs, outcome, current)
                 if header.get("type") == "start":
                     call_started = time.monotonic()
                 elif header.get("type") == "result":
                     current = None
+    sel.close()
+    outcome.running_call = current
     outcome.output_head = out_head.decode("utf-8", "replace")
-    outcome.elapsed = time.monotonic() - t0
-    if outcome.finished and outcome.timeout_call is None and not outcome.output_overflow:
-        # let a finished child exit on its own, briefly
-        for _ in range(50):
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                _record_status(outcome, status)
-                return outcome
-            time.sleep(0.002)
-    _kill_group(pid)
+    outcome.elapsed = time.monotonic() - child.t0
+    stopped = (outcome.timeout_call is not None or outcome.output_overflow or outcome.memory_killed
+               or outcome.protocol_error is not None)
+    if outcome.finished and not stopped:
+        return outcome  # nothing more to learn: _finish kills it and reaps it in the background
+    if not stopped:
+        # the pipes closed before "done": the child died (learn how) or closed them (wait it out)
+        until = min(watch.total_deadline, call_started + limits.case_timeout)
+        status = _wait_exit(child.pid, until)
+        if status is not None:
+            _record_status(outcome, status)
+            return outcome
+        if not outcome.finished:
+            outcome.timeout_call = current if current is not None else -1
+            outcome.timeout_seconds = limits.case_timeout
+    _kill_group(child.pid)
     return outcome
+
+
+def _wait_exit(pid: int, until: float) -> int | None:
+    """The exit status of `pid` if it ends before `until`, else None."""
+    pause = 0.0005
+    while True:
+        try:
+            done, status = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            return None
+        if done:
+            return status
+        if time.monotonic() >= until:
+            return None
+        time.sleep(pause)
+        pause = min(pause * 2, 0.02)
 
 
 def _record_status(outcome: ChildOutcome, status: int) -> None:
@@ -195,7 +405,12 @@ def _apply(header: dict, blobs: list[bytes], outcome: ChildOutcome, current: int
         return int(header.get("call", -1))
     if kind == "loaded":
         return None
-    if kind == "load_error":
+    if kind == "confined":
+        outcome.confined = _str_dict(header.get("enforced"))
+        outcome.unconfined = _str_dict(header.get("missing"))
+    elif kind == "refused":
+        outcome.refused = True
+    elif kind == "load_error":
         outcome.load_error = header.get("exc") if isinstance(header.get("exc"), dict) else {"type": "Error"}
     elif kind == "missing":
         outcome.missing = [str(n) for n in header.get("names", [])][:20]
@@ -217,11 +432,18 @@ def _apply(header: dict, blobs: list[bytes], outcome: ChildOutcome, current: int
     return current
 
 
+def _str_dict(value: Any) -> dict[str, str]:
+    if not isinstance(value, dict):
+        return {}
+    return {str(k)[:40]: str(v)[:200] for k, v in list(value.items())[:10]}
+
+
 # ------------------------------------------------------------------- child
 
 
-def _child(job: Job, limits: Limits, res_w: int, out_w: int) -> None:
-    _child_prepare(limits, res_w, out_w)
+def _child(job: Job, limits: Limits, res_w: int, out_w: int, scratch: str) -> None:
+    if not _child_prepare(limits, res_w, out_w, scratch):
+        return
     sys.stdin = open(os.devnull)  # noqa: SIM115
     os.environ["OMP_NUM_THREADS"] = "1"
     signal.signal(signal.SIGINT, signal.SIG_DFL)
@@ -386,48 +608,44 @@ def _same(original: Any, now: Any) -> bool:
 
 def run_json(work: Any, limits: Limits) -> tuple[dict | None, str | None]:
     """Run `work()` (a trusted callable that may run untrusted code, e.g. :try
-    tracing) in a limited child; it returns a JSON-able dict sent back as one
-    frame. Returns (result, problem): problem names a timeout, crash or overflow."""
-    job = Job(source="", filename="<work>", functions=[], calls=[])
-    res_r, res_w = os.pipe()
-    out_r, out_w = os.pipe()
-    t0 = time.monotonic()
-    pid = os.fork()
-    if pid == 0:
+    tracing) in a limited, confined child; it returns a JSON-able dict sent back
+    as one frame. Returns (result, problem): problem names a timeout, crash or overflow."""
+
+    def body(res_w: int, out_w: int, scratch: str) -> None:
+        if not _child_prepare(limits, res_w, out_w, scratch):
+            return
         try:
-            os.close(res_r)
-            os.close(out_r)
-            _child_prepare(limits, res_w, out_w)
-            try:
-                result = work()
-            except BaseException as exc:  # noqa: BLE001
-                result = {"error": describe_exception(exc, "<work>")}
-            _send({"type": "work", "result": result})
-            _send({"type": "done"})
-        finally:
-            os._exit(0)
-    os.close(res_w)
-    os.close(out_w)
-    try:
-        os.setpgid(pid, pid)
-    except OSError:
-        pass
+            result = work()
+        except BaseException as exc:  # noqa: BLE001
+            result = {"error": describe_exception(exc, "<work>")}
+        _send({"type": "work", "result": result})
+        _send({"type": "done"})
+        os._exit(0)
+
+    child = _spawn(limits, body)
     got: dict[str, Any] = {}
+    refused = False
+    unconfined: dict[str, str] = {}
     reader = transport.FrameReader(limits.result_bytes)
-    deadline = t0 + limits.case_timeout
+    deadline = child.t0 + limits.case_timeout
+    watch = _Watch(child, limits)
     sel = selectors.DefaultSelector()
-    sel.register(res_r, selectors.EVENT_READ, "result")
-    sel.register(out_r, selectors.EVENT_READ, "output")
+    sel.register(child.res_r, selectors.EVENT_READ, "result")
+    sel.register(child.out_r, selectors.EVENT_READ, "output")
     problem = None
     out_count = 0
+    probe = ChildOutcome(pid=child.pid)
     try:
         open_fds = 2
         while open_fds:
-            left = deadline - time.monotonic()
-            if left <= 0:
+            now = time.monotonic()
+            if now >= deadline:
                 problem = f"stopped after {limits.case_timeout:g} s"
                 break
-            for key, _ in sel.select(timeout=left):
+            if watch.over_budget(probe, now):
+                problem = f"used more than {limits.memory_bytes / 2**30:.1f} GiB of memory"
+                break
+            for key, _ in sel.select(timeout=min(deadline, watch.next_poll) - now):
                 data = os.read(key.fd, 1 << 20)
                 if not data:
                     sel.unregister(key.fd)
@@ -441,21 +659,30 @@ def run_json(work: Any, limits: Limits) -> tuple[dict | None, str | None]:
                         break
                     continue
                 for header, _ in reader.feed(data):
+                    if not isinstance(header, dict):
+                        continue
                     if header.get("type") == "work":
                         got = header.get("result") or {}
+                    elif header.get("type") == "confined":
+                        _apply(header, [], probe, None)
+                    elif header.get("type") == "refused":
+                        refused = True
     except (OverflowError, ValueError) as exc:
         problem = str(exc)
     finally:
-        _kill_group(pid)
-        os.close(res_r)
-        os.close(out_r)
+        sel.close()
+        _finish(child, probe)
+    unconfined = probe.unconfined
+    if refused:
+        problem = "not run: confinement is required and missing here (" + "; ".join(unconfined.values()) + ")"
     if not got and problem is None:
         problem = "the child ended without a result"
     return (got or None), problem
 
 
-def _child_prepare(limits: Limits, res_w: int, out_w: int) -> None:
-    """The same isolation as a grading child, without running a job."""
+def _child_prepare(limits: Limits, res_w: int, out_w: int, scratch: str) -> bool:
+    """The isolation every child gets, before it runs anything untrusted.
+    Returns False when the child must not go on (confinement required and missing)."""
     os.setpgid(0, 0)
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
@@ -466,10 +693,23 @@ def _child_prepare(limits: Limits, res_w: int, out_w: int) -> None:
     os.closerange(RESULT_FD + 1, _max_fd())
     sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115
     sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2, signal.SIGCHLD):
+        try:
+            signal.signal(sig, signal.SIG_DFL)
+        except (OSError, ValueError):
+            pass
     import torch
 
     torch.set_num_threads(1)
     _set_limits(limits)
-    from grader import confine
-
-    confine.apply_child()
+    if limits.confine:
+        conf = confine.apply_child(scratch)
+    else:
+        os.chdir(scratch)
+        conf = confine.Confinement(missing={p: "switched off for this run" for p in confine.PIECES})
+    _send({"type": "confined", **conf.to_dict()})
+    if limits.require_confinement and conf.missing:
+        _send({"type": "refused"})
+        _send({"type": "done"})
+        return False
+    return True

@@ -1,0 +1,2 @@
+def add_one(x):
+    return (v + 1 for v in x)

@@ -1,0 +1,9 @@
+import signal
+
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def add_one(x):
+    while True:
+        pass

@@ -1,0 +1,3 @@
+def add_one(x):
+    while True:
+        pass

@@ -1,0 +1,8 @@
+import torch
+
+while True:
+    pass
+
+
+def add_one(x):
+    return x + 1

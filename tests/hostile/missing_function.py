@@ -1,0 +1,2 @@
+def add_on(x):
+    return x + 1

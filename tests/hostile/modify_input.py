@@ -1,0 +1,3 @@
+def add_one(x):
+    x += 1
+    return x

@@ -1,0 +1,3 @@
+def add_one(x):
+    line = input("size? ")
+    return x + int(line)

@@ -1,0 +1,2 @@
+def add_one(x):
+    y = x + 1

@@ -1,0 +1,6 @@
+import time
+
+
+def add_one(x):
+    time.sleep(30)
+    return x + 1

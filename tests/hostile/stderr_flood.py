@@ -1,0 +1,8 @@
+import sys
+
+
+def add_one(x):
+    chunk = "x" * (1 << 20)
+    for _ in range(1024):  # 1 GB
+        sys.stderr.write(chunk)
+    return x + 1

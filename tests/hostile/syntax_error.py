@@ -1,0 +1,3 @@
+def add_one(x):
+    y = x + 1
+    return (y
