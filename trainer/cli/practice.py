@@ -79,3 +79,186 @@ def _outcome_line(outcome: Any) -> str:
     tail = f" Your buffer is saved as a draft; `drill solve {outcome.drill}` picks it up." \
         if outcome.status in ("quit", "failed", "skipped") else ""
     return f"{outcome.drill}: left after {mmss(outcome.seconds)} ({outcome.attempts} submit(s)).{tail}"
+
+
+# ------------------------------------------------------------------ warm-up
+
+
+def _run_drill(spec: Any, grading: Any, options: Any) -> Any:
+    from trainer.paths import drill_home
+    from trainer.repl.app import DrillRepl
+
+    return DrillRepl(spec, grading, record=_store_recorder(), home=drill_home(), options=options).run()
+
+
+def _drill_result(item: Any, outcome: Any) -> Any:
+    from trainer.sessions import ItemResult
+
+    return ItemResult(item, outcome.status, outcome.seconds, outcome.attempts, outcome.hints,
+                      tuple(outcome.traps), outcome.revealed)
+
+
+@app.command("warmup")
+def warmup(
+    count: int = typer.Option(3, "--count", "-n", min=0, help="at most this many drills"),
+    minutes: Optional[float] = typer.Option(None, "--minutes", "-m", min=1, help="stop starting new items after this long"),
+    vi: Optional[bool] = typer.Option(None, "--vi/--emacs", help="key bindings (default: the vi_mode setting)"),
+) -> None:
+    """The daily warm-up: due reviews first, then new drills, quick-fire questions mixed in."""
+    _need_terminal()
+    from datetime import timedelta
+
+    from trainer.cli.progress import known_drill_ids, store_errors
+    from trainer.plans import load_plan, next_new_drills
+    from trainer.repl.app import ReplOptions
+    from trainer.repl.clock import SystemClock
+    from trainer.repl.grading import open_grading
+    from trainer.repl.quickfire import ask
+    from trainer.sessions import DrillItem, ItemResult, Warmup, plan_warmup
+    from trainer.store import open_store
+
+    cat = load_catalogue_or_exit()
+    clock = SystemClock()
+    now = clock.now()
+    with store_errors():
+        with open_store() as store:
+            settings = store.settings()
+            summaries = store.drill_summaries()
+            due = [d for d in store.due(now) if d in cat.specs]
+            plan = load_plan(settings.plan)
+            new = next_new_drills(plan, summaries, now.astimezone().date(), settings.daily_new_limit,
+                                  known=list(cat.specs))
+            session_id = store.start_session("warmup", {"count": count, "minutes": minutes})
+        vi_mode = settings.vi_mode if vi is None else vi
+    quiz_counts = {d: len(s.quiz) for d, s in cat.specs.items()}
+    met = [d for d in summaries if d in cat.specs]
+    items = plan_warmup(due, new, quiz_counts, count, seed=int(now.timestamp()), fallback=met or list(cat.specs))
+    if not items:
+        typer.echo("Nothing to warm up on today.")
+        return
+    flow = Warmup(items, clock, minutes)
+    typer.echo(f"Warm-up: {sum(isinstance(i, DrillItem) for i in items)} drill(s) "
+               f"({len(due)} due, {len(new)} new today), quick-fire questions in between.")
+    grading = open_grading()
+    try:
+        while (item := flow.next_item()) is not None:
+            pos, total = flow.position()
+            label = f"warm-up {pos}/{total}"
+            spec = cat.get(item.drill)
+            if isinstance(item, DrillItem):
+                options = ReplOptions(mode="warmup", session_id=session_id, vi=vi_mode, label=label,
+                                      in_session=True)
+                outcome = _run_drill(spec, grading, options)
+                flow.add(_drill_result(item, outcome), stop=outcome.stop and outcome.status != "timeout")
+                typer.echo(_outcome_line(outcome))
+            else:
+                result = ask(item.drill, spec.quiz[item.index], clock=clock, label=label)
+                flow.add(ItemResult(item, "right" if result.correct else "wrong", result.seconds), stop=result.stop)
+    finally:
+        grading.close()
+    with store_errors():
+        with open_store() as store:
+            tomorrow = clock.now().astimezone().replace(hour=23, minute=59, second=59) + timedelta(days=1)
+            summary = flow.summary(store.due(tomorrow))
+            store.end_session(session_id, summary.to_dict())
+    typer.echo("\n".join(summary.lines()))
+
+
+# --------------------------------------------------------------------- mock
+
+
+MOCK_LOCKED = frozenset({"hint", "try", "solution"})
+
+
+@app.command("mock")
+def mock(
+    minutes: float = typer.Option(30, "--minutes", "-m", min=1, help="the whole interview's time limit"),
+    count: int = typer.Option(3, "--count", "-n", min=1, help="how many drills"),
+    seed: Optional[int] = typer.Option(None, "--seed", help="choose drills and cases from this seed"),
+    vi: Optional[bool] = typer.Option(None, "--vi/--emacs", help="key bindings (default: the vi_mode setting)"),
+) -> None:
+    """A timed mock interview: one countdown that does not pause, no hints or solutions."""
+    _need_terminal()
+    import random
+
+    from trainer.cli.progress import store_errors
+    from trainer.repl.app import ReplOptions
+    from trainer.repl.clock import SystemClock
+    from trainer.repl.grading import open_grading
+    from trainer.sessions import DrillItem, Mock, choose_mock_drills, weakness
+    from trainer.store import open_store
+
+    cat = load_catalogue_or_exit()
+    clock = SystemClock()
+    seed = seed if seed is not None else random.SystemRandom().randrange(1, 10**6)
+    now = clock.now()
+    with store_errors():
+        with open_store() as store:
+            summaries = store.drill_summaries()
+            vi_mode = store.settings().vi_mode if vi is None else vi
+    weak = {d: weakness(s.attempts, s.passes, s.due, now, s.card.lapses if s.card else 0)
+            for d, s in summaries.items()}
+    drills = choose_mock_drills([(s.id, s.topic) for s in sorted(cat.specs.values(), key=lambda s: s.id)],
+                                weak, count, seed)
+    if not drills:
+        usage_error("no drills to choose from")
+    typer.echo(f"Mock interview: {len(drills)} drills in {minutes:g} minutes, seed {seed}. "
+               "The clock does not stop; hints, :try and :solution are locked.")
+    with store_errors():
+        with open_store() as store:
+            session_id = store.start_session("mock", {"seed": seed, "minutes": minutes, "drills": drills})
+    flow = Mock(drills, minutes, seed, clock)
+    grading = open_grading()
+    try:
+        while (drill := flow.next_drill()) is not None:
+            pos, total = flow.position()
+            options = ReplOptions(mode="mock", locked=MOCK_LOCKED, deadline=flow.deadline, session_id=session_id,
+                                  seed=seed, vi=vi_mode, label=f"mock {pos}/{total}", in_session=True,
+                                  show_reference=False)
+            outcome = _run_drill(cat.get(drill), grading, options)
+            flow.add(_drill_result(DrillItem(drill, "mock"), outcome),
+                     stop=outcome.stop and outcome.status not in ("timeout",))
+    finally:
+        grading.close()
+    report = flow.report({d: float(cat.get(d).target_seconds) for d in drills})
+    with store_errors():
+        with open_store() as store:
+            store.end_session(session_id, report.to_dict())
+    typer.echo("\n".join(report.lines()))
+
+
+# -------------------------------------------------------------------- watch
+
+
+@app.command("watch")
+def watch_command(
+    drill_id: str = typer.Argument(..., metavar="ID", help="the drill id"),
+    file: Path = typer.Argument(..., metavar="FILE", help="the solution file to grade on every save"),
+    seed: Optional[int] = typer.Option(None, "--seed", help="case seed (default: a new one per grade)"),
+    interval: float = typer.Option(0.3, "--interval", min=0.05, help="seconds between checks of FILE"),
+) -> None:
+    """Grade FILE again each time it is saved (Ctrl-C stops)."""
+    import time
+    from datetime import datetime
+
+    from prompt_toolkit.formatted_text import FormattedText
+    from prompt_toolkit.shortcuts import print_formatted_text
+
+    from trainer.repl.grading import open_grading
+    from trainer.repl.style import repl_style
+    from trainer.repl.watch import watch
+
+    spec = get_spec_or_exit(drill_id)
+    if file.is_dir():
+        usage_error(f"{file} is a folder; give a solution .py file")
+    grading = open_grading()
+    style = repl_style()
+    typer.echo(f"Watching {file} for {spec.id}; every save is graded. Ctrl-C stops.")
+    try:
+        watch(file, lambda source: grading.grade(spec.id, source, str(file.resolve()), seed),
+              lambda frags: print_formatted_text(FormattedText(frags), style=style, end=""),
+              sleep=time.sleep, now=lambda: datetime.now().strftime("%H:%M:%S"), interval=interval)
+    except KeyboardInterrupt:
+        typer.echo("")
+    finally:
+        grading.close()

@@ -1,0 +1,47 @@
+"""`drill watch`: grade a file again each time it is saved (mtime polling)."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Callable
+
+from trainer.repl.verdict import Fragments, compact
+
+
+def file_stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
+def watch(path: Path, grade: Callable[[str], dict[str, Any]], emit: Callable[[Fragments], None], *,
+          sleep: Callable[[float], None], now: Callable[[], str], stamp: Callable[[Path], Any] = file_stamp,
+          interval: float = 0.3, rounds: int | None = None) -> int:
+    """Poll `path`; on every change (and at the start) grade it and emit a compact verdict.
+    Runs until interrupted, or for `rounds` polls (tests). Returns how many grades ran."""
+    last: Any = None
+    graded = 0
+    polls = 0
+    missing_told = False
+    while rounds is None or polls < rounds:
+        polls += 1
+        current = stamp(path)
+        if current is None:
+            if not missing_told:
+                emit([("class:fail", f"{path}: cannot read it (yet); waiting for it to appear\n")])
+                missing_told = True
+        elif current != last:
+            last = current
+            missing_told = False
+            try:
+                source = Path(path).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                emit([("class:fail", f"{path}: {exc}\n")])
+            else:
+                result = grade(source)
+                graded += 1
+                emit([("class:dim", f"[{now()}] {Path(path).name}  ")] + compact(result))
+        sleep(interval)
+    return graded

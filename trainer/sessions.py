@@ -1,0 +1,333 @@
+"""Warm-up and mock-interview flows: pure logic, no I/O of their own.
+
+The CLI asks a flow for its next item, runs it (the REPL for a drill, a
+one-line prompt for a quick-fire question), hands the result back, and at the
+end asks for the summary. Time comes from an injected clock (anything with
+`monotonic()`), randomness from a seed, so tests are exact.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Mapping, Protocol, Sequence, Union
+
+
+class MonotonicClock(Protocol):
+    def monotonic(self) -> float: ...
+
+
+# ------------------------------------------------------------------ items
+
+
+@dataclass(frozen=True)
+class DrillItem:
+    drill: str
+    reason: str  # review | new | mock
+
+
+@dataclass(frozen=True)
+class QuizItem:
+    drill: str
+    index: int  # which of the drill's quiz questions
+
+
+Item = Union[DrillItem, QuizItem]
+
+
+@dataclass(frozen=True)
+class ItemResult:
+    item: Item
+    status: str  # drills: passed | failed | skipped | quit | timeout; quiz: right | wrong
+    seconds: float
+    attempts: int = 0
+    hints: int = 0
+    traps: tuple[str, ...] = ()
+    revealed: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("passed", "right")
+
+
+def _mmss(seconds: float) -> str:
+    s = max(0, int(round(seconds)))
+    return f"{s // 60}:{s % 60:02d}"
+
+
+# ---------------------------------------------------------------- warm-up
+
+
+def plan_warmup(due: Sequence[str], new: Sequence[str], quiz_counts: Mapping[str, int], count: int,
+                seed: int, fallback: Sequence[str] = ()) -> list[Item]:
+    """Due reviews first, then new drills, at most `count` drills; one quick-fire question
+    from each drill's quiz goes just before it. With no drill to do, `count` quick-fire
+    questions from `fallback` (drills already met) keep the habit going."""
+    rng = random.Random(seed)
+    drills: list[DrillItem] = []
+    for d in due:
+        if d not in {x.drill for x in drills}:
+            drills.append(DrillItem(d, "review"))
+    for d in new:
+        if d not in {x.drill for x in drills}:
+            drills.append(DrillItem(d, "new"))
+    drills = drills[:max(0, count)]
+    items: list[Item] = []
+    for item in drills:
+        n = quiz_counts.get(item.drill, 0)
+        if n:
+            items.append(QuizItem(item.drill, rng.randrange(n)))
+        items.append(item)
+    if not drills:
+        pool = [d for d in fallback if quiz_counts.get(d, 0)]
+        rng.shuffle(pool)
+        for d in pool[:max(0, count)]:
+            items.append(QuizItem(d, rng.randrange(quiz_counts[d])))
+    return items
+
+
+@dataclass
+class Warmup:
+    items: list[Item]
+    clock: MonotonicClock
+    minutes: float | None = None
+    results: list[ItemResult] = field(default_factory=list)
+    started: float = 0.0
+    stopped: bool = False
+    _next: int = 0
+
+    def __post_init__(self) -> None:
+        self.started = self.clock.monotonic()
+
+    @property
+    def deadline(self) -> float | None:
+        return None if self.minutes is None else self.started + self.minutes * 60
+
+    def time_up(self) -> bool:
+        return self.deadline is not None and self.clock.monotonic() >= self.deadline
+
+    def next_item(self) -> Item | None:
+        """The next item, or None when all are done, the person stopped, or the time is up
+        (an item already started is always finished)."""
+        if self.stopped or self.time_up() or self._next >= len(self.items):
+            return None
+        item = self.items[self._next]
+        self._next += 1
+        return item
+
+    def position(self) -> tuple[int, int]:
+        return self._next, len(self.items)
+
+    def add(self, result: ItemResult, stop: bool = False) -> None:
+        self.results.append(result)
+        if stop:
+            self.stopped = True
+
+    def summary(self, due_tomorrow: Sequence[str]) -> WarmupSummary:
+        drills = [r for r in self.results if isinstance(r.item, DrillItem)]
+        quiz = [r for r in self.results if isinstance(r.item, QuizItem)]
+        left = [i.drill for i in self.items[self._next:] if isinstance(i, DrillItem)]
+        return WarmupSummary(
+            done=[(r.item.drill, r.status, r.seconds) for r in drills],
+            passed=sum(r.ok for r in drills), drills=len(drills),
+            quiz_right=sum(r.ok for r in quiz), quiz_total=len(quiz),
+            seconds=self.clock.monotonic() - self.started, not_reached=left,
+            due_tomorrow=list(due_tomorrow), time_up=self.time_up())
+
+
+@dataclass(frozen=True)
+class WarmupSummary:
+    done: list[tuple[str, str, float]]
+    passed: int
+    drills: int
+    quiz_right: int
+    quiz_total: int
+    seconds: float
+    not_reached: list[str]
+    due_tomorrow: list[str]
+    time_up: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"done": [{"drill": d, "status": s, "seconds": round(t, 1)} for d, s, t in self.done],
+                "passed": self.passed, "drills": self.drills, "quiz_right": self.quiz_right,
+                "quiz_total": self.quiz_total, "seconds": round(self.seconds, 1),
+                "not_reached": self.not_reached, "due_tomorrow": self.due_tomorrow}
+
+    def lines(self) -> list[str]:
+        out = [f"Warm-up done in {_mmss(self.seconds)}" + (" (time is up)" if self.time_up else "") + ":"]
+        if not self.done and not self.quiz_total:
+            out.append("  nothing was done.")
+        for drill, status, seconds in self.done:
+            out.append(f"  {drill:<28} {status:<8} {_mmss(seconds)}")
+        if self.drills:
+            out.append(f"  drills passed: {self.passed}/{self.drills}")
+        if self.quiz_total:
+            out.append(f"  quick-fire: {self.quiz_right}/{self.quiz_total} right")
+        if self.not_reached:
+            out.append(f"  not reached: {', '.join(self.not_reached)}")
+        if self.due_tomorrow:
+            out.append(f"Due tomorrow: {len(self.due_tomorrow)} ({', '.join(self.due_tomorrow[:6])}"
+                       + (", ..." if len(self.due_tomorrow) > 6 else "") + ")")
+        else:
+            out.append("Due tomorrow: nothing.")
+        return out
+
+
+# ------------------------------------------------------------------- mock
+
+
+def weakness(attempts: int, passes: int, due: datetime | None, now: datetime, lapses: int = 0) -> float:
+    """0 (strong) .. 1 (weak): failure rate, lapses, overdue reviews; unseen drills sit at 0.5."""
+    if attempts == 0:
+        return 0.5
+    score = 1.0 - passes / attempts
+    score += min(0.3, 0.1 * lapses)
+    if due is not None and due <= now:
+        score += 0.2
+    return max(0.0, min(1.0, score))
+
+
+def choose_mock_drills(drills: Sequence[tuple[str, str]], weak: Mapping[str, float], count: int,
+                       seed: int) -> list[str]:
+    """`count` drills from (id, topic) pairs: one topic after another so that topics are
+    covered before any repeats, weakest topics first, and within a topic a weighted draw
+    that favours weak drills. The same seed gives the same interview."""
+    rng = random.Random(seed)
+    by_topic: dict[str, list[str]] = {}
+    for drill, topic in drills:
+        by_topic.setdefault(topic, []).append(drill)
+
+    def topic_weakness(t: str) -> float:
+        ids = by_topic[t]
+        return sum(weak.get(d, 0.5) for d in ids) / len(ids)
+
+    topics = sorted(by_topic, key=lambda t: (-topic_weakness(t), rng.random()))
+    chosen: list[str] = []
+    while len(chosen) < count and any(by_topic[t] for t in topics):
+        for t in topics:
+            pool = by_topic[t]
+            if not pool or len(chosen) >= count:
+                continue
+            weights = [0.15 + weak.get(d, 0.5) for d in pool]
+            pick = rng.choices(pool, weights=weights)[0]
+            pool.remove(pick)
+            chosen.append(pick)
+    return chosen
+
+
+@dataclass
+class Mock:
+    drills: list[str]
+    minutes: float
+    seed: int
+    clock: MonotonicClock
+    results: list[ItemResult] = field(default_factory=list)
+    started: float = 0.0
+    stopped: bool = False
+    _next: int = 0
+
+    def __post_init__(self) -> None:
+        self.started = self.clock.monotonic()
+
+    @property
+    def deadline(self) -> float:
+        return self.started + self.minutes * 60
+
+    def left(self) -> float:
+        """Seconds left; the countdown never pauses."""
+        return max(0.0, self.deadline - self.clock.monotonic())
+
+    def over(self) -> bool:
+        return self.stopped or self.left() <= 0
+
+    def next_drill(self) -> str | None:
+        if self.over() or self._next >= len(self.drills):
+            return None
+        drill = self.drills[self._next]
+        self._next += 1
+        return drill
+
+    def position(self) -> tuple[int, int]:
+        return self._next, len(self.drills)
+
+    def add(self, result: ItemResult, stop: bool = False) -> None:
+        self.results.append(result)
+        if stop:
+            self.stopped = True
+
+    def report(self, targets: Mapping[str, float]) -> MockReport:
+        rows = []
+        done = {r.item.drill: r for r in self.results}
+        for drill in self.drills:
+            r = done.get(drill)
+            if r is None:
+                rows.append(MockRow(drill, "not reached", 0.0, targets.get(drill, 0.0), 0, ()))
+            else:
+                rows.append(MockRow(drill, r.status, r.seconds, targets.get(drill, 0.0), r.attempts, r.traps))
+        passed = sum(1 for r in rows if r.status == "passed")
+        return MockReport(self.seed, self.minutes, rows, passed, len(rows), score(rows),
+                          min(self.clock.monotonic() - self.started, self.minutes * 60))
+
+
+@dataclass(frozen=True)
+class MockRow:
+    drill: str
+    status: str
+    seconds: float
+    target: float
+    attempts: int
+    traps: tuple[str, ...]
+
+
+def score(rows: Sequence[MockRow]) -> int:
+    """Out of 100: each drill is worth an equal share; a pass earns 70% of it, the rest
+    for speed against the target (full at half the target) and first-try accuracy."""
+    if not rows:
+        return 0
+    total = 0.0
+    for r in rows:
+        if r.status != "passed":
+            continue
+        speed = 1.0 if not r.target else max(0.0, min(1.0, (r.target - r.seconds) / (r.target / 2)))
+        first = 1.0 if r.attempts <= 1 else 0.0
+        total += 0.7 + 0.2 * speed + 0.1 * first
+    return int(round(100 * total / len(rows)))
+
+
+@dataclass(frozen=True)
+class MockReport:
+    seed: int
+    minutes: float
+    rows: list[MockRow]
+    passed: int
+    total: int
+    score: int
+    seconds: float
+
+    def mistakes(self) -> list[str]:
+        seen: list[str] = []
+        for r in self.rows:
+            for t in r.traps:
+                label = f"{r.drill}: {t}"
+                if label not in seen:
+                    seen.append(label)
+        return seen
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seed": self.seed, "minutes": self.minutes, "passed": self.passed, "total": self.total,
+                "score": self.score, "seconds": round(self.seconds, 1),
+                "drills": [{"drill": r.drill, "status": r.status, "seconds": round(r.seconds, 1),
+                            "target": r.target, "attempts": r.attempts, "traps": list(r.traps)} for r in self.rows],
+                "mistakes": self.mistakes()}
+
+    def lines(self) -> list[str]:
+        out = [f"Mock interview: {self.passed}/{self.total} passed, score {self.score}/100, "
+               f"{_mmss(self.seconds)} of {_mmss(self.minutes * 60)} used (seed {self.seed})"]
+        for r in self.rows:
+            timing = f"{_mmss(r.seconds)} / {_mmss(r.target)}" if r.status != "not reached" else ""
+            tries = f"{r.attempts} submit{'s' if r.attempts != 1 else ''}" if r.attempts else ""
+            out.append(f"  {r.drill:<28} {r.status:<12} {timing:<14} {tries}".rstrip())
+        mistakes = self.mistakes()
+        if mistakes:
+            out.append("Mistakes made: " + "; ".join(mistakes))
+        return out
