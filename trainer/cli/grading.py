@@ -59,14 +59,14 @@ def check(
         report = grader.grade(spec.id, source, str(path.resolve()), seed)
         if len(files) > 1:
             report.file = str(path)
-        if record:
-            _record(spec, report, source, started)
         reports.append(report)
         if as_json:
             sys.stdout.write(json.dumps(report.to_dict()) + "\n")
             sys.stdout.flush()
         else:
             typer.echo(render_report(report, spec, path=str(path), verbose=verbose))
+        if record:
+            _record(spec, report, source, started)
     if verbose and not as_json:
         _print_confinement()
     raise typer.Exit(0 if all(r.verdict == "pass" for r in reports) else 1)
@@ -82,7 +82,8 @@ def _record(spec, report, source: str, started: datetime) -> None:
             store.record_attempt(
                 spec.id, "check", started, report.seconds, report.verdict,
                 failing_case=failing.name if failing else None, code=source, seed=report.seed,
-                target_seconds=spec.target_seconds, traps=[report.trap.id] if report.trap else [],
+                # grading time is not solving time: no target, so a pass is rated Good, not Easy
+                target_seconds=None, traps=[report.trap.id] if report.trap else [],
             )
 
 
