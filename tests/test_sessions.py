@@ -1,0 +1,110 @@
+"""Warm-up and mock flows with an injected clock; quick-fire normalisation."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from trainer.repl.clock import FakeClock
+from trainer.sessions import (DrillItem, ItemResult, Mock, QuizItem, Warmup, choose_mock_drills, plan_warmup,
+                              score, weakness)
+
+NOW = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
+
+
+def test_warmup_puts_due_reviews_first_then_new_with_quiz_mixed_in():
+    items = plan_warmup(due=["masked-mean", "mha-padding"], new=["patchify", "masked-mean"],
+                        quiz_counts={"masked-mean": 3, "mha-padding": 3, "patchify": 0}, count=3, seed=7)
+    drills = [i for i in items if isinstance(i, DrillItem)]
+    assert [(d.drill, d.reason) for d in drills] == [("masked-mean", "review"), ("mha-padding", "review"),
+                                                     ("patchify", "new")]
+    assert isinstance(items[0], QuizItem) and items[0].drill == "masked-mean" and 0 <= items[0].index < 3
+    assert items == plan_warmup(["masked-mean", "mha-padding"], ["patchify", "masked-mean"],
+                                {"masked-mean": 3, "mha-padding": 3, "patchify": 0}, 3, seed=7)  # seeded
+    assert len(plan_warmup(["a", "b", "c"], [], {}, count=2, seed=1)) == 2
+
+
+def test_warmup_with_nothing_due_still_asks_quick_fire_questions():
+    items = plan_warmup([], [], {"a": 2, "b": 1, "c": 0}, count=5, seed=1, fallback=["a", "b", "c"])
+    assert {i.drill for i in items} == {"a", "b"} and all(isinstance(i, QuizItem) for i in items)
+
+
+def test_warmup_flow_times_items_and_summarises():
+    clock = FakeClock()
+    items = [QuizItem("a", 0), DrillItem("a", "review"), DrillItem("b", "new"), DrillItem("c", "new")]
+    flow = Warmup(items, clock, minutes=10)
+    assert flow.next_item() == QuizItem("a", 0)
+    clock.advance(20)
+    flow.add(ItemResult(QuizItem("a", 0), "right", 20))
+    assert flow.next_item() == DrillItem("a", "review")
+    clock.advance(200)
+    flow.add(ItemResult(DrillItem("a", "review"), "passed", 200, attempts=1))
+    assert flow.next_item() == DrillItem("b", "new")
+    clock.advance(400)  # 620 s in: over the 10 minutes while b is open; b is still finished
+    flow.add(ItemResult(DrillItem("b", "new"), "failed", 400, attempts=2))
+    assert flow.next_item() is None  # no new item after the time is up
+    summary = flow.summary(due_tomorrow=["a"])
+    assert (summary.passed, summary.drills, summary.quiz_right, summary.quiz_total) == (1, 2, 1, 1)
+    assert summary.not_reached == ["c"] and summary.time_up and summary.seconds == 620
+    text = "\n".join(summary.lines())
+    assert "Warm-up done in 10:20 (time is up)" in text and "b" in text and "failed" in text
+    assert "Due tomorrow: 1 (a)" in text and "quick-fire: 1/1 right" in text
+    assert summary.to_dict()["done"][0] == {"drill": "a", "status": "passed", "seconds": 200}
+
+
+def test_warmup_stops_when_asked():
+    flow = Warmup([DrillItem("a", "new"), DrillItem("b", "new")], FakeClock())
+    flow.add(ItemResult(flow.next_item(), "quit", 5), stop=True)
+    assert flow.next_item() is None
+
+
+def test_mock_countdown_does_not_pause():
+    clock = FakeClock()
+    mock = Mock(["a", "b", "c"], minutes=20, seed=42, clock=clock)
+    assert mock.left() == 1200
+    assert mock.next_drill() == "a"
+    clock.advance(500)
+    mock.add(ItemResult(DrillItem("a", "mock"), "passed", 500, attempts=1))
+    clock.advance(30)  # between drills the clock keeps running
+    assert mock.left() == 670
+    assert mock.next_drill() == "b"
+    clock.advance(700)
+    mock.add(ItemResult(DrillItem("b", "mock"), "timeout", 700, attempts=2, traps=("scale-by-d",)))
+    assert mock.over() and mock.next_drill() is None
+    report = mock.report({"a": 420, "b": 300, "c": 180})
+    assert (report.passed, report.total, report.seed) == (1, 3, 42)
+    assert [r.status for r in report.rows] == ["passed", "timeout", "not reached"]
+    assert report.mistakes() == ["b: scale-by-d"]
+    assert report.seconds == 1200
+    text = "\n".join(report.lines())
+    assert "1/3 passed" in text and "seed 42" in text and "Mistakes made: b: scale-by-d" in text
+    assert report.to_dict()["drills"][1]["traps"] == ["scale-by-d"]
+
+
+def test_mock_score():
+    from trainer.sessions import MockRow
+
+    fast = MockRow("a", "passed", 100, 400, 1, ())
+    slow = MockRow("b", "passed", 500, 400, 3, ())
+    failed = MockRow("c", "failed", 400, 400, 2, ())
+    assert score([fast]) == 100
+    assert score([slow]) == 70
+    assert score([fast, failed]) == 50
+    assert score([]) == 0
+
+
+def test_mock_covers_topics_and_favours_weak_drills():
+    drills = [("a1", "attention"), ("a2", "attention"), ("r1", "ragged"), ("r2", "ragged"),
+              ("b1", "broadcasting"), ("b2", "broadcasting")]
+    weak = {"a1": 0.0, "a2": 1.0, "r1": 0.1, "r2": 0.1, "b1": 0.0, "b2": 0.0}
+    chosen = choose_mock_drills(drills, weak, 3, seed=5)
+    assert len({dict(drills)[d] for d in chosen}) == 3  # one per topic before any repeat
+    assert chosen[0].startswith("a")  # the weakest topic comes first
+    assert chosen == choose_mock_drills(drills, weak, 3, seed=5)  # the seed decides
+    picks = [choose_mock_drills(drills, weak, 1, seed=s)[0] for s in range(200)]
+    assert picks.count("a2") > picks.count("a1") * 3  # the weak drill is favoured
+    assert len(choose_mock_drills(drills, weak, 10, seed=1)) == 6
+
+
+def test_weakness():
+    assert weakness(0, 0, None, NOW) == 0.5
+    assert weakness(4, 4, NOW + timedelta(days=3), NOW) == 0.0
+    assert weakness(4, 1, NOW - timedelta(days=1), NOW, lapses=2) == 1.0
