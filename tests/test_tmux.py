@@ -1,0 +1,77 @@
+"""The REPL in a real terminal: tmux runs `drill solve`, a solution comes in through
+:edit (EDITOR is a command that writes the file), :submit shows the pass verdict,
+:quit leaves, and `drill export` shows the attempt."""
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SOLUTION = ROOT / "tests" / "solutions" / "mha-padding" / "ok_einsum.py"
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
+class Tmux:
+    def __init__(self, socket: str):
+        self.socket = socket
+
+    def __call__(self, *args: str) -> str:
+        out = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=20)
+        return out.stdout
+
+    def screen(self) -> str:
+        return self("capture-pane", "-p", "-t", "drill")
+
+    def wait_for(self, text: str, timeout: float = 60.0) -> str:
+        deadline = time.monotonic() + timeout
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.2)
+        raise AssertionError(f"{text!r} never appeared; the screen was:\n{screen}")
+
+    def type_line(self, text: str) -> None:
+        self("send-keys", "-t", "drill", "-l", text)
+        self("send-keys", "-t", "drill", "Enter")
+
+
+def test_solve_edit_submit_quit_export(tmp_path, _drill_home):
+    tmux = Tmux(f"drill-test-{uuid.uuid4().hex[:8]}")
+    env = {"DRILL_HOME": str(_drill_home), "EDITOR": f"cp {shlex.quote(str(SOLUTION))}", "TERM": "xterm-256color"}
+    exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+    command = (f"cd {shlex.quote(str(ROOT))} && env {exports} {shlex.quote(sys.executable)} -m trainer solve "
+               f"mha-padding; echo DRILL-EXITED-$?; sleep 30")
+    tmux("new-session", "-d", "-s", "drill", "-x", "110", "-y", "45", command)
+    try:
+        screen = tmux.wait_for("^S submit", 30)
+        assert "Multi-head attention with a key padding mask" in screen
+        assert "def multi_head_attention(Q, K, V, pad_mask, H: int):" in screen
+        tmux.type_line(":edit")
+        screen = tmux.wait_for("loaded from the editor", 20)
+        assert 'torch.einsum("bhts,bshd->bthd", w, v).reshape(B, T, d)' in screen
+        tmux.type_line(":submit")
+        screen = tmux.wait_for("PASS  8/8 cases", 90)
+        assert "Reference solution:" in screen and "Back for review" in screen
+        tmux.type_line(":quit")
+        screen = tmux.wait_for("DRILL-EXITED-0", 20)
+        assert "mha-padding: passed in" in screen
+    finally:
+        tmux("kill-server")
+    out = subprocess.run([sys.executable, "-m", "trainer", "export", "-"], capture_output=True, text=True,
+                         cwd=ROOT, env={**os.environ, "DRILL_HOME": str(_drill_home)}, timeout=60)
+    data = json.loads(out.stdout)
+    [attempt] = data["attempts"]
+    assert attempt["drill"] == "mha-padding" and attempt["mode"] == "solve" and attempt["verdict"] == "pass"
+    assert "torch.einsum" in attempt["code"]
