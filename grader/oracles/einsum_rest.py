@@ -13,6 +13,23 @@ def einsum_scores(q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
     return torch.einsum("bthd,bshd->bhts", q, k)
 
 
+# ------------------------------------------------------------- detr-matching
+
+def detr_hungarian(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class=1.0, w_l1=5.0, w_giou=2.0):
+    """DETR's matcher: (Q, N) cost = -w_class * softmax prob of the gt class + w_l1 * L1 box
+    distance - w_giou * GIoU (torchvision), solved by scipy's linear_sum_assignment."""
+    from scipy.optimize import linear_sum_assignment
+    from torchvision.ops import generalized_box_iou
+
+    prob = pred_logits.double().softmax(-1)  # (Q, K+1)
+    pb, gb = pred_boxes.double(), gt_boxes.double()
+    cost = (-w_class * prob[:, gt_labels] + w_l1 * torch.cdist(pb, gb, p=1)
+            - w_giou * generalized_box_iou(pb, gb))  # (Q, N)
+    rows, cols = linear_sum_assignment(cost.numpy())
+    return torch.as_tensor(rows, dtype=torch.int64), torch.as_tensor(cols, dtype=torch.int64)
+
+
 ORACLES = {
     "einsum_scores": einsum_scores,
+    "detr_hungarian": detr_hungarian,
 }
