@@ -12,11 +12,14 @@ def group_advantages(rewards, P: int, G: int, eps: float = 1e-6):
 
 def make_rewards(ctx, shape, dtype, style="binary"):
     """binary: 0/1 rewards with group 0 all 0.0 and group 1 all 1.0 (when P >= 2), every other group mixed;
-    continuous: uniform rewards in [0, 1)."""
+    continuous: uniform rewards in [0, 1), each group with a population std of at least 0.2."""
     style = str(ctx.params.get("style", style))
     P, G = ctx.sizes["P"], ctx.sizes["G"]
     if style == "continuous":
         r = torch.rand(P, G, generator=ctx.gen)
+        for p in range(P):  # keep every group's std >= 0.2, so fp16 maths is not ill-conditioned
+            while float(r[p].std(unbiased=False)) < 0.2:
+                r[p] = torch.rand(G, generator=ctx.gen)
     else:
         r = (torch.rand(P, G, generator=ctx.gen) < 0.5).float()
         for p in range(P):
