@@ -137,6 +137,8 @@ class Trap:
     function: str
     replaces: str
     why: str = ""
+    memory: bool = False  # a `memory` verdict on a heavy case counts as this trap (e.g. an (N, M, d) broadcast)
+    match: str | None = None  # "py:name": (call, got, trap_output) -> bool replaces the output comparison
 
 
 @dataclass(frozen=True)
@@ -401,7 +403,7 @@ _ARG_KEYS = {"shape", "dtype", "type", "gen", "value", "param", "default", "opti
 _RET_KEYS = {"shape", "dtype", "type", "name"}
 _FN_KEYS = {"args", "returns", "raises", "oracle", "inputs", "checker", "exact"}
 _CASE_KEYS = {"name", "description", "dims", "dtype", "mask", "params", "only", "heavy", "timeout"}
-_TRAP_KEYS = {"id", "message", "function", "replaces", "why"}
+_TRAP_KEYS = {"id", "message", "function", "replaces", "why", "memory", "match"}
 _QUIZ_KEYS = {"q", "a", "why", "choices"}
 _INV_KEYS = {"kind", "function", "options"}
 _TOL_KEYS = {"atol", "rtol"}
@@ -495,6 +497,8 @@ def parse_spec(path: Path, text: str | None = None, *, reference_names: set[str]
         for i, trap in enumerate(traps):
             if trap.function not in reference_names:
                 problems.add(top.line_of("traps"), f"traps[{i}].function", f"the reference file does not define {trap.function}()")
+            if trap.match and trap.match[3:] not in reference_names:
+                problems.add(top.line_of("traps"), f"traps[{i}].match", f"the reference file does not define {trap.match[3:]}()")
         for i, inv in enumerate(invariants):
             if inv.kind.startswith("py:") and inv.kind[3:] not in reference_names:
                 problems.add(top.line_of("invariants"), f"invariants[{i}].kind", f"the reference file does not define {inv.kind[3:]}()")
@@ -816,7 +820,11 @@ def _parse_traps(top: _Reader, problems: _Problems, fn_names: set[str]) -> tuple
                 replaces = ""
         elif replaces not in fn_names:
             problems.add(r.line_of("replaces"), f"{where}.replaces", f"unknown function '{replaces}'")
-        out.append(Trap(tid, r.get("message", str) or "", fn, replaces or "", r.get("why", str, required=False, default="") or ""))
+        match = r.get("match", str, required=False)
+        if match is not None and not match.startswith("py:"):
+            problems.add(r.line_of("match"), f"{where}.match", "must name a function of the reference file as 'py:name'")
+        out.append(Trap(tid, r.get("message", str) or "", fn, replaces or "", r.get("why", str, required=False, default="") or "",
+                        bool(r.get("memory", bool, required=False, default=False)), match))
     return tuple(out)
 
 
