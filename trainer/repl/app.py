@@ -473,9 +473,31 @@ class DrillRepl:
             hints.append((key_label(info.key), name))
         return hints
 
+    def output_clipped(self) -> bool:
+        """True when the output pane shows less than it holds (PgDn scrolls)."""
+        info = getattr(self, "output_window", None) and self.output_window.render_info
+        if not info or not self.output:
+            return False
+        return rows(self.output_view(), info.window_width) > info.window_height
+
+    def output_view(self) -> Fragments:
+        """The output pane's text from the scroll offset on, without a trailing newline."""
+        lines = list(split_lines(self.output))[self.output_offset:]
+        while lines and not "".join(t for _, t in lines[-1]).strip():
+            lines.pop()
+        out: Fragments = []
+        for i, line in enumerate(lines):
+            out.extend(line)
+            if i < len(lines) - 1:
+                out.append(("", "\n"))
+        return out
+
     def bar_state(self) -> BarState:
+        message = self.message
+        if self.output_clipped():
+            message = (message + "  " if message else "") + "PgDn: more ▼"
         return BarState(self.spec.id, self.options.label, self.elapsed(), float(self.spec.target_seconds),
-                        self.left(), self.busy, self.question.text if self.question else "", self.message,
+                        self.left(), self.busy, self.question.text if self.question else "", message,
                         self.key_hints())
 
     def _build(self, input: Any, output: Any) -> Application:
@@ -486,17 +508,7 @@ class DrillRepl:
             n = rows(header(), width())
             return Dimension(min=1, max=n, preferred=n)
 
-        def output_lines() -> list[Fragments]:
-            return list(split_lines(self.output))
-
-        def output_text() -> Fragments:
-            lines = output_lines()[self.output_offset:]
-            out: Fragments = []
-            for i, line in enumerate(lines):
-                out.extend(line)
-                if i < len(lines) - 1:
-                    out.append(("", "\n"))
-            return out
+        output_text = self.output_view
 
         def output_height() -> Dimension:
             n = max(1, rows(output_text(), width()))
@@ -509,6 +521,7 @@ class DrillRepl:
                 return 100
 
         has_output = Condition(lambda: bool(self.output))
+        self.output_window = Window(FormattedTextControl(output_text), height=output_height, wrap_lines=True)
         editor = Window(BufferControl(self.buffer, lexer=PygmentsLexer(PythonLexer)),
                         left_margins=[NumberedMargin()], height=Dimension(min=5, weight=1), wrap_lines=False)
         root = HSplit([
@@ -516,8 +529,7 @@ class DrillRepl:
             Window(height=1, char="─", style="class:rule"),
             editor,
             ConditionalContainer(Window(height=1, char="─", style="class:rule"), filter=has_output),
-            ConditionalContainer(Window(FormattedTextControl(output_text), height=output_height, wrap_lines=True),
-                                 filter=has_output),
+            ConditionalContainer(self.output_window, filter=has_output),
             Window(FormattedTextControl(lambda: bar(self.bar_state(), width())), height=1, style="class:bar"),
         ])
         self.scroll_page = lambda direction: self._scroll(direction, max(3, (self.app.output.get_size().rows // 3)))

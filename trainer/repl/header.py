@@ -31,7 +31,7 @@ def ledger_lines(spec: Any) -> list[str]:
 def title_fragments(spec: Any) -> Fragments:
     return [("class:title bold", f" {spec.id} "), ("class:dim", f" {spec.title} · {spec.topic} · "
                                                                f"target {mmss(spec.target_seconds)}"),
-            ("class:dim", "   (^L shows the prompt)")]
+            ("class:dim", "  ^L prompt")]
 
 
 def header_fragments(spec: Any) -> Fragments:

@@ -46,6 +46,15 @@ def first_failure(result: dict[str, Any]) -> dict[str, Any] | None:
     return min(bad, key=lambda c: SEVERITY.index(c.get("verdict", "error")) if c.get("verdict") in SEVERITY else 0)
 
 
+def teaching_case(result: dict[str, Any]) -> dict[str, Any] | None:
+    """The failing case that best shows the mistake: one the matched trap explains."""
+    trap = (result.get("trap") or {}).get("id")
+    for c in result.get("cases", []):
+        if trap and c.get("verdict") != "pass" and c.get("trap") == trap:
+            return c
+    return None
+
+
 def dims_text(dims: dict[str, Any]) -> str:
     return " ".join(f"{k}={v}" for k, v in dims.items())
 
@@ -74,16 +83,18 @@ def render(result: dict[str, Any], info: PassInfo | None = None) -> Fragments:
         out.append(("class:internal", f"  {result.get('message') or 'the grader failed'}\n"))
         out.append(("class:dim", "  This is the grader's fault and does not count against you. Try :submit again.\n"))
         return out
-    case = first_failure(result)
+    worst = first_failure(result)
+    case = teaching_case(result) or worst
     message = str(result.get("message") or "")
     if message and (case is None or case.get("message") != message):
         out.append(("class:fail", f"  {message}\n"))
-    if case is not None:
-        out.append(("class:head", f"  case {case.get('name')}"))
-        out.append(("class:dim", f" · {case.get('function')}() · "))
-        out.append(("class:dims", dims_text(case.get("dims", {})) + "\n"))
-        if case.get("message") and case.get("message") != message:
-            out.append(("", f"    {case['message']}\n"))
+    shown = [c for c in (case, worst) if c is not None]
+    for c in shown[:1] + [w for w in shown[1:] if w is not case]:
+        out.append(("class:head", f"  case {c.get('name')}"))
+        out.append(("class:dim", f" · {c.get('function')}() · {c.get('verdict')} · "))
+        out.append(("class:dims", dims_text(c.get("dims", {})) + "\n"))
+        if c.get("message") and c.get("message") != message:
+            out.append(("", f"    {c['message']}\n"))
     trap = result.get("trap")
     if trap:
         out.append(("class:trap bold", f"  trap: {trap.get('id')}"))
@@ -91,8 +102,8 @@ def render(result: dict[str, Any], info: PassInfo | None = None) -> Fragments:
         for line in str(result.get("trap_why") or "").strip().splitlines()[:2]:
             out.append(("class:why", f"    {line.strip()}\n"))
     failing = [c for c in result.get("cases", []) if c.get("verdict") != "pass"]
-    if len(failing) > 1:
-        names = ", ".join(str(c.get("name")) for c in failing if c is not case)
+    if len(failing) > len(set(map(id, shown))):
+        names = ", ".join(str(c.get("name")) for c in failing if all(c is not x for x in shown))
         out.append(("class:dim", f"  also failing: {names}\n"))
     printed = str(result.get("output") or "").strip()
     if printed:
