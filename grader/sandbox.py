@@ -354,6 +354,11 @@ def _supervise(child: _Child, limits: Limits) -> ChildOutcome:
                     call_started = time.monotonic()
                 elif header.get("type") == "result":
                     current = None
+            if outcome.finished:
+                # done: do not wait for the pipes to close (a left-behind process may hold them)
+                out_count = _drain(child.out_r, out_head, out_count, outcome, limits)
+                open_fds = 0
+                break
     sel.close()
     outcome.running_call = current
     outcome.output_head = out_head.decode("utf-8", "replace")
@@ -374,6 +379,28 @@ def _supervise(child: _Child, limits: Limits) -> ChildOutcome:
             outcome.timeout_seconds = limits.case_timeout
     _kill_group(child.pid)
     return outcome
+
+
+def _drain(fd: int, head: bytearray, count: int, outcome: ChildOutcome, limits: Limits) -> int:
+    """Read what output is already waiting, without blocking."""
+    sel = selectors.DefaultSelector()
+    sel.register(fd, selectors.EVENT_READ)
+    try:
+        while count <= limits.output_bytes and sel.select(timeout=0):
+            try:
+                data = os.read(fd, 1 << 20)
+            except OSError:
+                break
+            if not data:
+                break
+            count += len(data)
+            if len(head) < 4096:
+                head += data[: 4096 - len(head)]
+    finally:
+        sel.close()
+    if count > limits.output_bytes:
+        outcome.output_overflow = True
+    return count
 
 
 def _wait_exit(pid: int, until: float) -> int | None:
