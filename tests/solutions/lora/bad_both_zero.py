@@ -1,0 +1,14 @@
+# trap: both-zero
+import torch
+
+
+def lora_init(d_in, d_out, r):
+    return torch.zeros(r, d_in), torch.zeros(d_out, r)
+
+
+def lora_forward(x, W, A, B, alpha):
+    return x @ W.T + (x @ A.T) @ B.T * (alpha / A.shape[0])
+
+
+def lora_param_count(d_in, d_out, r):
+    return r * (d_in + d_out)
