@@ -77,7 +77,7 @@ def _outcome_line(outcome: Any) -> str:
     if outcome.status == "timeout":
         return f"{outcome.drill}: time ran out."
     tail = f" Your buffer is saved as a draft; `drill solve {outcome.drill}` picks it up." \
-        if outcome.status in ("quit", "failed", "skipped") else ""
+        if outcome.draft else ""
     return f"{outcome.drill}: left after {mmss(outcome.seconds)} ({outcome.attempts} submit(s)).{tail}"
 
 
@@ -153,7 +153,8 @@ def warmup(
                 typer.echo(_outcome_line(outcome))
             else:
                 result = ask(item.drill, spec.quiz[item.index], clock=clock, label=label)
-                flow.add(ItemResult(item, "right" if result.correct else "wrong", result.seconds), stop=result.stop)
+                stop = result.stop or not _go_on()
+                flow.add(ItemResult(item, "right" if result.correct else "wrong", result.seconds), stop=stop)
     finally:
         grading.close()
     with store_errors():
@@ -162,6 +163,17 @@ def warmup(
             summary = flow.summary(store.due(tomorrow))
             store.end_session(session_id, summary.to_dict())
     typer.echo("\n".join(summary.lines()))
+
+
+def _go_on() -> bool:
+    """Hold the quick-fire verdict on screen until Enter; False on Ctrl-C (end the warm-up)."""
+    from prompt_toolkit import PromptSession
+
+    try:
+        PromptSession().prompt("  Enter: next item, Ctrl-C: end the warm-up ")
+    except (KeyboardInterrupt, EOFError):
+        return False
+    return True
 
 
 # --------------------------------------------------------------------- mock
@@ -202,7 +214,7 @@ def mock(
                                 weak, count, seed)
     if not drills:
         usage_error("no drills to choose from")
-    typer.echo(f"Mock interview: {len(drills)} drills in {minutes:g} minutes, seed {seed}. "
+    typer.echo(f"Mock interview: {len(drills)} drills in {minutes:g} min, seed {seed}. "
                "The clock does not stop; hints, :try and :solution are locked.")
     with store_errors():
         with open_store() as store:

@@ -68,6 +68,7 @@ class DrillOutcome:
     traps: list[str] = field(default_factory=list)
     revealed: bool = False
     stop: bool = False  # the person asked to end the whole session
+    draft: bool = False  # the buffer was left as a draft
 
 
 @dataclass
@@ -165,8 +166,9 @@ class DrillRepl:
             status = "passed"
         elif status == "next":
             status = "failed"
+        draft = self.drafts is not None and self.drafts.path(self.spec.id).exists()
         return DrillOutcome(self.spec.id, status, verdict, self.elapsed(), self.attempts, self.hints,
-                            list(self.traps), self.revealed, stop)
+                            list(self.traps), self.revealed, stop, draft)
 
     # -------------------------------------------------------------- drafts
 
