@@ -424,6 +424,16 @@ def mmss(seconds: float | None) -> str:
     return f"{s // 60}:{s % 60:02d}" if s < 3600 else f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
 
 
+def duration(seconds: float) -> str:
+    """Time spent, for people: 45 s, 12 min, 3 h 05 min."""
+    s = int(round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min"
+    return f"{s // 3600} h {s % 3600 // 60:02d} min"
+
+
 def percent(value: float | None) -> str:
     return "—" if value is None else f"{round(100 * value)}%"
 

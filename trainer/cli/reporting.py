@@ -1,0 +1,146 @@
+"""`drill report`: progress in text, markdown, HTML or JSON. Torch-free and fast.
+
+The numbers come from trainer.reports (pure); this module reads the store and
+the catalogue, picks the renderer and writes the result. ``now`` and ``local_zone``
+are the clock and the time zone; tests replace them with fixed ones.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import tempfile
+from datetime import date, datetime, timedelta, tzinfo
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from trainer.cli.app import app, no_color, usage_error
+from trainer.reports import Report, build_report, drill_infos, to_dict
+from trainer.scheduling import utc_now
+
+FORMATS = ("text", "md", "html", "json")
+_RELATIVE = re.compile(r"^(\d{1,4})([dw])$")
+
+
+def now() -> datetime:
+    return utc_now()
+
+
+def local_zone() -> tzinfo:
+    return datetime.now().astimezone().tzinfo or utc_now().tzinfo  # type: ignore[return-value]
+
+
+def parse_since(text: str, today: date) -> date:
+    """YYYY-MM-DD, an ISO datetime, or a span back from today: 30d, 6w."""
+    text = text.strip()
+    m = _RELATIVE.match(text)
+    if m:
+        n = int(m.group(1)) * (7 if m.group(2) == "w" else 1)
+        return today - timedelta(days=n)
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        pass
+    try:
+        return datetime.fromisoformat(text).date()
+    except ValueError:
+        raise ValueError(f"--since {text!r} is not a date; use YYYY-MM-DD, or 30d / 6w for a span back "
+                         f"from today") from None
+
+
+def gather(moment: datetime, tz: tzinfo, since: date | None) -> Report:
+    """Read the store (without creating it) and the catalogue, and compute the report."""
+    from grader.spec import load_catalogue
+    from trainer.store import database_exists, open_store
+
+    infos = drill_infos(load_catalogue().specs.values())
+    attempts, dues, recall = [], [], {}
+    if database_exists():
+        with open_store(clock=lambda: moment) as store:
+            attempts = store.attempts()
+            dues = [c.due for c in store.cards()]
+            recall = store.retrievabilities(moment)
+    return build_report(attempts, dues, recall, infos, moment, tz, since)
+
+
+def render(report: Report, fmt: str, color: bool = False, width: int = 100) -> str:
+    if fmt == "json":
+        return json.dumps(to_dict(report), indent=2) + "\n"
+    if fmt == "md":
+        from trainer.report_md import render_md
+
+        return render_md(report)
+    if fmt == "html":
+        from trainer.report_html import render_html
+
+        return render_html(report)
+    from trainer.report_text import render_text
+
+    return render_text(report, color=color, width=width)
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _terminal_width() -> int:
+    import shutil
+
+    return max(80, min(140, shutil.get_terminal_size((100, 24)).columns))
+
+
+@app.command("report")
+def report_command(
+    since: Optional[str] = typer.Option(None, "--since", metavar="DATE",
+                                        help="only history from this day on: YYYY-MM-DD, or 30d / 6w back"),
+    fmt: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="text, md, html or json"),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE",
+                                          help="write to FILE instead of the terminal"),
+) -> None:
+    """Progress: mastery per topic, streak, practice calendar, time-to-solve trend,
+    first-try rate, frequent mistakes, reviews due and the weakest drills."""
+    from trainer.cli.progress import store_errors
+
+    fmt = fmt.lower()
+    if fmt not in FORMATS:
+        usage_error(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    moment, tz = now(), local_zone()
+    start = None
+    if since is not None:
+        try:
+            start = parse_since(since, moment.astimezone(tz).date())
+        except ValueError as exc:
+            usage_error(str(exc))
+    if output is not None and output.is_dir():
+        usage_error(f"{output} is a folder; give a file name for the report")
+    with store_errors():
+        report = gather(moment, tz, start)
+    color = output is None and fmt == "text" and not no_color() and sys.stdout.isatty()
+    text = render(report, fmt, color=color, width=_terminal_width() if output is None else 100)
+    if output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:
+        write_atomically(output, text)
+    except OSError as exc:
+        typer.echo(f"drill: cannot write {output}: {exc.strerror or exc}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"wrote the {fmt} report to {output}", err=True)

@@ -1,0 +1,34 @@
+"""Escaping for the formats that interpret text: HTML and markdown.
+
+Untrusted strings (team member names, anything read from a results file) go
+through these on their way out, so `<script>`, `|`, `[a](b)` or a newline
+render as the characters they are.
+"""
+from __future__ import annotations
+
+import re
+from html import escape
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#!|~:])")
+_MD_LINE_START = re.compile(r"^([-+]|\d+(?=[.)]))")
+
+
+def html_text(text: object) -> str:
+    """Text for HTML content or a quoted attribute."""
+    return escape(str(text), quote=True)
+
+
+def md_text(text: object) -> str:
+    """Text for markdown (also safe inside a table cell): one line, HTML entities for
+    `& < >`, and a backslash before every character markdown gives a meaning to."""
+    one_line = " ".join(str(text).split())
+    entities = one_line.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    escaped = _MD_SPECIAL.sub(r"\\\1", entities)
+    # a leading "-", "+" or "1." would start a list: escape the marker
+    return _MD_LINE_START.sub(lambda m: "\\" + m.group(1) if not m.group(1)[0].isdigit()
+                              else m.group(1) + "\\", escaped, count=1)
+
+
+def md_code(text: object) -> str:
+    """A code span for trusted text (drill ids, commands); backticks inside are dropped."""
+    return "`" + " ".join(str(text).replace("`", "").split()) + "`"

@@ -1,0 +1,71 @@
+"""`drill report --format md`: a markdown page for a study journal or a PR.
+
+Charts are unicode (a heatmap grid and bars in a fenced block, sparklines in
+tables) so they read the same in a terminal, an editor and a rendered page.
+"""
+from __future__ import annotations
+
+from trainer.markup import md_code, md_text
+from trainer.report_charts import bar, heat_grid, sparkline
+from trainer.reports import Report, duration, mmss, percent
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return out
+
+
+def _empty(report: Report) -> list[str]:
+    lines = ["No practice recorded yet. Your report fills in as you solve drills; a good first session:", ""]
+    lines += [f"{i}. {md_code(s)}" for i, s in enumerate(report.next_steps, 1)]
+    return lines
+
+
+def render_md(report: Report) -> str:
+    window = f"since {report.since.isoformat()}" if report.since else "all history"
+    lines = [f"# Drill progress, {report.today.isoformat()}", "", f"_{md_text(window)}_", ""]
+    if report.empty:
+        return "\n".join(lines + _empty(report)) + "\n"
+    t, ft = report.totals, report.first_try
+    lines += [
+        f"- **Streak:** {report.streak} day{'s' if report.streak != 1 else ''}",
+        f"- **Mastery:** {percent(report.overall_mastery)} (FSRS recall across the catalogue)",
+        f"- **First-try pass rate:** {percent(ft.rate)} ({ft.passes} of {ft.attempts})",
+        f"- **Attempts:** {t.passes} passed of {t.attempts}, {t.drills} drills, {t.days} days, {duration(t.seconds)} practising",
+        "",
+        "## Mastery per topic", "",
+    ]
+    lines += _table(["topic", "mastery", "", "practised"],
+                    [[md_text(m.topic), percent(m.mastery), bar(m.mastery, 1.0, 20), f"{m.practised}/{m.total}"]
+                     for m in report.mastery])
+    lines += ["", f"## Practice calendar ({report.heatmap.active_days} active days)", "", "```text"]
+    lines += heat_grid(report.heatmap)
+    lines += ["```", "", "## Reviews due in the next 14 days", ""]
+    top = max((d.count for d in report.due), default=0)
+    lines += ["```text"] + [f"{'today' if i == 0 else d.day.strftime('%a'):<5} {d.day.strftime('%d %b')}  "
+                            f"{bar(d.count, top, 20, empty=' ')} {d.count}".rstrip()
+                            for i, d in enumerate(report.due)] + ["```", ""]
+    lines += ["## Time to solve", ""]
+    if report.trends:
+        lines += _table(["drill", "trend", "best", "latest", "target", ""],
+                        [[md_code(tr.drill), sparkline([p.seconds for p in tr.points]), mmss(tr.best),
+                          mmss(tr.latest), mmss(tr.target),
+                          "on target" if tr.on_target else ("over target" if tr.on_target is False else "")]
+                         for tr in report.trends])
+    else:
+        lines.append("No passing attempt in this window yet.")
+    lines += ["", "## Most frequent mistakes", ""]
+    if report.mistakes:
+        lines += _table(["trap", "times", "what it means", "practise"],
+                        [[md_code(m.trap), str(m.count), md_text(m.message),
+                          ", ".join(md_code(f"drill solve {d}") for d in m.practise[:3])]
+                         for m in report.mistakes])
+    else:
+        lines.append("No known trap matched in this window.")
+    lines += ["", "## Weakest drills", ""]
+    lines += _table(["drill", "topic", "recall", "passed", "best / target", "practise"],
+                    [[md_code(w.drill), md_text(w.topic), percent(w.recall), f"{w.passes}/{w.attempts}",
+                      f"{mmss(w.best)} / {mmss(w.target)}", md_code(w.command)] for w in report.weakest])
+    lines += ["", "## Next", ""] + [f"- {md_code(s)}" for s in report.next_steps]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,153 @@
+"""`drill report` in the terminal: rich tables plus unicode charts.
+
+The glyphs carry the meaning (░▒▓█ for the heatmap levels, filled against
+light-shade bars), and colour only adds to them, so the report reads the same
+under NO_COLOR or in a file.
+"""
+from __future__ import annotations
+
+import io
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from trainer.report_charts import HEAT_GLYPHS, WEEKDAYS, bar, month_row, sparkline
+from trainer.reports import Report, duration, mmss, percent
+
+HEAT_STYLES = ("grey50", "green4", "green3", "green1", "bold bright_green")
+
+
+def make_console(color: bool, width: int = 100) -> Console:
+    """A console writing into a string buffer (read it back with ``console.file.getvalue()``)."""
+    return Console(file=io.StringIO(), force_terminal=color, no_color=not color, width=width,
+                   color_system="standard" if color else None, highlight=False, emoji=False,
+                   legacy_windows=False)
+
+
+def _heatmap(report: Report) -> Text:
+    hm = report.heatmap
+    text = Text(month_row(hm) + "\n", style="dim")
+    for row in range(7):
+        text.append(f"{WEEKDAYS[row]} ", style="dim")
+        for week in hm.weeks:
+            cell = week[row]
+            if cell is None:
+                text.append("  ")
+            else:
+                text.append(HEAT_GLYPHS[cell.level], style=HEAT_STYLES[cell.level])
+                text.append(" ")
+        text.append("\n")
+    text.append("    less ", style="dim")
+    for level, glyph in enumerate(HEAT_GLYPHS):
+        text.append(glyph + " ", style=HEAT_STYLES[level])
+    text.append(f"more   {hm.active_days} active days, busiest {hm.max_count} attempts", style="dim")
+    return text
+
+
+def _mastery(report: Report) -> Table:
+    table = Table(title="Mastery per topic (FSRS recall now)", title_justify="left", box=None, pad_edge=False)
+    table.add_column("topic")
+    table.add_column("", no_wrap=True)
+    table.add_column("mastery", justify="right")
+    table.add_column("practised", justify="right")
+    for m in report.mastery:
+        style = "green" if m.mastery >= 0.7 else "cyan" if m.mastery >= 0.35 else "yellow"
+        table.add_row(m.topic, Text(bar(m.mastery, 1.0, 24), style=style), percent(m.mastery),
+                      f"{m.practised}/{m.total}")
+    return table
+
+
+def _due(report: Report) -> Table:
+    table = Table(title="Reviews due in the next 14 days", title_justify="left", box=None, pad_edge=False)
+    table.add_column("day", no_wrap=True)
+    table.add_column("", no_wrap=True)
+    table.add_column("due", justify="right")
+    top = max((d.count for d in report.due), default=0)
+    for i, d in enumerate(report.due):
+        label = ("today " if i == 0 else d.day.strftime("%a   ")) + d.day.strftime("%d %b")
+        table.add_row(label, Text(bar(d.count, top, 20, empty=" "), style="magenta" if i == 0 else "blue"),
+                      str(d.count))
+    return table
+
+
+def _trends(report: Report) -> Table | Text:
+    if not report.trends:
+        return Text("Time to solve: no passing attempt in this window yet.", style="dim")
+    table = Table(title="Time to solve (passing attempts, oldest → newest)", title_justify="left")
+    for name, justify in (("drill", "left"), ("trend", "left"), ("best", "right"), ("latest", "right"),
+                          ("target", "right"), ("", "left")):
+        table.add_column(name, justify=justify, no_wrap=name != "drill")
+    for t in report.trends:
+        verdict = Text("on target", style="green") if t.on_target else \
+            Text("over target", style="red") if t.on_target is False else Text("")
+        table.add_row(t.drill, Text(sparkline([p.seconds for p in t.points]), style="cyan"), mmss(t.best),
+                      mmss(t.latest), mmss(t.target), verdict)
+    return table
+
+
+def _mistakes(report: Report) -> Table | Text:
+    if not report.mistakes:
+        return Text("Mistakes: no known trap matched in this window.", style="dim")
+    table = Table(title="Most frequent mistakes", title_justify="left")
+    table.add_column("trap", no_wrap=True)
+    table.add_column("times", justify="right")
+    table.add_column("what it means")
+    table.add_column("practise", no_wrap=True)
+    for m in report.mistakes:
+        table.add_row(m.trap, str(m.count), m.message, "\n".join(f"drill solve {d}" for d in m.practise[:3]))
+    return table
+
+
+def _weakest(report: Report) -> Table:
+    table = Table(title="Weakest drills", title_justify="left")
+    for name, justify in (("drill", "left"), ("topic", "left"), ("recall", "right"), ("passed", "right"),
+                          ("best / target", "right"), ("practise", "left")):
+        table.add_column(name, justify=justify, no_wrap=name != "topic")
+    for w in report.weakest:
+        table.add_row(w.drill, w.topic, percent(w.recall), f"{w.passes}/{w.attempts}",
+                      f"{mmss(w.best)} / {mmss(w.target)}", Text(w.command, style="bold"))
+    return table
+
+
+def _headline(report: Report) -> Text:
+    t, ft = report.totals, report.first_try
+    window = f"since {report.since.isoformat()}" if report.since else "all history"
+    text = Text()
+    text.append(f"Drill progress, {report.today.isoformat()}", style="bold")
+    text.append(f"  ({window})\n", style="dim")
+    text.append(f"streak {report.streak} day{'s' if report.streak != 1 else ''}", style="bold yellow")
+    text.append(f" · mastery {percent(report.overall_mastery)}")
+    text.append(f" · first try {percent(ft.rate)} ({ft.passes}/{ft.attempts})")
+    text.append(f"\n{t.passes}/{t.attempts} attempts passed · {t.drills} drills · {t.days} days · "
+                f"{duration(t.seconds)} practising", style="dim")
+    return text
+
+
+def _empty(report: Report) -> Panel:
+    text = Text("No practice recorded yet. Your report fills in as you solve drills.\n"
+                "A good first session:\n")
+    for i, step in enumerate(report.next_steps, 1):
+        text.append(f"  {i}. ")
+        text.append(step + "\n", style="bold")
+    return Panel(text, title="drill report", title_align="left", expand=False)
+
+
+def render_text(report: Report, color: bool = False, width: int = 100) -> str:
+    console = make_console(color, width)
+    if report.empty:
+        console.print(_empty(report))
+        return console.file.getvalue()
+    parts = [
+        _headline(report), Text(""),
+        _mastery(report), Text(""),
+        Text("Practice calendar", style="bold"), _heatmap(report), Text(""),
+        _due(report), Text(""),
+        _trends(report), Text(""),
+        _mistakes(report), Text(""),
+        _weakest(report), Text(""),
+        Text("Next: " + " · ".join(report.next_steps), style="bold"),
+    ]
+    console.print(Group(*parts))
+    return console.file.getvalue()
