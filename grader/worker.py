@@ -1,0 +1,415 @@
+"""The long-lived grader worker and its client.
+
+`python -m grader.worker` imports torch once, keeps one `Grader` (prepared
+cases cached per drill and seed) and forks one sandbox child per submission.
+It speaks newline-delimited JSON: one request per line on stdin, one response
+per line on stdout. Nothing else is ever written to stdout (stray prints go
+to stderr).
+
+Protocol
+--------
+On start, once torch is imported and the confinement probed, the worker
+writes one hello line::
+
+    {"id": 0, "ok": true, "ready": true, "pid": 123, "seconds": 4.1,
+     "enforced": {"filesystem": "...", ...}, "not_enforced": {"network": "..."}}
+
+Then, for each request (every request may carry an "id", echoed back)::
+
+    {"id": 1, "op": "grade", "drill": "mha-padding", "source": "...",
+     "filename": "<buffer>", "seed": 11}          # seed may be null: a fresh one
+    -> {"id": 1, "ok": true, "report": {...Report.to_dict() (CLI.md),
+        "trap_why": "...", "output": "what it printed", "notes": [...]}}
+
+    {"id": 2, "op": "ping"}                       -> {"id": 2, "ok": true, "pid": 123}
+    {"id": 3, "op": "prepare", "drill": ID, "seed": S}
+                                                  -> {"id": 3, "ok": true, "seed": S, "calls": 8}
+    {"id": 4, "op": "trace", "drill": ID, "source": "...", "filename": "<buffer>"}
+                                                  -> {"id": 4, "ok": true, "trace": {...}}
+       (grader.trace.trace(grader, drill_id, source, filename); an error when
+       that module is absent)
+    {"id": 5, "op": "probe"}                      -> {"id": 5, "ok": true, "features": [
+                                                       {"name", "enforced", "detail"}...]}
+    {"id": 6, "op": "shutdown"}                   -> {"id": 6, "ok": true}, then it exits
+
+Any failure answers ``{"id": n, "ok": false, "error": "..."}`` (an unknown
+drill id also carries ``"kind": "usage"``) and the worker carries on. End of
+stdin ends the worker.
+
+`WorkerClient` (importable without torch) starts the worker in the
+background at once, restarts it when it dies (retrying the request once) and
+turns an unanswerable grade into a report with verdict ``internal``.
+"""
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import IO, Any
+
+PROTOCOL = 1
+
+
+# ===================================================================== worker
+
+
+class Worker:
+    """Answers requests with one in-process Grader (torch imported on creation)."""
+
+    def __init__(self) -> None:
+        from grader import sandbox
+        from grader.engine import Grader
+
+        self.grader = Grader()
+        sandbox.parent_ready()
+
+    def handle(self, request: Any) -> dict[str, Any]:
+        if not isinstance(request, dict):
+            return {"id": None, "ok": False, "error": "a request must be a JSON object"}
+        rid = request.get("id")
+        op = request.get("op")
+        handler = getattr(self, f"op_{op}", None) if isinstance(op, str) else None
+        if handler is None:
+            return {"id": rid, "ok": False, "error": f"unknown op {op!r}"}
+        from grader.spec import UnknownDrill
+
+        try:
+            answer = handler(request)
+        except UnknownDrill as exc:
+            return {"id": rid, "ok": False, "kind": "usage", "error": str(exc)}
+        except Exception as exc:  # noqa: BLE001 - the worker must survive anything
+            return {"id": rid, "ok": False, "error": f"{type(exc).__name__}: {exc}"}
+        return {"id": rid, "ok": True, **answer}
+
+    # ---------------------------------------------------------------- ops
+
+    def op_ping(self, request: dict) -> dict[str, Any]:
+        return {"pid": os.getpid(), "protocol": PROTOCOL}
+
+    def op_grade(self, request: dict) -> dict[str, Any]:
+        drill, source = _text(request, "drill"), _text(request, "source")
+        filename = str(request.get("filename") or "<buffer>")
+        report = self.grader.grade(drill, source, filename, _seed(request))
+        out = report.to_dict()
+        out["trap_why"] = report.trap.why if report.trap else ""
+        out["output"] = report.output
+        out["notes"] = list(report.notes)
+        return {"report": out}
+
+    def op_prepare(self, request: dict) -> dict[str, Any]:
+        from grader.cases import new_seed
+
+        spec = self.grader.spec(_text(request, "drill"))
+        seed = _seed(request)
+        seed = new_seed() if seed is None else seed
+        prep = self.grader.prepared(spec, seed)
+        if spec.banned:
+            self.grader.ban_places(spec)
+        return {"seed": seed, "calls": len(prep.calls)}
+
+    def op_trace(self, request: dict) -> dict[str, Any]:
+        try:
+            from grader import trace
+        except ImportError as exc:
+            raise RuntimeError("tracing is not available in this grader (no grader.trace)") from exc
+        result = trace.trace(self.grader, _text(request, "drill"), _text(request, "source"),
+                             str(request.get("filename") or "<buffer>"))
+        return {"trace": result}
+
+    def op_probe(self, request: dict) -> dict[str, Any]:
+        from grader import confine
+
+        return {"features": [{"name": f.name, "enforced": f.enforced, "detail": f.detail} for f in confine.probe()]}
+
+    def op_shutdown(self, request: dict) -> dict[str, Any]:
+        return {"bye": True}
+
+
+def _text(request: dict, key: str) -> str:
+    value = request.get(key)
+    if not isinstance(value, str):
+        raise ValueError(f"{key!r} must be a string")
+    return value
+
+
+def _seed(request: dict) -> int | None:
+    seed = request.get("seed")
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError("'seed' must be an integer or null")
+    return seed
+
+
+def _protocol_channel() -> IO[str]:
+    """Keep the real stdout for responses; send fd 1 (stray prints) to stderr."""
+    channel = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return channel
+
+
+def _hello(started: float) -> dict[str, Any]:
+    from grader import confine
+
+    features = confine.probe()
+    return {
+        "id": 0, "ok": True, "ready": True, "pid": os.getpid(), "protocol": PROTOCOL,
+        "seconds": round(time.monotonic() - started, 3),
+        "enforced": {f.name: f.detail for f in features if f.enforced and f.name in confine.PIECES},
+        "not_enforced": {f.name: f.detail for f in features if not f.enforced and f.name in confine.PIECES},
+    }
+
+
+def main() -> int:
+    started = time.monotonic()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C belongs to the REPL, which asks first
+    channel = _protocol_channel()
+    worker = Worker()
+    channel.write(json.dumps(_hello(started)) + "\n")
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+        except ValueError as exc:
+            answer: dict[str, Any] = {"id": None, "ok": False, "error": f"not JSON: {exc}"}
+        else:
+            answer = worker.handle(request)
+        try:
+            channel.write(json.dumps(answer) + "\n")
+        except (TypeError, ValueError) as exc:
+            channel.write(json.dumps({"id": answer.get("id"), "ok": False, "error": f"unencodable answer: {exc}"}) + "\n")
+        if isinstance(request, dict) and request.get("op") == "shutdown" and answer.get("ok"):
+            break
+    return 0
+
+
+# ===================================================================== client
+
+
+class UnknownDrillError(LookupError):
+    """The worker does not know this drill id (a usage problem, not a grader fault)."""
+
+
+class WorkerError(Exception):
+    """The worker could not answer (it died twice, timed out, or never started)."""
+
+
+class WorkerClient:
+    """Talks to `python -m grader.worker`. Importing this module does not import torch.
+
+    The worker starts in the background on construction; the first request
+    blocks until it is ready. A worker that dies is restarted and the request
+    retried once; a grade that cannot be answered comes back as an `internal`
+    report, never as an exception.
+    """
+
+    def __init__(self, command: list[str] | None = None, env: dict[str, str] | None = None,
+                 start_timeout: float = 180.0):
+        self.command = command or [sys.executable, "-m", "grader.worker"]
+        self.env = env
+        self.start_timeout = start_timeout
+        self.hello: dict[str, Any] = {}
+        self.restarts = 0
+        self._lock = threading.Lock()
+        self._next_id = 1
+        self._proc: subprocess.Popen | None = None
+        self._buf = bytearray()
+        self._ready = False
+        self._stderr: IO[bytes] | None = None
+        self._start()
+
+    # ------------------------------------------------------------- public
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc else None
+
+    def wait_ready(self, timeout: float | None = None) -> dict[str, Any]:
+        """Block until the worker has said hello; returns the hello."""
+        with self._lock:
+            self._ensure_ready(time.monotonic() + (timeout or self.start_timeout))
+            return dict(self.hello)
+
+    def request(self, payload: dict[str, Any], timeout: float = 120.0) -> dict[str, Any]:
+        """Send one request; returns the response ({"ok": false, "error"} when unanswerable)."""
+        with self._lock:
+            for attempt in (1, 2):
+                try:
+                    return self._exchange(payload, timeout)
+                except WorkerError as exc:
+                    self._stop()
+                    if attempt == 2 or getattr(exc, "final", False):
+                        return {"id": payload.get("id"), "ok": False, "error": str(exc)}
+                    self.restarts += 1
+                    self._start()
+        return {"ok": False, "error": "unreachable"}  # pragma: no cover
+
+    def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
+              timeout: float = 120.0) -> dict[str, Any]:
+        """The report dict (CLI.md JSON + trap_why, output, notes); verdict `internal` when unanswerable."""
+        t0 = time.monotonic()
+        answer = self.request({"op": "grade", "drill": drill_id, "source": source, "filename": filename,
+                               "seed": seed}, timeout)
+        if answer.get("ok") and isinstance(answer.get("report"), dict):
+            return answer["report"]
+        if answer.get("kind") == "usage":
+            raise UnknownDrillError(str(answer.get("error")))
+        return internal_report(drill_id, seed, f"the grader could not answer: {answer.get('error')}",
+                               time.monotonic() - t0)
+
+    def prepare(self, drill_id: str, seed: int | None = None, timeout: float = 120.0) -> dict[str, Any]:
+        return self.request({"op": "prepare", "drill": drill_id, "seed": seed}, timeout)
+
+    def trace(self, drill_id: str, source: str, filename: str = "<buffer>", timeout: float = 120.0) -> dict[str, Any]:
+        answer = self.request({"op": "trace", "drill": drill_id, "source": source, "filename": filename}, timeout)
+        if answer.get("ok"):
+            return answer.get("trace") or {}
+        return {"error": answer.get("error", "the grader could not answer")}
+
+    def ping(self, timeout: float = 120.0) -> dict[str, Any]:
+        return self.request({"op": "ping"}, timeout)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._proc and self._proc.poll() is None and self._ready:
+                try:
+                    self._send({"id": 0, "op": "shutdown"})
+                    self._proc.wait(timeout=2)
+                except (OSError, subprocess.TimeoutExpired, WorkerError):
+                    pass
+            self._stop()
+
+    def __enter__(self) -> WorkerClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:  # pragma: no cover - best effort
+        try:
+            self._stop()
+        except Exception:  # noqa: BLE001
+            pass
+
+    # ------------------------------------------------------------ private
+
+    def _start(self) -> None:
+        env = dict(os.environ if self.env is None else self.env)
+        root = str(Path(__file__).resolve().parent.parent)
+        env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        self._stderr = tempfile.TemporaryFile()
+        self._buf = bytearray()
+        self._ready = False
+        self._proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      stderr=self._stderr, env=env, start_new_session=True, close_fds=True)
+
+    def _stop(self) -> None:
+        proc, self._proc = self._proc, None
+        self._ready = False
+        if proc is not None:
+            if proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    proc.kill()
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:  # pragma: no cover
+                pass
+            for stream in (proc.stdin, proc.stdout):
+                try:
+                    stream.close()
+                except (OSError, AttributeError):
+                    pass
+        if self._stderr is not None:
+            self._stderr.close()
+            self._stderr = None
+
+    def _ensure_ready(self, deadline: float) -> None:
+        if self._proc is None:
+            self._start()
+        if self._ready:
+            return
+        hello = self._read_line(deadline, "starting")
+        if not hello.get("ready"):
+            raise WorkerError(f"the worker said {hello!r} instead of hello")
+        self.hello = hello
+        self._ready = True
+
+    def _exchange(self, payload: dict[str, Any], timeout: float) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        self._ensure_ready(max(deadline, time.monotonic() + self.start_timeout))
+        rid = self._next_id
+        self._next_id += 1
+        self._send({**payload, "id": rid})
+        while True:
+            answer = self._read_line(deadline, "answering")
+            if answer.get("id") == rid:
+                return answer
+
+    def _send(self, payload: dict[str, Any]) -> None:
+        assert self._proc is not None and self._proc.stdin is not None
+        try:
+            self._proc.stdin.write(json.dumps(payload).encode() + b"\n")
+            self._proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError) as exc:
+            raise WorkerError(f"the worker is gone ({exc}){self._stderr_tail()}") from exc
+
+    def _read_line(self, deadline: float, doing: str) -> dict[str, Any]:
+        assert self._proc is not None and self._proc.stdout is not None
+        fd = self._proc.stdout.fileno()
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+            while b"\n" not in self._buf:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    exc = WorkerError(f"the worker took longer than allowed while {doing}")
+                    exc.final = True  # type: ignore[attr-defined] - retrying would take as long again
+                    raise exc
+                if not sel.select(timeout=left):
+                    continue
+                chunk = os.read(fd, 1 << 20)
+                if not chunk:
+                    self._proc.wait(timeout=5)
+                    raise WorkerError(f"the worker stopped (exit status {self._proc.returncode}) while {doing}"
+                                      f"{self._stderr_tail()}")
+                self._buf += chunk
+        line, _, rest = bytes(self._buf).partition(b"\n")
+        self._buf = bytearray(rest)
+        try:
+            answer = json.loads(line)
+        except ValueError as exc:
+            raise WorkerError(f"the worker sent something that is not JSON: {line[:80]!r}") from exc
+        return answer if isinstance(answer, dict) else {"ok": False, "error": "not an object"}
+
+    def _stderr_tail(self) -> str:
+        if self._stderr is None:
+            return ""
+        try:
+            self._stderr.seek(0, os.SEEK_END)
+            size = self._stderr.tell()
+            self._stderr.seek(max(0, size - 600))
+            tail = self._stderr.read().decode("utf-8", "replace").strip()
+        except OSError:
+            return ""
+        return f": {tail.splitlines()[-1]}" if tail else ""
+
+
+def internal_report(drill_id: str, seed: int | None, message: str, seconds: float = 0.0) -> dict[str, Any]:
+    """A report for our own fault (CLI.md shape); never counted against the person."""
+    return {"drill": drill_id, "verdict": "internal", "passed": 0, "total": 0, "seconds": round(seconds, 3),
+            "cases": [], "trap": None, "seed": seed, "message": message, "trap_why": "", "output": "",
+            "notes": []}
+
+
+if __name__ == "__main__":
+    sys.exit(main())
