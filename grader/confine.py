@@ -460,7 +460,7 @@ def probe() -> list[Feature]:
         blocked = got["tried"].get(piece)
         applied = piece in got["conf"]["enforced"]
         if applied and blocked:
-            features.append(Feature(piece, True, f"{PIECE_TEXT[piece]}: {got['conf']['enforced'][piece]}"))
+            features.append(Feature(piece, True, got["conf"]["enforced"][piece]))
         elif applied:
             features.append(Feature(piece, False, f"applied but the probe got through: {PIECE_TEXT[piece]} is NOT enforced"))
         else:

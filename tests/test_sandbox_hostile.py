@@ -246,3 +246,21 @@ def test_probe_says_what_is_enforced():
         assert features[piece].detail
     if confine.landlock_abi() >= 1 and confine.seccomp_available():
         assert all(features[p].enforced for p in confine.PIECES), features
+
+
+def test_doctor_prints_what_is_enforced():
+    import json
+
+    from typer.testing import CliRunner
+
+    from trainer.cli import _register
+    from trainer.cli.app import app
+
+    _register()
+    result = CliRunner().invoke(app, ["doctor", "--json"])
+    data = json.loads(result.stdout)
+    assert set(data["enforced"]) | set(data["not_enforced"]) == set(confine.PIECES)
+    assert result.exit_code == (0 if not data["not_enforced"] and data["orphans_reaped"] else 1)
+    text = CliRunner().invoke(app, ["doctor"], env={"NO_COLOR": "1"}).stdout
+    for piece in confine.PIECES:
+        assert piece in text
