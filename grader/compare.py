@@ -284,4 +284,10 @@ def outputs_close(a: Any, b: Any, call: Call, tolerances: dict[str, Tolerance]) 
         return len(a) == len(b) and all(outputs_close(x, y, call, tolerances) for x, y in zip(a, b))
     if isinstance(a, float) and isinstance(b, (int, float)):
         return abs(a - b) <= 1e-6 * max(1.0, abs(b))
+    if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
+        # a tensor against a Python value: only a 0-d tensor can stand for a number
+        t, v = (a, b) if isinstance(a, torch.Tensor) else (b, a)
+        if t.dim() != 0 or isinstance(v, bool) or not isinstance(v, (int, float)):
+            return False
+        return abs(float(t) - float(v)) <= 1e-6 * max(1.0, abs(float(v)))
     return a == b
