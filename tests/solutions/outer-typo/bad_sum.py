@@ -1,0 +1,3 @@
+# trap: sum-not-mean
+def mse(pred, target):
+    return ((pred - target[:, 0]) ** 2).sum()
