@@ -349,3 +349,17 @@ def test_next_indent():
     assert next_indent("    y = x") == "    "
     assert next_indent("        return y") == "    "
     assert next_indent("# a comment:") == ""
+
+
+def test_commands_typed_ahead_wait_for_the_running_job(mha, grading, _drill_home):
+    """':edit' and ':submit' sent in one burst: the submit runs on the edited buffer."""
+    good = solution("mha-padding", "ok_einsum.py")
+
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        pipe.send_text(":edit\r:submit\r")
+        await until(lambda: repl.results)
+        assert repl.results[0]["verdict"] == "pass"
+        pipe.send_text(":quit\r")
+
+    _, outcome = run_repl(mha, grading, _drill_home, script, editor=lambda text, drill: EditResult(good))
+    assert outcome.status == "passed"

@@ -40,6 +40,7 @@ from trainer.repl.style import repl_style
 from trainer.repl.toolbar import BarState, bar
 from trainer.repl.trace_view import render_trace
 from trainer.repl.verdict import Fragments, PassInfo, first_failure, render
+from trainer.repl.wrap import wrap_all, wrap_line
 
 Recorder = Callable[..., Any]  # store.record_attempt's keywords -> RecordResult (or None)
 
@@ -112,6 +113,7 @@ class DrillRepl:
         self.passed_at: float | None = None
         self.revealed = False
         self.submitted_text = self.skeleton
+        self.pending: list[tuple[str, str]] = []  # commands typed while a job ran
         self.results: list[dict[str, Any]] = []  # every graded result, in order (tests read this)
         self.commands: dict[str, Command] = commands_of(self)
         if history is None:
@@ -260,11 +262,20 @@ class DrillRepl:
             self.message = f":{cmd.info.name} is locked in a mock interview"
             self.app.invalidate()
             return
-        if self.busy and cmd.info.name not in ("quit", "help"):
-            self.message = f"wait: {self.busy}"
+        if self.busy and cmd.info.name != "help":
+            # typed ahead (":edit" then ":submit" at once): run it when the current job ends
+            self.pending.append((cmd.info.name, arg))
+            self.message = f":{cmd.info.name} queued"
             self.app.invalidate()
             return
         cmd.run(arg)
+
+    def _job_done(self) -> None:
+        self.busy = ""
+        if self.pending and self.question is None:
+            name, arg = self.pending.pop(0)
+            self.message = ""
+            self.run_command(name, arg)
 
     def _spawn(self, label: str, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
         self.busy = label
@@ -274,9 +285,9 @@ class DrillRepl:
         async def job() -> None:
             try:
                 result = await asyncio.get_running_loop().run_in_executor(None, work)
+                done(result)
             finally:
-                self.busy = ""
-            done(result)
+                self._job_done()
             self.app.invalidate()
 
         self.app.create_background_task(job())
@@ -386,14 +397,14 @@ class DrillRepl:
         async def job() -> None:
             try:
                 result = await run_in_terminal(lambda: self.edit(text, self.spec.id), in_executor=True)
+                if result.text is None:
+                    self.message = result.problem
+                else:
+                    new = result.text if result.text.endswith("\n") else result.text + "\n"
+                    self.buffer.set_document(Document(new, len(new)))
+                    self.message = "loaded from the editor"
             finally:
-                self.busy = ""
-            if result.text is None:
-                self.message = result.problem
-            else:
-                new = result.text if result.text.endswith("\n") else result.text + "\n"
-                self.buffer.set_document(Document(new, len(new)))
-                self.message = "loaded from the editor"
+                self._job_done()
             self.app.invalidate()
 
         self.app.create_background_task(job())
@@ -484,7 +495,9 @@ class DrillRepl:
 
     def output_view(self) -> Fragments:
         """The output pane's text from the scroll offset on, without a trailing newline."""
-        lines = list(split_lines(self.output))[self.output_offset:]
+        width = self._width()
+        lines = [piece for line in split_lines(self.output) for piece in wrap_line(line, width - 1)]
+        lines = lines[self.output_offset:]
         while lines and not "".join(t for _, t in lines[-1]).strip():
             lines.pop()
         out: Fragments = []
@@ -493,6 +506,12 @@ class DrillRepl:
             if i < len(lines) - 1:
                 out.append(("", "\n"))
         return out
+
+    def _width(self) -> int:
+        try:
+            return int(self.app.output.get_size().columns)
+        except Exception:  # noqa: BLE001 - no terminal yet
+            return 100
 
     def bar_state(self) -> BarState:
         message = self.message
@@ -504,7 +523,8 @@ class DrillRepl:
 
     def _build(self, input: Any, output: Any) -> Application:
         def header() -> Any:
-            return header_fragments(self.spec) if self.header_open else title_fragments(self.spec)
+            return wrap_all(header_fragments(self.spec) if self.header_open else title_fragments(self.spec),
+                            self._width() - 1)
 
         def header_height() -> Dimension:
             n = rows(header(), width())
@@ -548,6 +568,6 @@ class DrillRepl:
         )
 
     def _scroll(self, direction: int, page: int) -> None:
-        total = len(list(split_lines(self.output)))
+        total = self.output_offset + len(list(split_lines(self.output_view())))
         self.output_offset = max(0, min(total - 1, self.output_offset + direction * page))
         self.app.invalidate()
