@@ -26,3 +26,8 @@ def trap_unmasked_sum(x, mask):
 def trap_batch_count(x, mask):
     m = mask[:, :, None].to(x.dtype)
     return (x * m).sum(dim=1) / m.sum().clamp_min(1.0)  # one count for the whole batch
+
+
+def trap_zeroed_then_mean(x, mask):
+    m = mask[:, :, None].to(x.dtype)
+    return (x * m).mean(dim=1)  # padding zeroed, but still divided by T

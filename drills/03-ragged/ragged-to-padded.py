@@ -25,10 +25,12 @@ def last_hidden(h, mask):
     return h[torch.arange(B), last]  # (B, d)
 
 
-def make_seqs(ctx, shape, dtype, vocab=30):
+def make_seqs(ctx, shape, dtype, vocab=30, pad_at_end=True):
     """B token lists: lengths in [1, T] with one of exactly T and (B > 1) one of
-    length 1; pad_id appears as a real token, and where possible as the final
-    token of a short sequence."""
+    length 1; pad_id appears as a real token, and (pad_at_end) where possible as
+    the final token of a short sequence. Without pad_at_end it appears only
+    inside sequences, never as a final token."""
+    pad_at_end = bool(ctx.params.get("pad_at_end", pad_at_end))
     pad_id = int(ctx.params.get("pad_id", 0))
     B, T = ctx.sizes["B"], ctx.sizes["T"]
     lens = [ctx.rng.randint(1, T) for _ in range(B)]
@@ -37,12 +39,13 @@ def make_seqs(ctx, shape, dtype, vocab=30):
     lens[order[0]] = T
     if B > 1:
         lens[order[1]] = 1
-    seqs = [[ctx.rng.randrange(vocab) for _ in range(n)] for n in lens]
+    others = [t for t in range(vocab + 1) if t != pad_id]
+    seqs = [[ctx.rng.choice(others) for _ in range(n)] for n in lens]
     # a real token equal to pad_id inside the full sequence ...
-    seqs[order[0]][ctx.rng.randrange(T)] = pad_id
+    seqs[order[0]][ctx.rng.randrange(T - 1) if T > 1 else 0] = pad_id
     # ... and as the last token of a shorter one, which fools `ids != pad_id`
     short = [i for i in order[1:] if lens[i] < T]
-    if short:
+    if short and pad_at_end:
         seqs[short[-1]][-1] = pad_id
     return seqs
 
@@ -56,6 +59,12 @@ def trap_mask_from_ids(seqs, pad_id):
     ids, _ = _pad(seqs, pad_id)
     mask = (ids != pad_id).long()  # wrong wherever a real token equals pad_id
     return ids, mask, mask.sum(dim=1) - 1
+
+
+def trap_mask_from_ids_only(seqs, pad_id):
+    ids, _ = _pad(seqs, pad_id)
+    last = torch.tensor([len(s) - 1 for s in seqs], dtype=torch.int64)  # right
+    return ids, (ids != pad_id).long(), last  # but the mask hides real pad_id tokens
 
 
 def trap_left_padded(seqs, pad_id):

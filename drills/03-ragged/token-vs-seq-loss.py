@@ -68,3 +68,15 @@ def trap_sum_over_batch(logits, ids, loss_mask):
     nll = _per_token(logits, ids)
     m = loss_mask.to(nll.dtype)
     return (nll * m).sum() / nll.shape[0], ((nll * m).sum(1) / m.sum(1)).mean()
+
+
+def trap_seq_no_row_count(logits, ids, loss_mask):
+    nll = _per_token(logits, ids)
+    m = loss_mask.to(nll.dtype)
+    return (nll * m).sum() / m.sum(), (nll * m).sum(1).mean()  # per-row sums, never divided
+
+
+def trap_masked_mean_over_numel(logits, ids, loss_mask):
+    nll = _per_token(logits, ids)
+    m = loss_mask.to(nll.dtype)
+    return (nll * m).mean(), (nll * m).mean(1).mean()  # masked, but divided by B * T and by T

@@ -85,3 +85,11 @@ def trap_ascending(probs, p):
     sorted_p = sorted_p.masked_fill(cum - sorted_p >= p, 0.0)
     out = torch.zeros_like(probs).scatter(-1, idx, sorted_p)
     return out / out.sum(-1, keepdim=True)
+
+
+def trap_gather_not_scatter(probs, p):
+    sorted_p, idx = torch.sort(probs, dim=-1, descending=True)
+    cum = torch.cumsum(sorted_p, dim=-1)
+    sorted_p = sorted_p.masked_fill(cum - sorted_p >= p, 0.0)
+    out = sorted_p.gather(-1, idx)  # gather applies the permutation again instead of undoing it
+    return out / out.sum(-1, keepdim=True)

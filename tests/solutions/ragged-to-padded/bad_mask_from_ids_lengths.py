@@ -1,0 +1,15 @@
+# trap: mask-from-ids-only
+import torch
+
+
+def pad_batch(seqs, pad_id):
+    T = max(map(len, seqs))
+    ids = torch.tensor([list(s) + [pad_id] * (T - len(s)) for s in seqs])
+    mask = (ids != pad_id).to(torch.int64)
+    last = torch.tensor([len(s) - 1 for s in seqs])
+    return ids, mask, last
+
+
+def last_hidden(h, mask):
+    B = h.shape[0]
+    return h[torch.arange(B), mask.long().sum(1) - 1]
