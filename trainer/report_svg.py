@@ -151,11 +151,12 @@ def hbar_chart(rows: Sequence[tuple[str, float, str]], width: int = 520, colour:
                label_w: int = 180) -> str:
     """Generic horizontal bars: (label, value, value text); bars scaled to the largest value."""
     top_v = max((v for _, v, _ in rows), default=0) or 1
-    bar_w, row_h = width - label_w - 70, 24
+    bar_w, row_h = width - label_w - 130, 24
+    room = max(4, label_w // 7)
     body = []
     for i, (label, value, shown) in enumerate(rows):
         y = 6 + i * row_h
-        body.append(_text(0, y + 12, label if len(label) <= 26 else label[:25] + "…", size=12, fill="#111827"))
+        body.append(_text(0, y + 12, label if len(label) <= room else label[:room - 1] + "…", size=12, fill="#111827"))
         body.append(f'<rect x="{label_w}" y="{y}" width="{max(2.0, bar_w * value / top_v):.1f}" height="15" '
                     f'rx="3" fill="{colour}"><title>{esc(label)}: {esc(shown)}</title></rect>')
         body.append(_text(label_w + bar_w * value / top_v + 6, y + 12, shown, size=11, fill="#111827"))

@@ -54,7 +54,7 @@ def _mastery(report: Report) -> Table:
     table.add_column("practised", justify="right")
     for m in report.mastery:
         style = "green" if m.mastery >= 0.7 else "cyan" if m.mastery >= 0.35 else "yellow"
-        table.add_row(m.topic, Text(bar(m.mastery, 1.0, 24), style=style), percent(m.mastery),
+        table.add_row(Text(m.topic), Text(bar(m.mastery, 1.0, 24), style=style), percent(m.mastery),
                       f"{m.practised}/{m.total}")
     return table
 
@@ -82,7 +82,7 @@ def _trends(report: Report) -> Table | Text:
     for t in report.trends:
         verdict = Text("on target", style="green") if t.on_target else \
             Text("over target", style="red") if t.on_target is False else Text("")
-        table.add_row(t.drill, Text(sparkline([p.seconds for p in t.points]), style="cyan"), mmss(t.best),
+        table.add_row(Text(t.drill), Text(sparkline([p.seconds for p in t.points]), style="cyan"), mmss(t.best),
                       mmss(t.latest), mmss(t.target), verdict)
     return table
 
@@ -96,7 +96,8 @@ def _mistakes(report: Report) -> Table | Text:
     table.add_column("what it means")
     table.add_column("practise", no_wrap=True)
     for m in report.mistakes:
-        table.add_row(m.trap, str(m.count), m.message, "\n".join(f"drill solve {d}" for d in m.practise[:3]))
+        table.add_row(Text(m.trap), str(m.count), Text(m.message),
+                      Text("\n".join(f"drill solve {d}" for d in m.practise[:3])))
     return table
 
 
@@ -106,7 +107,7 @@ def _weakest(report: Report) -> Table:
                           ("best / target", "right"), ("practise", "left")):
         table.add_column(name, justify=justify, no_wrap=name != "topic")
     for w in report.weakest:
-        table.add_row(w.drill, w.topic, percent(w.recall), f"{w.passes}/{w.attempts}",
+        table.add_row(Text(w.drill), Text(w.topic), percent(w.recall), f"{w.passes}/{w.attempts}",
                       f"{mmss(w.best)} / {mmss(w.target)}", Text(w.command, style="bold"))
     return table
 
