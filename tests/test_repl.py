@@ -363,3 +363,13 @@ def test_commands_typed_ahead_wait_for_the_running_job(mha, grading, _drill_home
 
     _, outcome = run_repl(mha, grading, _drill_home, script, editor=lambda text, drill: EditResult(good))
     assert outcome.status == "passed"
+
+
+def test_the_repl_never_imports_torch_at_start():
+    import subprocess
+    import sys
+
+    code = ("import sys, trainer.cli; trainer.cli._register(); import trainer.repl.app, trainer.repl.quickfire, "
+            "trainer.repl.watch, trainer.repl.grading, trainer.sessions; print('torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "False", out.stderr
