@@ -108,3 +108,71 @@ def test_weakness():
     assert weakness(0, 0, None, NOW) == 0.5
     assert weakness(4, 4, NOW + timedelta(days=3), NOW) == 0.0
     assert weakness(4, 1, NOW - timedelta(days=1), NOW, lapses=2) == 1.0
+
+
+# ------------------------------------------------------------- CLI wiring
+
+
+class _NoGrading:
+    def close(self) -> None:
+        pass
+
+
+def _cli(monkeypatch, outcomes):
+    """The practice commands with the REPL, grader and prompts replaced by stand-ins."""
+    from typer.testing import CliRunner
+
+    import trainer.cli as cli
+    from trainer.cli import practice
+    from trainer.repl import grading, quickfire
+    from trainer.repl.app import DrillOutcome
+    from trainer.repl.quickfire import QuizResult
+
+    cli._register()
+    seen = []
+
+    def fake_drill(spec, grading_, options):
+        seen.append((spec.id, options))
+        status = outcomes.get(spec.id, "passed")
+        return DrillOutcome(spec.id, status, "pass" if status == "passed" else "wrong", 100.0, 1,
+                            traps=[] if status == "passed" else ["some-trap"])
+
+    def fake_ask(drill, quiz, **kw):
+        return QuizResult(drill, quiz.q, quiz.a, quiz.a, quiz.why, True, 3.0)
+
+    monkeypatch.setattr(practice, "_need_terminal", lambda: None)
+    monkeypatch.setattr(practice, "_run_drill", fake_drill)
+    monkeypatch.setattr(practice, "_go_on", lambda: True)
+    monkeypatch.setattr(grading, "open_grading", lambda: _NoGrading())
+    monkeypatch.setattr(quickfire, "ask", fake_ask)
+    return CliRunner(), cli.app, seen
+
+
+def test_mock_command_locks_commands_prints_the_seed_and_stores_the_report(monkeypatch):
+    from trainer.store import open_store
+
+    runner, app, seen = _cli(monkeypatch, {})
+    result = runner.invoke(app, ["mock", "--count", "2", "--minutes", "20", "--seed", "5"])
+    assert result.exit_code == 0, result.output
+    assert "seed 5" in result.output and "Mock interview: 2/2 passed" in result.output
+    assert len(seen) == 2 and len({s[0] for s in seen}) == 2
+    options = seen[0][1]
+    assert options.mode == "mock" and options.locked == {"hint", "try", "solution"} and options.seed == 5
+    assert options.deadline is not None and not options.show_reference
+    with open_store() as store:
+        [session] = store.sessions()
+    assert session.kind == "mock" and session.meta["seed"] == 5 and session.summary["passed"] == 2
+
+
+def test_warmup_command_runs_items_and_summarises(monkeypatch):
+    from trainer.store import open_store
+
+    runner, app, seen = _cli(monkeypatch, {})
+    result = runner.invoke(app, ["warmup", "--count", "2"])
+    assert result.exit_code == 0, result.output
+    assert "Warm-up: 2 drill(s)" in result.output and "Warm-up done in" in result.output
+    assert "drills passed: 2/2" in result.output and "Due tomorrow" in result.output
+    assert [o.mode for _, o in seen] == ["warmup", "warmup"] and seen[0][1].in_session
+    with open_store() as store:
+        [session] = store.sessions()
+    assert session.kind == "warmup" and session.summary["drills"] == 2
