@@ -56,3 +56,7 @@ def trap_flipped_kernel(x, weight, stride: int, padding: int):
 
 def trap_no_padding(x, weight, stride: int, padding: int):
     return _conv(x, weight, stride, 0)
+
+
+def trap_output_transposed(x, weight, stride: int, padding: int):
+    return _conv(x, weight, stride, padding).transpose(2, 3)  # positions written as [j, i]

@@ -60,3 +60,15 @@ def trap_square_grid(tokens, C: int, H: int, W: int, P: int):
     h = w = int(math.sqrt(N))  # assumes a square grid of patches
     x = tokens.reshape(B, h, w, C, P, P).permute(0, 3, 1, 4, 2, 5)
     return x.reshape(B, C, h * P, w * P)
+
+
+def trap_grid_axes_swapped(tokens, C: int, H: int, W: int, P: int):
+    B = tokens.shape[0]
+    x = tokens.reshape(B, H // P, W // P, C, P, P).permute(0, 3, 2, 4, 1, 5)  # (B, C, gw, P, gh, P)
+    return x.reshape(B, C, H, W)
+
+
+def trap_blocks_not_interleaved(tokens, C: int, H: int, W: int, P: int):
+    B = tokens.shape[0]
+    x = tokens.reshape(B, H // P, W // P, C, P, P).permute(0, 3, 1, 2, 4, 5)  # (B, C, gh, gw, P, P)
+    return x.reshape(B, C, H, W)
