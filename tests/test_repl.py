@@ -339,7 +339,13 @@ def test_vi_mode_setting(mha, grading, _drill_home):
 
     async def script(repl: DrillRepl, pipe: Any) -> None:
         assert repl.app.editing_mode == EditingMode.VI
-        pipe.send_text(":quit\r")
+        pipe.send_text("x = 1\x1b")  # insert mode, then Escape to normal mode
+        await until(lambda: "x = 1" in repl.buffer.text)
+        await asyncio.sleep(0.1)
+        pipe.send_text(":hint\r")  # ':' in normal mode opens a command line, as in vi
+        await until(lambda: repl.hints == 1)
+        assert ":hint" not in repl.buffer.text and "x = 1" in repl.buffer.text
+        await leave(repl, pipe)
 
     run_repl(mha, grading, _drill_home, script, options=ReplOptions(vi=True))
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 from typing import Any
 
 from prompt_toolkit.document import Document
-from prompt_toolkit.filters import Condition
+from prompt_toolkit.filters import Condition, vi_navigation_mode
+from prompt_toolkit.key_binding.vi_state import InputMode
 from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 from prompt_toolkit.key_binding.key_processor import KeyPressEvent
 
@@ -103,6 +104,14 @@ def build_key_bindings(repl: Any) -> KeyBindings:
             bind(cmd.info.key, cmd.info.name)
     bind("f5", "submit")
     bind("f6", "try")
+
+    @kb.add(":", filter=free & vi_navigation_mode)
+    def _vi_colon(event: KeyPressEvent) -> None:
+        """vi normal mode: ':' starts a command line at the end of the buffer, as in vi."""
+        buf = event.current_buffer
+        text = buf.text if buf.text.endswith("\n") or not buf.text else buf.text + "\n"
+        buf.set_document(Document(text + ":", len(text) + 1))
+        event.app.vi_state.input_mode = InputMode.INSERT
 
     @kb.add("c-c", filter=free)
     def _interrupt(event: KeyPressEvent) -> None:
