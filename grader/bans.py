@@ -144,10 +144,26 @@ def _BanMode(originals: dict[int, str], on_call: Callable[[str], None]) -> Any: 
 def install_counters(required: dict[str, int], places: list[tuple[str, str, str]]) -> dict[str, int]:
     """Wrap every module attribute holding a `must_call` object with a call counter.
 
+    A name that resolves to a torch operator (`torch.ops.torchvision.nms`) is counted
+    by a TorchFunctionMode instead, so every route to the operator counts once.
     Returns the live counts (name -> calls); the sandbox clears it before each call.
     """
+    import torch
+
     counts: dict[str, int] = {name: 0 for name in required}
+    ops: dict[int, str] = {}
+    for name in required:
+        try:
+            obj = resolve(name)
+        except (ImportError, AttributeError):
+            continue
+        if isinstance(obj, (torch._ops.OpOverloadPacket, torch._ops.OpOverload)):
+            ops[id(obj)] = name
+    if ops:
+        _count_mode_class()(ops, counts).__enter__()
     for modname, attr, name in places:
+        if name in ops.values():
+            continue
         module = sys.modules.get(modname)
         original = getattr(module, attr, None) if module is not None else None
         if original is None or isinstance(original, type):
@@ -164,3 +180,21 @@ def install_counters(required: dict[str, int], places: list[tuple[str, str, str]
         except (AttributeError, TypeError):
             pass
     return counts
+
+
+def _count_mode_class() -> type:
+    from torch.overrides import TorchFunctionMode
+
+    class CountMode(TorchFunctionMode):
+        def __init__(self, ops: dict[int, str], counts: dict[str, int]):
+            super().__init__()
+            self.ops = ops
+            self.counts = counts
+
+        def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001
+            name = self.ops.get(id(func)) or self.ops.get(id(getattr(func, "overloadpacket", None)))
+            if name is not None:
+                self.counts[name] += 1
+            return func(*args, **(kwargs or {}))
+
+    return CountMode
