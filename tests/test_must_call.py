@@ -39,16 +39,16 @@ def test_wrong_count_is_banned(grader, source, count):
     report = grader.grade("class-aware-nms", source, "<src>", seed=3)
     assert report.verdict == "banned"
     assert all(c.verdict == "banned" for c in report.cases)
-    assert f"called torchvision.ops.nms {count}; this drill requires exactly 1" in report.cases[0].message
+    assert f"called torch.ops.torchvision.nms {count}; this drill requires exactly 1" in report.cases[0].message
 
 
 def test_must_call_schema(tmp_path: Path):
     ref = ROOT / "drills/04-gather-scatter/class-aware-nms.yaml"
-    text = ref.read_text(encoding="utf-8").replace("torchvision.ops.nms: 1", "torchvision.ops.nms: -1")
+    text = ref.read_text(encoding="utf-8").replace("torch.ops.torchvision.nms: 1", "torch.ops.torchvision.nms: -1")
     path = tmp_path / "class-aware-nms.yaml"
     path.write_text(text, encoding="utf-8")
     (tmp_path / "class-aware-nms.py").write_text((ROOT / "drills/04-gather-scatter/class-aware-nms.py").read_text())
     with pytest.raises(SpecError, match="must_call"):
         parse_spec(path)
     spec = parse_spec(ref)
-    assert spec.must_call == {"torchvision.ops.nms": 1}
+    assert spec.must_call == {"torch.ops.torchvision.nms": 1}
