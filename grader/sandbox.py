@@ -16,8 +16,11 @@ and reaps any process the child left behind (fork + setsid escapes).
 """
 from __future__ import annotations
 
+import dataclasses
+import fcntl
 import functools
 import gc
+import json
 import os
 import selectors
 import shutil
@@ -33,6 +36,7 @@ from typing import Any, Callable
 from grader import confine, transport
 
 RESULT_FD = 3
+GO_FD = 4  # a standby child reads its job (source, filename) here
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 _TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -83,6 +87,7 @@ class ChildOutcome:
     memory_killed: bool = False  # the resident-size watchdog stopped the child
     memory_peak: int = 0  # largest resident size seen, bytes
     orphans: int = 0  # processes left behind by the child, killed and reaped
+    from_standby: bool = False  # ran in a child forked ahead of time (Standby)
 
 
 @dataclass
@@ -124,7 +129,8 @@ class _Child:
     t0: float
 
 
-def _spawn(limits: Limits, body: Callable[[int, int, str], None]) -> _Child:
+def _spawn(limits: Limits, body: Callable[[int, int, str], None], close_in_child: tuple[int, ...] = (),
+           close_in_parent: tuple[int, ...] = ()) -> _Child:
     """Fork a child that prepares itself and runs `body(res_w, out_w, scratch)`."""
     parent_ready()
     scratch = tempfile.mkdtemp(prefix="drill-sandbox-")
@@ -142,18 +148,122 @@ def _spawn(limits: Limits, body: Callable[[int, int, str], None]) -> _Child:
             gc.unfreeze()
     if pid == 0:  # child
         try:
-            os.close(res_r)
-            os.close(out_r)
+            for fd in (res_r, out_r, *close_in_child):
+                os.close(fd)
             body(res_w, out_w, scratch)
         finally:
             os._exit(70)
-    os.close(res_w)
-    os.close(out_w)
+    for fd in (res_w, out_w, *close_in_parent):
+        os.close(fd)
     try:
         os.setpgid(pid, pid)
     except OSError:
         pass
     return _Child(pid, res_r, out_r, scratch, since, t0)
+
+
+def _job_key(job: Job, limits: Limits) -> tuple:
+    """Everything but the source: a standby child fits a job only when this matches.
+    Call arguments are compared by identity (the cached prepared cases)."""
+    return (tuple((i, f, id(a), tuple(n)) for i, f, a, n in job.calls), tuple(job.functions), job.banned,
+            tuple(job.ban_places), tuple(sorted(job.must_call.items())), tuple(job.count_places), job.trace,
+            dataclasses.astuple(limits))
+
+
+@dataclass
+class _Waiting:
+    child: _Child
+    go_w: int
+    key: tuple
+    template: Job  # holds the arguments alive, so the ids in `key` stay theirs
+
+
+class Standby:
+    """At most one child forked, prepared and confined ahead of time for the
+    job most recently run, waiting on a pipe for its source. A warm worker calls
+    `prefork()` after answering, so the next submission skips the fork and the
+    child's set-up. The one instance, STANDBY, belongs to this process."""
+
+    def __init__(self) -> None:
+        self._waiting: _Waiting | None = None
+        self._last: tuple[Job, Limits] | None = None
+        self._lock = threading.Lock()
+
+    def remember(self, job: Job, limits: Limits) -> None:
+        self._last = (dataclasses.replace(job, source="", filename=""), limits)
+
+    def prefork(self) -> bool:
+        """Fork a standby child for the last job run (no-op when one waits already)."""
+        with self._lock:
+            if self._last is None:
+                return False
+            template, limits = self._last
+            key = _job_key(template, limits)
+            if self._waiting is not None:
+                if self._waiting.key == key and _alive(self._waiting.child.pid):
+                    return True
+                self._discard()
+            go_r, go_w = os.pipe()
+            child = _spawn(limits, lambda res_w, out_w, scratch: _standby_child(template, limits, res_w, out_w,
+                                                                                scratch, go_r),
+                           close_in_child=(go_w,), close_in_parent=(go_r,))
+            self._waiting = _Waiting(child, go_w, key, template)
+            return True
+
+    def take(self, job: Job, limits: Limits) -> _Child | None:
+        """The standby child, given the job's source, when it fits; else None."""
+        with self._lock:
+            waiting, self._waiting = self._waiting, None
+            if waiting is None:
+                return None
+            if waiting.key != _job_key(job, limits):
+                self._waiting = waiting
+                self._discard()
+                return None
+            message = json.dumps({"source": job.source, "filename": job.filename}).encode()
+            try:
+                transport._write_all(waiting.go_w, message)
+            except OSError:
+                self._waiting = waiting
+                self._discard()
+                return None
+            finally:
+                try:
+                    os.close(waiting.go_w)
+                except OSError:
+                    pass
+            waiting.child.t0 = time.monotonic()
+            return waiting.child
+
+    def discard(self) -> None:
+        with self._lock:
+            self._discard()
+
+    def _discard(self) -> None:
+        waiting, self._waiting = self._waiting, None
+        if waiting is None:
+            return
+        try:
+            os.close(waiting.go_w)
+        except OSError:
+            pass
+        _finish(waiting.child, ChildOutcome(finished=True, confined={"processes": "standby"}))
+
+
+STANDBY = Standby()
+
+
+def prefork() -> bool:
+    """Fork a standby child for the job most recently run in this process."""
+    return STANDBY.prefork()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        done, _ = os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return False
+    return done == 0
 
 
 def _finish(child: _Child, outcome: ChildOutcome | None) -> None:
@@ -174,11 +284,17 @@ def _finish(child: _Child, outcome: ChildOutcome | None) -> None:
 
 
 def run(job: Job, limits: Limits) -> ChildOutcome:
-    """Fork a child for the job and supervise it until it finishes or is killed."""
-    child = _spawn(limits, lambda res_w, out_w, scratch: _child(job, limits, res_w, out_w, scratch))
+    """Run the job in a child (the standby one when it was forked for this very
+    job, else a fresh fork) and supervise it until it finishes or is killed."""
+    child = STANDBY.take(job, limits)
+    from_standby = child is not None
+    if child is None:
+        child = _spawn(limits, lambda res_w, out_w, scratch: _child(job, limits, res_w, out_w, scratch))
+    STANDBY.remember(job, limits)
     outcome: ChildOutcome | None = None
     try:
         outcome = _supervise(child, limits)
+        outcome.from_standby = from_standby
         return outcome
     finally:
         _finish(child, outcome)
@@ -471,10 +587,40 @@ def _str_dict(value: Any) -> dict[str, str]:
 def _child(job: Job, limits: Limits, res_w: int, out_w: int, scratch: str) -> None:
     if not _child_prepare(limits, res_w, out_w, scratch):
         return
+    _child_run(job)
+
+
+def _standby_child(template: Job, limits: Limits, res_w: int, out_w: int, scratch: str, go_r: int) -> None:
+    """Prepared and confined ahead of time; waits for the source, then runs it."""
+    if not _child_prepare(limits, res_w, out_w, scratch, go_r):
+        return
+    counts = _install_guards(template)
+    message = _read_go(GO_FD)
+    os.close(GO_FD)
+    if message is None:
+        os._exit(0)  # discarded, or the parent is gone
+    _child_run(dataclasses.replace(template, source=message[0], filename=message[1]), counts)
+
+
+def _read_go(fd: int) -> tuple[str, str] | None:
+    chunks = bytearray()
+    while True:
+        data = os.read(fd, 1 << 20)
+        if not data:
+            break
+        chunks += data
+    try:
+        message = json.loads(bytes(chunks))
+        return str(message["source"]), str(message["filename"])
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def _child_run(job: Job, counts: dict[str, int] | None = None) -> None:
     sys.stdin = open(os.devnull)  # noqa: SIM115
     os.environ["OMP_NUM_THREADS"] = "1"
     signal.signal(signal.SIGINT, signal.SIG_DFL)
-    _run_job(job)
+    _run_job(job, counts)
 
 
 def _max_fd() -> int:
@@ -539,16 +685,24 @@ def describe_exception(exc: BaseException, filename: str) -> dict[str, Any]:
     }
 
 
-def _run_job(job: Job) -> None:
-    import torch
-
+def _install_guards(job: Job) -> dict[str, int]:
+    """Banned-call guards and must_call counters (they do not depend on the source)."""
     from grader import bans
 
     def on_banned(name: str) -> None:
         _send({"type": "banned", "name": name})
 
     bans.install(job.banned, job.ban_places, on_banned)
-    counts = bans.install_counters(job.must_call, job.count_places) if job.must_call else {}
+    return bans.install_counters(job.must_call, job.count_places) if job.must_call else {}
+
+
+def _run_job(job: Job, counts: dict[str, int] | None = None) -> None:
+    import torch
+
+    from grader import bans
+
+    if counts is None:
+        counts = _install_guards(job)
     module = type(sys)("solution")
     module.__file__ = job.filename
     sys.modules["solution"] = module
@@ -707,17 +861,23 @@ def run_json(work: Any, limits: Limits) -> tuple[dict | None, str | None]:
     return (got or None), problem
 
 
-def _child_prepare(limits: Limits, res_w: int, out_w: int, scratch: str) -> bool:
+def _child_prepare(limits: Limits, res_w: int, out_w: int, scratch: str, go_r: int | None = None) -> bool:
     """The isolation every child gets, before it runs anything untrusted.
+    `go_r` (a standby child's job pipe) is kept open as GO_FD.
     Returns False when the child must not go on (confinement required and missing)."""
     os.setpgid(0, 0)
+    high = fcntl.fcntl(go_r, fcntl.F_DUPFD, GO_FD + 1) if go_r is not None else None
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     os.dup2(out_w, 1)
     os.dup2(out_w, 2)
     if res_w != RESULT_FD:
         os.dup2(res_w, RESULT_FD)
-    os.closerange(RESULT_FD + 1, _max_fd())
+    if high is not None:
+        os.dup2(high, GO_FD)
+        os.closerange(GO_FD + 1, _max_fd())
+    else:
+        os.closerange(RESULT_FD + 1, _max_fd())
     sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115
     sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
     for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2, signal.SIGCHLD):

@@ -17,7 +17,7 @@ writes one hello line::
 Then, for each request (every request may carry an "id", echoed back)::
 
     {"id": 1, "op": "grade", "drill": "mha-padding", "source": "...",
-     "filename": "<buffer>", "seed": 11}          # seed may be null: a fresh one
+     "filename": "<buffer>", "seed": 11}          # seed null: this worker's seed for the drill
     -> {"id": 1, "ok": true, "report": {...Report.to_dict() (CLI.md),
         "trap_why": "...", "output": "what it printed", "notes": [...]}}
 
@@ -31,6 +31,12 @@ Then, for each request (every request may carry an "id", echoed back)::
     {"id": 5, "op": "probe"}                      -> {"id": 5, "ok": true, "features": [
                                                        {"name", "enforced", "detail"}...]}
     {"id": 6, "op": "shutdown"}                   -> {"id": 6, "ok": true}, then it exits
+
+A null seed means the worker's session seed for that drill, chosen at random
+once per worker, so a person's repeated submissions are graded on the same
+cases (and "seed" in the report says which). After answering a grade or
+prepare, the worker forks the next sandbox child ahead of time (it waits,
+confined, for the source), so the next submission skips the fork.
 
 Any failure answers ``{"id": n, "ok": false, "error": "..."}`` (an unknown
 drill id also carries ``"kind": "usage"``) and the worker carries on. End of
@@ -68,7 +74,18 @@ class Worker:
         from grader.engine import Grader
 
         self.grader = Grader()
+        self.session_seeds: dict[str, int] = {}  # drill -> the seed used when a request gives none
         sandbox.parent_ready()
+
+    def after_answer(self, request: Any) -> None:
+        """Idle work once an answer is out: fork the next sandbox child ahead of time."""
+        if isinstance(request, dict) and request.get("op") == "grade":
+            from grader import sandbox
+
+            try:
+                sandbox.prefork()
+            except Exception:  # noqa: BLE001 - an optimisation; the next grade forks afresh
+                pass
 
     def handle(self, request: Any) -> dict[str, Any]:
         if not isinstance(request, dict):
@@ -96,7 +113,7 @@ class Worker:
     def op_grade(self, request: dict) -> dict[str, Any]:
         drill, source = _text(request, "drill"), _text(request, "source")
         filename = str(request.get("filename") or "<buffer>")
-        report = self.grader.grade(drill, source, filename, _seed(request))
+        report = self.grader.grade(drill, source, filename, self._seed_for(drill, request))
         out = report.to_dict()
         out["trap_why"] = report.trap.why if report.trap else ""
         out["output"] = report.output
@@ -104,15 +121,22 @@ class Worker:
         return {"report": out}
 
     def op_prepare(self, request: dict) -> dict[str, Any]:
-        from grader.cases import new_seed
-
         spec = self.grader.spec(_text(request, "drill"))
-        seed = _seed(request)
-        seed = new_seed() if seed is None else seed
+        seed = self._seed_for(spec.id, request)
         prep = self.grader.prepared(spec, seed)
         if spec.banned:
             self.grader.ban_places(spec)
         return {"seed": seed, "calls": len(prep.calls)}
+
+    def _seed_for(self, drill: str, request: dict) -> int:
+        """The request's seed, or this worker's session seed for the drill (chosen once),
+        so repeated submissions reuse the prepared cases and the standby child."""
+        from grader.cases import new_seed
+
+        seed = _seed(request)
+        if seed is None:
+            seed = self.session_seeds.setdefault(drill, new_seed())
+        return seed
 
     def op_trace(self, request: dict) -> dict[str, Any]:
         try:
@@ -189,6 +213,10 @@ def main() -> int:
             channel.write(json.dumps({"id": answer.get("id"), "ok": False, "error": f"unencodable answer: {exc}"}) + "\n")
         if isinstance(request, dict) and request.get("op") == "shutdown" and answer.get("ok"):
             break
+        worker.after_answer(request)
+    from grader import sandbox
+
+    sandbox.STANDBY.discard()
     return 0
 
 

@@ -264,3 +264,26 @@ def test_doctor_prints_what_is_enforced():
     text = CliRunner().invoke(app, ["doctor"], env={"NO_COLOR": "1"}).stdout
     for piece in confine.PIECES:
         assert piece in text
+
+
+def test_standby_child_is_used_and_confined(toy_grader, host, outcomes):
+    grade(toy_grader, "correct", outcomes)
+    assert sandbox.prefork()
+    report, outcome = grade(toy_grader, "write_canary", outcomes)
+    assert outcome.from_standby
+    assert report.verdict == "error" and "PermissionError" in messages(report)
+    assert set(outcome.confined) == set(confine.PIECES)
+    assert sandbox.prefork()
+    report, outcome = grade(toy_grader, "loop_function", outcomes)
+    assert outcome.from_standby and report.verdict == "timeout" and "case small" in messages(report)
+
+
+def test_standby_child_is_discarded_when_the_job_differs(toy_grader, host, outcomes):
+    grade(toy_grader, "correct", outcomes)
+    assert sandbox.prefork()
+    waiting = sandbox.STANDBY._waiting
+    assert waiting is not None
+    since = int(time.clock_gettime(time.CLOCK_BOOTTIME) * TICKS) - 1000
+    report, outcome = grade(toy_grader, "correct", outcomes, dataclasses.replace(FAST, case_timeout=1.5))
+    assert not outcome.from_standby and report.verdict == "pass"
+    assert leftovers(waiting.child.pid, since) == []

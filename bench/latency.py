@@ -1,0 +1,145 @@
+"""Grading latency: worker start, cold `drill check`, warm marginal time per submission.
+
+    python bench/latency.py [--drill mha-padding] [--runs 20] [--seed 11]
+
+Prints:
+- worker start time (WorkerClient() until the worker's hello: torch import,
+  catalogue, confinement probe);
+- cold `drill check ID FILE --json` (a fresh subprocess, torch imported);
+- the warm marginal time per submission with all the drill's cases (median
+  of N, cases cached, a short idle gap before each as when a person edits),
+  through the worker (JSON round trip included, the standby child forked
+  during the gap), and in-process with a standby child and with a fresh fork;
+- the floor: one bare fork of this torch-loaded process plus a pipe round trip,
+  measured in the same run.
+The goal is a warm submission of 50 ms or less.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:7.1f} ms"
+
+
+def reference_source(drill: str) -> tuple[str, str]:
+    from grader.spec import load_catalogue
+
+    spec = load_catalogue().get(drill)
+    return Path(spec.reference_path).read_text(encoding="utf-8"), str(spec.reference_path)
+
+
+def worker_figures(drill: str, source: str, seed: int, runs: int, gap: float) -> tuple[float, float, list[float]]:
+    from grader.worker import WorkerClient
+
+    t0 = time.monotonic()
+    client = WorkerClient()
+    client.wait_ready()
+    start = time.monotonic() - t0
+    try:
+        t0 = time.monotonic()
+        first = client.grade(drill, source, seed=seed)
+        first_s = time.monotonic() - t0
+        assert first["verdict"] == "pass", first
+        times = []
+        for _ in range(runs):
+            time.sleep(gap)  # a person reads the verdict and edits; the worker forks the next child meanwhile
+            t0 = time.monotonic()
+            report = client.grade(drill, source, seed=seed)
+            times.append(time.monotonic() - t0)
+            assert report["verdict"] == "pass", report
+    finally:
+        client.close()
+    return start, first_s, times
+
+
+def cold_check(drill: str, path: str, seed: int) -> tuple[float, int]:
+    t0 = time.monotonic()
+    proc = subprocess.run([sys.executable, "-m", "trainer", "check", drill, path, "--json", "--seed", str(seed)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    return time.monotonic() - t0, proc.returncode
+
+
+def in_process(drill: str, source: str, seed: int, runs: int,
+               gap: float) -> tuple[list[float], list[float], list[float], int]:
+    from grader import sandbox
+    from grader.engine import Grader
+
+    grader = Grader()
+    report = grader.grade(drill, source, "<bench>", seed)
+    assert report.verdict == "pass", report.to_dict()
+    sandbox.parent_ready()
+    times, standby, floors = [], [], []
+    for _ in range(runs):
+        floors.append(bare_fork_round_trip())
+        t0 = time.monotonic()
+        grader.grade(drill, source, "<bench>", seed)  # a fresh fork
+        times.append(time.monotonic() - t0)
+        sandbox.prefork()
+        time.sleep(gap)
+        t0 = time.monotonic()
+        grader.grade(drill, source, "<bench>", seed)  # the standby child
+        standby.append(time.monotonic() - t0)
+    sandbox.STANDBY.discard()
+    return times, standby, floors, report.total
+
+
+def bare_fork_round_trip() -> float:
+    """Fork this (torch-loaded) process; the child writes one byte; the parent reads it."""
+    r, w = os.pipe()
+    t0 = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        os.write(w, b"x")
+        os._exit(0)
+    os.read(r, 1)
+    elapsed = time.monotonic() - t0
+    os.close(r)
+    os.close(w)
+    os.waitpid(pid, 0)
+    return elapsed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--drill", default="mha-padding")
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--no-cold", action="store_true", help="skip the cold `drill check` subprocess")
+    parser.add_argument("--gap", type=float, default=0.5,
+                        help="idle seconds before each warm submission (a person reading and editing)")
+    args = parser.parse_args()
+    source, path = reference_source(args.drill)
+    print(f"drill {args.drill}, reference solution, seed {args.seed}, {os.cpu_count()} CPUs, "
+          f"load average {os.getloadavg()[0]:.1f}")
+    start, first, warm = worker_figures(args.drill, source, args.seed, args.runs, args.gap)
+    print(f"worker start (to ready)          {ms(start)}")
+    print(f"worker first grade (cases built) {ms(first)}")
+    if not args.no_cold:
+        cold, rc = cold_check(args.drill, path, args.seed)
+        print(f"cold `drill check --json`        {ms(cold)}  (exit {rc})")
+    times, standby, floors, total = in_process(args.drill, source, args.seed, args.runs, args.gap)
+    print(f"warm via worker, median of {args.runs:<3}   {ms(statistics.median(warm))}  "
+          f"(min {ms(min(warm)).strip()}, max {ms(max(warm)).strip()})")
+    print(f"in-process, standby child        {ms(statistics.median(standby))}  "
+          f"(min {ms(min(standby)).strip()}, max {ms(max(standby)).strip()}; {total} calls)")
+    print(f"in-process, fresh fork           {ms(statistics.median(times))}  "
+          f"(min {ms(min(times)).strip()}, max {ms(max(times)).strip()})")
+    print(f"floor: bare fork + pipe, median  {ms(statistics.median(floors))}")
+    goal = statistics.median(warm) <= 0.050
+    print(f"goal <= 50 ms warm: {'met' if goal else 'not met'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
