@@ -1,0 +1,3 @@
+import torch
+def token_logprobs(logits, ids):
+    return torch.distributions.Categorical(logits=logits).log_prob(ids)
