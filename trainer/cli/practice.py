@@ -108,7 +108,7 @@ def warmup(
     _need_terminal()
     from datetime import timedelta
 
-    from trainer.cli.progress import known_drill_ids, store_errors
+    from trainer.cli.progress import store_errors
     from trainer.plans import load_plan, next_new_drills
     from trainer.repl.app import ReplOptions
     from trainer.repl.clock import SystemClock

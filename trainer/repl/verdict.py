@@ -93,7 +93,7 @@ def render(result: dict[str, Any], info: PassInfo | None = None) -> Fragments:
         out.append(("class:head", f"  case {c.get('name')}"))
         out.append(("class:dim", f" · {c.get('function')}() · {c.get('verdict')} · "))
         out.append(("class:dims", dims_text(c.get("dims", {})) + "\n"))
-        if c.get("message") and c.get("message") != message:
+        if c.get("message"):
             out.append(("", f"    {c['message']}\n"))
     trap = result.get("trap")
     if trap:
@@ -103,7 +103,8 @@ def render(result: dict[str, Any], info: PassInfo | None = None) -> Fragments:
             out.append(("class:why", f"    {line.strip()}\n"))
     failing = [c for c in result.get("cases", []) if c.get("verdict") != "pass"]
     if len(failing) > len(set(map(id, shown))):
-        names = ", ".join(str(c.get("name")) for c in failing if all(c is not x for x in shown))
+        rest = [str(c.get("name")) for c in failing if all(c is not x for x in shown)]
+        names = ", ".join(rest[:4]) + (f" and {len(rest) - 4} more" if len(rest) > 4 else "")
         out.append(("class:dim", f"  also failing: {names}\n"))
     printed = str(result.get("output") or "").strip()
     if printed:
@@ -157,9 +158,9 @@ def compact(result: dict[str, Any]) -> Fragments:
                       ("class:dim", f"  {float(result.get('seconds') or 0):.2f} s\n")]
     if verdict == "pass":
         return out
-    if result.get("message"):
+    case = teaching_case(result) or first_failure(result)
+    if result.get("message") and (case is None or case.get("message") != result["message"]):
         out.append(("class:fail", f"  {result['message']}\n"))
-    case = first_failure(result)
     if case is not None:
         out.append(("", f"  {case.get('name')} ({dims_text(case.get('dims', {}))}): {case.get('message', '')}\n"))
     trap = result.get("trap")
