@@ -52,3 +52,8 @@ def trap_prefix_formula_at_zero(logits, ids, n_prefix: int = 0):
 def trap_shift_backwards(logits, ids, n_prefix: int = 0):
     T = ids.shape[1]
     return _ce(logits[:, n_prefix + 1: n_prefix + T], ids[:, :-1])
+
+
+def trap_prefix_ignored(logits, ids, n_prefix: int = 0):
+    # the text-only recipe applied to the whole sequence: the prefix positions stay in the predictions
+    return _ce(logits[:, :-1], ids[:, 1:])  # n_prefix + T - 1 predictions against T - 1 labels: an error
