@@ -136,7 +136,7 @@ def test_unicode_bars_and_sparklines():
 
 def test_mmss_and_duration():
     assert (r.mmss(65), r.mmss(None), r.mmss(3725)) == ("1:05", "—", "1:02:05")
-    assert (r.duration(45), r.duration(125), r.duration(3725)) == ("45 s", "2 min", "1 h 02 min")
+    assert (r.duration(45), r.duration(125), r.duration(3725)) == ("45 s", "2 min", "1h 02m")
 
 
 # ------------------------------------------------------------ the CLI

@@ -36,8 +36,7 @@ def _notes(board: Board, skipped: list[str]) -> list[str]:
     notes = []
     if "files" in board.modes:
         notes.append("results from --file runs show grading times, not solving times")
-    if skipped:
-        notes.append(f"{len(skipped)} results file(s) skipped (see the warnings)")
+    notes += [w[0].upper() + w[1:] for w in skipped]
     return notes
 
 

@@ -7,6 +7,7 @@ render as the characters they are.
 from __future__ import annotations
 
 import re
+import unicodedata
 from html import escape
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#!|~:])")
@@ -32,3 +33,9 @@ def md_text(text: object) -> str:
 def md_code(text: object) -> str:
     """A code span for trusted text (drill ids, commands); backticks inside are dropped."""
     return "`" + " ".join(str(text).replace("`", "").split()) + "`"
+
+
+def printable(text: object) -> str:
+    """Text safe to print on a terminal: control and format characters (ANSI escapes,
+    bidi overrides) become `?`."""
+    return "".join("?" if unicodedata.category(ch) in ("Cc", "Cf", "Cs") else ch for ch in str(text))

@@ -21,7 +21,7 @@ h2{font-size:15px;margin:0 0 12px;text-transform:uppercase;letter-spacing:.04em;
 .grid{display:grid;grid-template-columns:1fr 1fr;gap:16px;margin-bottom:16px}
 .panel{padding:16px 18px;margin-bottom:16px;overflow-x:auto}
 .grid .panel{margin-bottom:0}
-.trends{display:grid;grid-template-columns:repeat(auto-fill,minmax(255px,1fr));gap:10px}
+.trends{display:grid;grid-template-columns:repeat(auto-fill,minmax(320px,1fr));gap:10px}
 table{border-collapse:collapse;width:100%}
 th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #f0f1f3;vertical-align:top}
 th{font-size:12px;color:#6b7280;text-transform:uppercase;letter-spacing:.03em}
@@ -92,7 +92,7 @@ def _weakest(report: Report) -> str:
         return '<p class="muted">Nothing practised yet.</p>'
     rows = "".join(
         f"<tr><td><b>{esc(w.drill)}</b><br><span class=\"muted\">{esc(w.title)}</span></td>"
-        f"<td>{esc(w.topic)}</td><td>{percent(w.recall)}</td><td>{w.passes}/{w.attempts}</td>"
+        f"<td style=\"white-space:nowrap\">{esc(w.topic)}</td><td>{percent(w.recall)}</td><td>{w.passes}/{w.attempts}</td>"
         f"<td>{esc(mmss(w.best))} / {esc(mmss(w.target))}</td><td>{_cmd(w.command)}</td></tr>"
         for w in report.weakest)
     return ("<table><tr><th>drill</th><th>topic</th><th>recall</th><th>passed</th><th>best / target</th>"

@@ -50,17 +50,17 @@ def mastery_bars(rows: Sequence[TopicMastery], width: int = 470) -> str:
     return _svg(width, 8 + len(rows) * row_h, body, "mastery per topic")
 
 
-def heatmap_svg(hm: Heatmap, cell: int = 15, gap: int = 3) -> str:
+def heatmap_svg(hm: Heatmap, cell: int = 19, gap: int = 4) -> str:
     """A GitHub-style calendar: weeks as columns, Monday at the top, month names above."""
     step = cell + gap
-    left, top = 30, 18
+    left, top = 34, 20
     body = []
     for row, name in ((0, "Mon"), (2, "Wed"), (4, "Fri"), (6, "Sun")):
-        body.append(_text(0, top + row * step + cell - 2, name, size=9))
+        body.append(_text(0, top + row * step + cell - 5, name, size=10))
     free_from = 0.0
     for col, name in month_starts(hm):
         if left + col * step >= free_from:
-            body.append(_text(left + col * step, 11, name, size=9))
+            body.append(_text(left + col * step, 12, name, size=10))
             free_from = left + col * step + 26
     for col, week in enumerate(hm.weeks):
         for row, c in enumerate(week):
@@ -113,7 +113,7 @@ def _x_positions(times: Sequence[datetime], left: float, width: float) -> list[f
     return [left + width * i / (len(times) - 1) for i in range(len(times))]
 
 
-def trend_chart(t: DrillTrend, width: int = 250, height: int = 120) -> str:
+def trend_chart(t: DrillTrend, width: int = 320, height: int = 124) -> str:
     """Seconds to solve per passing attempt (one point each, in order) against a dashed target."""
     left, right, top, bottom = 34, 8, 34, 14
     plot_w, plot_h = width - left - right, height - top - bottom

@@ -425,13 +425,13 @@ def mmss(seconds: float | None) -> str:
 
 
 def duration(seconds: float) -> str:
-    """Time spent, for people: 45 s, 12 min, 3 h 05 min."""
+    """Time spent, for people: 45 s, 12 min, 3h 05m."""
     s = int(round(seconds))
     if s < 60:
         return f"{s} s"
     if s < 3600:
         return f"{s // 60} min"
-    return f"{s // 3600} h {s % 3600 // 60:02d} min"
+    return f"{s // 3600}h {s % 3600 // 60:02d}m"
 
 
 def percent(value: float | None) -> str:

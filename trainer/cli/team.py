@@ -23,6 +23,7 @@ import typer
 from trainer.cli.app import app, no_color, usage_error
 from trainer.cli.catalogue import load_catalogue_or_exit
 from trainer.cli.reporting import write_atomically
+from trainer.markup import printable
 from trainer.scheduling import utc_now
 from trainer.team import (
     MAX_RESULTS_BYTES,
@@ -334,11 +335,12 @@ def team_board(
             if stray:
                 mine.remove(r)
                 warnings.append(f"skipped {r.source}: drill {stray[0]} is not in the session")
+    warnings = [printable(w) for w in warnings]
     for w in warnings:
         _warn(w)
     board = build_board(mine, session.drills if session else None)
     title = (session.title if session and session.title else "Team board")
-    skipped = [w for w in warnings]
+    skipped = warnings
     if fmt == "md":
         text = render_board_md(board, title, skipped)
     elif fmt == "html":
