@@ -617,6 +617,8 @@ def _read_go(fd: int) -> tuple[str, str] | None:
 
 
 def _child_run(job: Job, counts: dict[str, int] | None = None) -> None:
+    for name in [n for n in sys.modules if n.startswith("_drill_ref_")]:
+        del sys.modules[name]  # the references are not the solution's to import
     sys.stdin = open(os.devnull)  # noqa: SIM115
     os.environ["OMP_NUM_THREADS"] = "1"
     signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -145,6 +145,7 @@ CASES = [
     ("write_fds", "error", ["result channel"]),
     ("monkeypatch_compare", "wrong", ["values differ"]),
     ("lying_subclass", "wrong", ["values differ"]),
+    ("reference_from_memory", "wrong", ["values differ"]),
     ("nan", "wrong", ["NaN"]),
     ("wrong_dtype", "wrong", ["float64"]),
     ("numpy_array", "wrong", ["numpy array"]),
