@@ -310,3 +310,35 @@ def test_team_run_usage_errors(app, tmp_path):
     assert invoke(app, "team", "run", tmp_path / "none.yaml", "--name", "Ada").exit_code == 2
     stray = invoke(app, "team", "run", session_file, "--name", "Ada", "--file", "outer-typo=x.py")
     assert stray.exit_code == 2 and "not in this session" in stray.stderr
+
+
+def test_team_run_in_the_repl_uses_the_session_clock_and_seed(app, tmp_path, monkeypatch):
+    """The REPL path with a stand-in for DrillRepl: every drill gets mode team, the session's
+    seed and one shared deadline; when the countdown runs out the rest is 'not reached'."""
+    import trainer.cli.team as cli_team
+    from trainer.repl.app import DrillOutcome
+    from trainer.repl.clock import FakeClock
+
+    clock = FakeClock(datetime(2026, 12, 1, 18, tzinfo=UTC))
+    seen = []
+
+    def fake_run_drill(spec, grading, options, clk):
+        seen.append((spec.id, options.mode, options.seed, options.deadline, options.session_id, clk))
+        clk.advance(31 * 60)  # the whole session's time goes on the first drill
+        return DrillOutcome(spec.id, "passed", verdict="pass", seconds=31 * 60, attempts=2, hints=1,
+                            traps=["no-scale"])
+
+    monkeypatch.setattr(cli_team, "open_grading", FakeGrading)
+    monkeypatch.setattr(cli_team, "has_terminal", lambda: True)
+    monkeypatch.setattr(cli_team, "make_clock", lambda: clock)
+    monkeypatch.setattr(cli_team, "run_drill", fake_run_drill)
+    session_file = tmp_path / "s.yaml"
+    session_file.write_text(t.session_yaml(SESSION))
+    result = invoke(app, "team", "run", session_file, "--name", "Bo")
+    assert result.exit_code == 0, result.output
+    [(drill, mode, seed, deadline, session_id, clk)] = seen
+    assert (drill, mode, seed, deadline, clk) == ("gqa", "team", 42, 1000.0 + 30 * 60, clock)
+    member = t.parse_results((tmp_path / "Bo.json").read_bytes(), "Bo.json", KNOWN)  # beside the session file
+    assert [(d.drill, d.status, d.attempts, d.hints, d.traps) for d in member.drills] == [
+        ("gqa", "passed", 2, 1, ("no-scale",)), ("masked-mean", "not reached", 0, 0, ())]
+    assert member.finished_at == datetime(2026, 12, 1, 18, 31, tzinfo=UTC) and member.mode == "repl"

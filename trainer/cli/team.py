@@ -177,9 +177,22 @@ def _grade_files(session: TeamSession, files: dict[str, str], flow: TeamRun, ses
         grading.close()
 
 
-def _run_repl(session: TeamSession, flow: TeamRun, session_id: int, save: Any, clock: Any) -> None:
+def has_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def run_drill(spec: Any, grading: Any, options: Any, clock: Any) -> Any:
+    """One drill in the REPL (trainer.repl's DrillRepl); returns its DrillOutcome."""
     from trainer.paths import drill_home
-    from trainer.repl.app import DrillRepl, ReplOptions
+    from trainer.repl.app import DrillRepl
+
+    return DrillRepl(spec, grading, record=lambda **a: _record(a), home=drill_home(), clock=clock,
+                     options=options).run()
+
+
+def _run_repl(session: TeamSession, flow: TeamRun, session_id: int, save: Any, clock: Any) -> None:
+    """The session's drills in order, one countdown (the flow's deadline), the session's seed."""
+    from trainer.repl.app import ReplOptions
 
     cat = load_catalogue_or_exit()
     grading = open_grading()
@@ -188,14 +201,21 @@ def _run_repl(session: TeamSession, flow: TeamRun, session_id: int, save: Any, c
             pos, total = flow.position()
             options = ReplOptions(mode="team", deadline=flow.deadline, session_id=session_id, seed=session.seed,
                                   label=f"team {pos}/{total}", in_session=True)
-            outcome = DrillRepl(cat.get(drill), grading, record=lambda **a: _record(a), home=drill_home(),
-                                clock=clock, options=options).run()
+            outcome = run_drill(cat.get(drill), grading, options, clock)
             status = outcome.status if outcome.status in ("passed", "skipped", "quit", "timeout") else "failed"
             flow.add(DrillResult(drill, status, float(outcome.seconds), int(outcome.attempts), int(outcome.hints),
                                  tuple(outcome.traps)), stop=bool(outcome.stop))
+            typer.echo(f"{drill}: {status}")
             save()
     finally:
         grading.close()
+
+
+def make_clock() -> Any:
+    """The session clock: monotonic for the countdown, UTC for the records (tests use a fake)."""
+    from trainer.repl.clock import SystemClock
+
+    return SystemClock()
 
 
 @team_app.command("run")
@@ -209,7 +229,6 @@ def team_run(
 ) -> None:
     """Do the session: its drills in the REPL under one countdown, graded with its seed."""
     from trainer.cli.progress import store_errors
-    from trainer.repl.clock import SystemClock
     from trainer.store import open_store
 
     cat = load_catalogue_or_exit()
@@ -222,7 +241,7 @@ def team_run(
         files = parse_file_options(file, session)
     except TeamError as exc:
         _team_error(exc)
-    if not files and not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if not files and not has_terminal():
         usage_error("team run needs a terminal for the REPL; to grade files instead, pass "
                     "--file ID=PATH for each drill")
     folder = results if results is not None else (session_file.parent if str(session_file.parent) else Path("."))
@@ -233,7 +252,7 @@ def team_run(
     if not folder.is_dir():
         usage_error(f"{folder} is not a folder")
     target = _results_path(folder, name)
-    clock = SystemClock()
+    clock = make_clock()
     flow = TeamRun(session, clock)
     mode = "files" if files else "repl"
     with store_errors():
