@@ -47,12 +47,16 @@ class Tmux:
         self("send-keys", "-t", "drill", "Enter")
 
 
+def solve_command(home: Path, editor: str = "true") -> str:
+    env = {"DRILL_HOME": str(home), "EDITOR": editor, "TERM": "xterm-256color"}
+    exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+    return (f"cd {shlex.quote(str(ROOT))} && env {exports} {shlex.quote(sys.executable)} -m trainer solve "
+            f"mha-padding; echo DRILL-EXITED-$?; sleep 30")
+
+
 def test_solve_edit_submit_quit_export(tmp_path, _drill_home):
     tmux = Tmux(f"drill-test-{uuid.uuid4().hex[:8]}")
-    env = {"DRILL_HOME": str(_drill_home), "EDITOR": f"cp {shlex.quote(str(SOLUTION))}", "TERM": "xterm-256color"}
-    exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
-    command = (f"cd {shlex.quote(str(ROOT))} && env {exports} {shlex.quote(sys.executable)} -m trainer solve "
-               f"mha-padding; echo DRILL-EXITED-$?; sleep 30")
+    command = solve_command(_drill_home, f"cp {shlex.quote(str(SOLUTION))}")
     tmux("new-session", "-d", "-s", "drill", "-x", "110", "-y", "45", command)
     try:
         screen = tmux.wait_for("^S submit", 30)
@@ -75,3 +79,19 @@ def test_solve_edit_submit_quit_export(tmp_path, _drill_home):
     [attempt] = data["attempts"]
     assert attempt["drill"] == "mha-padding" and attempt["mode"] == "solve" and attempt["verdict"] == "pass"
     assert "torch.einsum" in attempt["code"]
+
+
+def test_a_closed_terminal_keeps_the_buffer_as_a_draft(_drill_home):
+    tmux = Tmux(f"drill-test-{uuid.uuid4().hex[:8]}")
+    tmux("new-session", "-d", "-s", "drill", "-x", "100", "-y", "40", solve_command(_drill_home))
+    draft = _drill_home / "drafts" / "mha-padding.py"
+    try:
+        tmux.wait_for("^S submit", 30)
+        tmux("send-keys", "-t", "drill", "-l", "scores = q @ k.transpose(-2, -1)")
+        tmux.wait_for("scores = q @ k.transpose(-2, -1)", 10)
+    finally:
+        tmux("kill-server")  # the terminal goes away: SIGHUP
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not (draft.exists() and "scores = q @ k" in draft.read_text()):
+        time.sleep(0.1)
+    assert "scores = q @ k.transpose(-2, -1)" in draft.read_text()
