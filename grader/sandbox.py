@@ -22,6 +22,7 @@ import functools
 import gc
 import json
 import os
+import queue
 import selectors
 import shutil
 import signal
@@ -310,7 +311,7 @@ def _kill_group(pid: int, wait: bool = True) -> None:
         except (ProcessLookupError, PermissionError):
             pass
     if not wait:
-        threading.Thread(target=_reap, args=(pid,), name=f"reap-{pid}", daemon=True).start()
+        REAPER.reap(pid)
         return
     _reap(pid)
 
@@ -320,6 +321,29 @@ def _reap(pid: int) -> None:
         os.waitpid(pid, 0)
     except ChildProcessError:
         pass
+
+
+class Reaper:
+    """One daemon thread that waits for killed children, so the caller does not."""
+
+    def __init__(self) -> None:
+        self._queue: queue.SimpleQueue[int] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def reap(self, pid: int) -> None:
+        self._queue.put(pid)
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._loop, name="drill-reaper", daemon=True)
+                self._thread.start()
+
+    def _loop(self) -> None:
+        while True:
+            _reap(self._queue.get())
+
+
+REAPER = Reaper()
 
 
 def reap_orphans(since_ticks: int, exclude: int = 0, rounds: int = 64) -> int:
