@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from trainer.markup import md_code, md_text
 from trainer.report_charts import bar, heat_grid, sparkline
-from trainer.reports import Report, duration, mmss, percent
+from trainer.reports import Report, duration, mmss, percent, plural
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -32,7 +32,7 @@ def render_md(report: Report) -> str:
         f"- **Streak:** {report.streak} day{'s' if report.streak != 1 else ''}",
         f"- **Mastery:** {percent(report.overall_mastery)} (FSRS recall across the catalogue)",
         f"- **First-try pass rate:** {percent(ft.rate)} ({ft.passes} of {ft.attempts})",
-        f"- **Attempts:** {t.passes} passed of {t.attempts}, {t.drills} drills, {t.days} days, {duration(t.seconds)} practising",
+        f"- **Attempts:** {t.passes} passed of {t.attempts}, {plural(t.drills, 'drill')}, {plural(t.days, 'day')}, {duration(t.seconds)} practising",
         "",
         "## Mastery per topic", "",
     ]

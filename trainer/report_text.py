@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from trainer.report_charts import HEAT_GLYPHS, WEEKDAYS, bar, month_row, sparkline
-from trainer.reports import Report, duration, mmss, percent
+from trainer.reports import Report, duration, mmss, percent, plural
 
 HEAT_STYLES = ("grey50", "green4", "green3", "green1", "bold bright_green")
 
@@ -118,10 +118,10 @@ def _headline(report: Report) -> Text:
     text = Text()
     text.append(f"Drill progress, {report.today.isoformat()}", style="bold")
     text.append(f"  ({window})\n", style="dim")
-    text.append(f"streak {report.streak} day{'s' if report.streak != 1 else ''}", style="bold yellow")
+    text.append(f"streak {plural(report.streak, 'day')}", style="bold yellow")
     text.append(f" · mastery {percent(report.overall_mastery)}")
     text.append(f" · first try {percent(ft.rate)} ({ft.passes}/{ft.attempts})")
-    text.append(f"\n{t.passes}/{t.attempts} attempts passed · {t.drills} drills · {t.days} days · "
+    text.append(f"\n{t.passes}/{t.attempts} attempts passed · {plural(t.drills, 'drill')} · {plural(t.days, 'day')} · "
                 f"{duration(t.seconds)} practising", style="dim")
     return text
 

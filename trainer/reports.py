@@ -434,6 +434,11 @@ def duration(seconds: float) -> str:
     return f"{s // 3600}h {s % 3600 // 60:02d}m"
 
 
+def plural(n: int, word: str) -> str:
+    """'1 day', '3 days'."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def percent(value: float | None) -> str:
     return "—" if value is None else f"{round(100 * value)}%"
 
