@@ -54,7 +54,7 @@ def render_board_text(board: Board, title: str = "", skipped: list[str] | None =
     table.add_column("#", justify="right")
     table.add_column("member")
     table.add_column("solved", justify="right")
-    table.add_column("time", justify="right")
+    table.add_column("time solved", justify="right")
     for drill in board.drills:
         table.add_column(drill, justify="right", no_wrap=True)
     for row in board.rows:
@@ -95,7 +95,7 @@ def render_board_md(board: Board, title: str = "", skipped: list[str] | None = N
     lines = [f"# {md_text(_title(board, title))}", ""]
     if not board.rows:
         return "\n".join(lines + ["No results yet."]) + "\n"
-    head = ["#", "member", "solved", "time"] + [md_code(d) for d in board.drills]
+    head = ["#", "member", "solved", "time solved"] + [md_code(d) for d in board.drills]
     lines += ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
     for row in board.rows:
         m = row.member
@@ -150,7 +150,7 @@ def render_board_html(board: Board, title: str = "", skipped: list[str] | None =
                     f"<td><b>{esc(m.name)}</b></td><td class=\"t\">{m.solved}/{len(board.drills)}</td>"
                     f'<td class="t">{esc(mmss(m.solved_seconds))}</td>{cells}</tr>')
     body.append('<section class="panel"><h2>Leaderboard</h2><table class="board"><tr><th>#</th><th>member</th>'
-                f'<th class="t">solved</th><th class="t">time</th>{head}</tr>{"".join(rows)}</table></section>')
+                f'<th class="t">solved</th><th class="t">time solved</th>{head}</tr>{"".join(rows)}</table></section>')
     solved_bars = [(r.member.name, float(r.member.solved), f"{r.member.solved} solved · {mmss(r.member.solved_seconds)}")
                    for r in board.rows]
     body.append('<div class="grid"><section class="panel"><h2>Solved</h2>'

@@ -100,7 +100,7 @@ def write_atomically(path: Path, text: str) -> None:
         raise
 
 
-def _terminal_width() -> int:
+def terminal_width() -> int:
     import shutil
 
     return max(80, min(140, shutil.get_terminal_size((100, 24)).columns))
@@ -133,7 +133,7 @@ def report_command(
     with store_errors():
         report = gather(moment, tz, start)
     color = output is None and fmt == "text" and not no_color() and sys.stdout.isatty()
-    text = render(report, fmt, color=color, width=_terminal_width() if output is None else 100)
+    text = render(report, fmt, color=color, width=terminal_width() if output is None else 100)
     if output is None:
         sys.stdout.write(text)
         sys.stdout.flush()

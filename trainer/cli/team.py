@@ -264,8 +264,9 @@ def team_run(
     def save() -> None:
         _save(target, flow.result(name, clock.now(), mode))
 
+    again = " (replacing your earlier results there)" if target.exists() else ""
     typer.echo(f"Team session {session.id}: {len(session.drills)} drill(s) in {session.minutes:g} minutes, "
-               f"seed {session.seed}. Results go to {target}.")
+               f"seed {session.seed}. Results go to {target}{again}.")
     with store_errors():
         if files:
             _grade_files(session, files, flow, session_id, save)
@@ -334,7 +335,7 @@ def team_board(
 ) -> None:
     """The leaderboard and per-drill breakdown merged from every member's results file."""
     from trainer.board_render import render_board_html, render_board_md, render_board_text
-    from trainer.cli.reporting import _terminal_width
+    from trainer.cli.reporting import terminal_width
 
     fmt = fmt.lower()
     if fmt not in BOARD_FORMATS:
@@ -367,7 +368,7 @@ def team_board(
     else:
         color = output is None and not no_color() and sys.stdout.isatty()
         text = render_board_text(board, title, skipped, color=color,
-                                 width=_terminal_width() if output is None else 120)
+                                 width=terminal_width() if output is None else 120)
     if output is None:
         sys.stdout.write(text)
         sys.stdout.flush()
