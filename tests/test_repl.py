@@ -239,7 +239,8 @@ def test_hint_shapes_help_and_auto_indent(mha, grading, _drill_home):
         for name in ("submit", "try", "hint", "shapes", "reset", "edit", "solution", "skip", "quit"):
             assert f":{name}" in plain(repl.output)
         pipe.send_text(":shapes\r")
-        await until(lambda: repl.header_open and not repl.output)
+        await until(lambda: "pad_mask     (B, S)" in plain(repl.output))
+        assert "Split d into H heads" in plain(repl.output)
         pipe.send_text("def f(x):\rreturn x\r")
         await until(lambda: repl.buffer.text.endswith("def f(x):\n    return x\n"))
         pipe.send_text(":reset\r")

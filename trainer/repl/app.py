@@ -33,14 +33,14 @@ from trainer.repl.clock import Clock, SystemClock
 from trainer.repl.commands import Command, command, commands_of, key_label, parse_command_line
 from trainer.repl.drafts import Drafts
 from trainer.repl.grading import Grading
-from trainer.repl.header import header_fragments, title_fragments
+from trainer.repl.header import fitted_header, header_fragments, title_fragments
 from trainer.repl.keys import build_key_bindings
 from trainer.repl.reference import contract_source
 from trainer.repl.style import repl_style
 from trainer.repl.toolbar import BarState, bar
 from trainer.repl.trace_view import render_trace
 from trainer.repl.verdict import Fragments, PassInfo, first_failure, render
-from trainer.repl.wrap import wrap_all, wrap_line
+from trainer.repl.wrap import wrap_line
 
 Recorder = Callable[..., Any]  # store.record_attempt's keywords -> RecordResult (or None)
 
@@ -374,9 +374,7 @@ class DrillRepl:
 
     @command("shapes", help="the prompt and the shape ledger", key="c-l", aliases=("ledger", "prompt"))
     def cmd_shapes(self, _arg: str = "") -> None:
-        self.output = []
-        self.header_open = True
-        self.app.invalidate()
+        self.show(header_fragments(self.spec, self._width() - 1, title=False))
 
     @command("reset", help="start again from the skeleton (asks first)")
     def cmd_reset(self, _arg: str = "") -> None:
@@ -523,8 +521,14 @@ class DrillRepl:
 
     def _build(self, input: Any, output: Any) -> Application:
         def header() -> Any:
-            return wrap_all(header_fragments(self.spec) if self.header_open else title_fragments(self.spec),
-                            self._width() - 1)
+            width = self._width() - 1
+            if not self.header_open:
+                return title_fragments(self.spec, width)
+            try:
+                rows_ = self.app.output.get_size().rows
+            except Exception:  # noqa: BLE001
+                rows_ = 40
+            return fitted_header(self.spec, width, max(4, int(rows_ * 0.45)))
 
         def header_height() -> Dimension:
             n = rows(header(), width())

@@ -28,14 +28,62 @@ def ledger_lines(spec: Any) -> list[str]:
     return lines
 
 
-def title_fragments(spec: Any) -> Fragments:
-    return [("class:title bold", f" {spec.id} "), ("class:dim", f" {spec.title} · {spec.topic} · "
-                                                               f"target {mmss(spec.target_seconds)}"),
-            ("class:dim", "  ^L prompt")]
+def title_fragments(spec: Any, width: int = 200, hint: bool = True) -> Fragments:
+    """One line: the id, the title, the topic and target when they fit, '^L prompt' when folded."""
+    head = f" {spec.id} "
+    parts = [f" {spec.title}", f" · {spec.topic}", f" · target {mmss(spec.target_seconds)}"]
+    tail = "  ^L prompt" if hint else ""
+    for rest, end in (("".join(parts), tail), (parts[0] + parts[2], tail), (parts[0] + parts[2], ""),
+                      (parts[2], "")):
+        if len(head) + len(rest) + len(end) <= width:
+            break
+    out: Fragments = [("class:title bold", head), ("class:dim", rest)]
+    if end:
+        out.append(("class:dim", end))
+    return out
 
 
-def header_fragments(spec: Any) -> Fragments:
-    out = title_fragments(spec)[:2] + [("", "\n")]
+def signature_lines(spec: Any) -> list[str]:
+    """The ledger folded to one line per function: name(arg (shape), ...) -> (shape)."""
+    lines = []
+    for fn in spec.functions:
+        args = []
+        for a in fn.args:
+            args.append(f"{a.name} ({', '.join(a.shape or ())})" if a.is_tensor else f"{a.name}: {a.type}")
+        rets = [f"({', '.join(r.shape or ())})" if r.is_tensor else str(r.type) for r in fn.returns]
+        ret = rets[0] if len(rets) == 1 else "(" + ", ".join(rets) + ")"
+        lines.append(f"{fn.name}({', '.join(args)}) -> {ret}")
+    return lines
+
+
+def fitted_header(spec: Any, width: int, max_rows: int) -> Fragments:
+    """The full header when it fits in max_rows; else the title, the one-line ledger and as
+    much of the prompt as fits, with a pointer to ^L for the rest."""
+    from trainer.repl.wrap import wrap_all
+
+    full = wrap_all(header_fragments(spec, width), width)
+    if _rows(full) <= max_rows:
+        return full
+    out: Fragments = title_fragments(spec, width, hint=False) + [("", "\n")]
+    for line in signature_lines(spec):
+        out.append(("class:ledger", f" {line}\n"))
+    import textwrap
+
+    room = max(1, max_rows - _rows(wrap_all(out, width)) - 1)
+    lines = textwrap.wrap(" ".join(spec.prompt.split()), width - 1, initial_indent=" ", subsequent_indent=" ")
+    shown = lines[:room]
+    if len(lines) > room:
+        shown[-1] = shown[-1][: max(0, width - 16)].rstrip() + " … (^L: all)"
+    out.append(("class:prompt", "\n".join(shown)))
+    return wrap_all(out, width)
+
+
+def _rows(fragments: Fragments) -> int:
+    return "".join(t for _, t in fragments).count("\n") + 1
+
+
+def header_fragments(spec: Any, width: int = 200, title: bool = True) -> Fragments:
+    out = title_fragments(spec, width, hint=False) + [("", "\n")] if title else []
     for line in spec.prompt.rstrip().splitlines():
         out.append(("class:prompt", f" {line}\n"))
     ledger = ledger_lines(spec)
