@@ -172,7 +172,10 @@ def _judge_call(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome, limit
             res.message = str(got.exc.get("message"))
         return res
     if got.status == "raised":
-        return _judge_raise(spec, call, got.exc or {}, res)
+        res = _judge_raise(spec, call, got.exc or {}, res)
+        if res.verdict == "memory" and "asked for" not in res.message:
+            res.message += f" (more than the {_human_bytes(limits.memory_bytes)} allowed on top of the starting size)"
+        return res
     if got.modified:
         res.verdict = "wrong"
         res.message = f"modified its input {', '.join(got.modified)} in place; work on a copy (x = x.clone()) or out-of-place ops"
