@@ -12,7 +12,16 @@ back as dtype + shape + raw bytes (grader.transport).
 The parent enforces from outside: the wall-clock deadlines (per call and per
 submission), a resident-size watchdog polling /proc/<pid>/statm, the output
 cap; it kills the whole process group, and, being a child subreaper, kills
-and reaps any process the child left behind (fork + setsid escapes).
+and reaps any process the child left behind (fork + setsid escapes; only
+looked for when seccomp did not already forbid new processes).
+
+Latency: forking a torch-sized process costs tens of milliseconds here, so a
+warm worker calls `prefork()` once it has answered: a *standby* child is
+forked, prepared, confined and given its guards for the job just run, and
+waits on a pipe. The next `run()` of the same job (same cached cases, same
+limits; only the source differs) hands it the source and skips all of that.
+A finished child is killed at its "done" frame and reaped by a background
+thread, so nobody waits for the kernel to tear its address space down.
 """
 from __future__ import annotations
 
