@@ -314,10 +314,12 @@ def test_countdown_turns_red_when_over(mha, grading, _drill_home):
         from trainer.repl.toolbar import bar
 
         under = bar(repl.bar_state())
-        assert any("0:00 / 7:00" in t and "clock" in s for s, t in under)
-        clock.advance(421)
+        assert any("7:00 left of 7:00" in t and "clock" in s for s, t in under)
+        clock.advance(100)
+        assert any("5:20 left of 7:00" in t and "clock" in s for s, t in bar(repl.bar_state()))
+        clock.advance(321)
         over = bar(repl.bar_state())
-        assert any("7:01 / 7:00" in t and "over" in s for s, t in over)
+        assert any("+0:01 over 7:00" in t and "over" in s for s, t in over)
         assert any("^S submit" in t for _, t in over)
         pipe.send_text(":quit\r")
 

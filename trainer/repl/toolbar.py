@@ -19,14 +19,20 @@ class BarState:
     hints: list[tuple[str, str]]  # (key label, command)
 
 
+def countdown(elapsed: float, target: float) -> tuple[str, str]:
+    """'5:48 to 7:00' counting down to the target; '+0:12 over 7:00' in red once past it."""
+    if elapsed <= target:
+        return ("class:bar.clock", f" {mmss(target - elapsed)} left of {mmss(target)} ")
+    return ("class:bar.over bold", f" +{mmss(elapsed - target)} over {mmss(target)} ")
+
+
 def bar(state: BarState, width: int = 100) -> Fragments:
     if state.question:
         return [("class:question bold", f" {state.question} "), ("class:question", " [y/n] ")]
-    over = state.elapsed > state.target
     out: Fragments = [("class:bar.drill bold", f" {state.drill} ")]
     if state.label:
         out.append(("class:bar.label", f" {state.label} "))
-    out.append(("class:bar.over bold" if over else "class:bar.clock", f" {mmss(state.elapsed)} / {mmss(state.target)} "))
+    out.append(countdown(state.elapsed, state.target))
     if state.left is not None:
         style = "class:bar.over bold" if state.left < 60 else "class:bar.clock"
         out.append((style, f" {mmss(state.left)} left "))
