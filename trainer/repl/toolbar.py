@@ -35,7 +35,7 @@ def bar(state: BarState, width: int = 100) -> Fragments:
     out.append(countdown(state.elapsed, state.target))
     if state.left is not None:
         style = "class:bar.over bold" if state.left < 60 else "class:bar.clock"
-        out.append((style, f" {mmss(state.left)} left "))
+        out.append((style, f" session {mmss(state.left)} left "))
     if state.busy:
         out.append(("class:bar.busy bold", f" {state.busy} "))
     elif state.message:
