@@ -1,0 +1,10 @@
+# trap: ceil-for-floor
+import math
+
+
+def conv_out(H, k, s, p, d=1):
+    return math.ceil((H + 2 * p - d * (k - 1) - 1) / s) + 1
+
+
+def conv_transpose_out(H, k, s, p, output_padding=0):
+    return (H - 1) * s - 2 * p + k + output_padding

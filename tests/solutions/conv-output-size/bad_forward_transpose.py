@@ -1,0 +1,7 @@
+# trap: forward-formula-for-transpose
+def conv_out(H, k, s, p, d=1):
+    return (H + 2 * p - d * (k - 1) - 1) // s + 1
+
+
+def conv_transpose_out(H, k, s, p, output_padding=0):
+    return (H + 2 * p - k) // s + 1
