@@ -77,6 +77,16 @@ def test_heat_grid_text():
     assert lines[-1] == "    less · ░ ▒ ▓ █ more"
 
 
+def test_text_heatmap_keeps_the_latest_weeks_that_fit():
+    from trainer.report_text import fit_weeks
+
+    hm = r.heatmap({TODAY: 1}, TODAY - timedelta(days=370), TODAY)
+    assert len(hm.weeks) == 54
+    fitted = fit_weeks(hm, 80)
+    assert len(fitted.weeks) == 37 and fitted.weeks[-1] == hm.weeks[-1]
+    assert fit_weeks(hm, 200) is hm
+
+
 def test_streak_counts_back_from_today_or_yesterday():
     days = {TODAY, TODAY - timedelta(days=1), TODAY - timedelta(days=2), TODAY - timedelta(days=4)}
     assert r.streak(days, TODAY) == 3
@@ -113,6 +123,20 @@ def test_mastery_per_topic_counts_unpractised_drills_as_zero():
     assert topics[0].mastery == pytest.approx(0.45) and topics[0].recall == pytest.approx(0.9)
 
 
+def test_graded_files_are_left_out_of_the_trend():
+    @dataclass(frozen=True)
+    class M(A):
+        mode: str = "solve"
+        target_seconds: float | None = 100.0
+
+    attempts = [M("a1", at(2), 80), M("a1", at(1), 0.3, mode="check", target_seconds=None),
+                M("a1", at(1, 10), 0.2, mode="team", target_seconds=None), M("a1", at(0), 70, mode="team")]
+    assert [p.seconds for p in r.trends(attempts, CAT)[0].points] == [80, 70]
+    assert r.untimed_passes(attempts) == 2
+    assert r.untimed_note(2).startswith("2 passes from graded files")
+    assert r.weakest(attempts, {"a1": 1.0}, CAT)[0].best == 70
+
+
 def test_first_try_mistakes_and_weakest_exact():
     attempts = [A("a1", at(3), 90, "wrong", traps=("t-x",)), A("a1", at(2), 95, first_try=False),
                 A("a2", at(2), 250, "wrong", traps=("t-x",)), A("a2", at(1), 150),
@@ -121,7 +145,8 @@ def test_first_try_mistakes_and_weakest_exact():
     assert (ft.attempts, ft.passes, ft.rate) == (4, 1, 0.25)
     [m] = r.mistakes(attempts, CAT)
     assert (m.trap, m.count, m.message, m.made_in, m.practise) == ("t-x", 2, "matches x", ("a1", "a2"), ("a1", "a2"))
-    assert r.weakness_score(0.5, 4, 1, None, 100) == 0.5 * 0.5 + 0.3 * 0.75 + 0.2
+    assert r.weakness_score(0.5, 4, 0, None, 100) == 0.5 * 0.5 + 0.3 + 0.2  # never passed: slowest
+    assert r.weakness_score(0.5, 4, 1, None, 100) == 0.5 * 0.5 + 0.3 * 0.75  # passed, but untimed
     assert r.weakness_score(1.0, 2, 2, 150, 100) == 0.1
     weak = r.weakest(attempts, {"a1": 0.9, "a2": 0.6}, CAT)
     assert [(w.drill, w.score) for w in weak] == [("a2", 0.35), ("a1", 0.25)]  # b1: only an internal verdict
@@ -180,6 +205,8 @@ def seed_history() -> None:
             (1, "outer-typo", 100, "wrong", ["outer-broadcast"]),
             (0, "outer-typo", 90, "pass", []),
         ]
+        # what `drill check --record` writes: mode check, no target time
+        store.record_attempt("outer-typo", "check", at(0, 10), 0.4, "pass", target_seconds=None)
         for days, drill, seconds, verdict, traps in plan:
             store.record_attempt(drill, "solve", at(days), seconds, verdict, target_seconds=240, traps=traps)
 
@@ -202,7 +229,7 @@ def test_every_format_on_a_seeded_history(app, fixed_clock, tmp_path):
     for heading in ("## Mastery per topic", "## Practice calendar", "## Reviews due in the next 14 days",
                     "## Time to solve", "## Most frequent mistakes", "## Weakest drills"):
         assert heading in md
-    assert "| `outer-broadcast` | 2 |" in md
+    assert "| `outer-broadcast` | 2 |" in md and "1 pass from graded files" in md
 
     html = invoke(app, "report", "--format", "html").stdout
     assert html.startswith("<!DOCTYPE html>") and html.count("<svg") >= 4
@@ -211,16 +238,17 @@ def test_every_format_on_a_seeded_history(app, fixed_clock, tmp_path):
 
     data = json.loads(invoke(app, "report", "--format", "json").stdout)
     assert data["empty"] is False and data["streak"] == 4 and data["today"] == "2026-12-01"
-    assert data["totals"] == {"attempts": 7, "passes": 4, "drills": 2, "days": 5, "seconds": 1300.0}
-    assert data["first_try"] == {"attempts": 7, "passes": 4, "rate": pytest.approx(4 / 7, abs=1e-4)}
+    assert data["totals"] == {"attempts": 8, "passes": 5, "drills": 2, "days": 5, "seconds": 1300.4}
+    assert data["first_try"] == {"attempts": 8, "passes": 5, "rate": pytest.approx(5 / 8, abs=1e-4)}
     assert data["mistakes"][0]["trap"] == "outer-broadcast" and data["mistakes"][0]["count"] == 2
     assert "drill solve outer-typo" in data["mistakes"][0]["practise"]
     [trend] = [t for t in data["trends"] if t["drill"] == "outer-typo"]
     assert [p["seconds"] for p in trend["points"]] == [140, 90] and trend["target"] == 150
+    assert data["untimed_passes"] == 1  # the `drill check --record` pass times the grader, not the person
     assert len(data["due"]) == 14 and sum(d["count"] for d in data["due"]) >= 1
     assert {w["drill"] for w in data["weakest"]} == {"broadcast-rule", "outer-typo"}
     assert {d["day"]: d["count"] for d in data["heatmap"]["days"]} == {
-        "2026-11-22": 2, "2026-11-28": 1, "2026-11-29": 1, "2026-11-30": 2, "2026-12-01": 1}
+        "2026-11-22": 2, "2026-11-28": 1, "2026-11-29": 1, "2026-11-30": 2, "2026-12-01": 2}
 
     out_file = tmp_path / "r.html"
     written = invoke(app, "report", "-f", "html", "--output", str(out_file))
@@ -230,7 +258,7 @@ def test_every_format_on_a_seeded_history(app, fixed_clock, tmp_path):
 def test_since_limits_the_window(app, fixed_clock):
     seed_history()
     data = json.loads(invoke(app, "report", "--format", "json", "--since", "2026-11-29").stdout)
-    assert data["since"] == "2026-11-29" and data["totals"]["attempts"] == 4
+    assert data["since"] == "2026-11-29" and data["totals"]["attempts"] == 5
     assert data["streak"] == 4  # the streak is about the present, not the window
     assert data["heatmap"]["first"] == "2026-11-29"
     relative = json.loads(invoke(app, "report", "-f", "json", "--since", "2d").stdout)

@@ -4,7 +4,7 @@ script, no network). Every string from the store or the catalogue is escaped.
 from __future__ import annotations
 
 from trainer.report_svg import due_columns, esc, heatmap_svg, mastery_bars, trend_chart
-from trainer.reports import Report, duration, mmss, percent
+from trainer.reports import Report, duration, mmss, percent, untimed_note
 
 CSS = """
 *{box-sizing:border-box}
@@ -100,9 +100,12 @@ def _weakest(report: Report) -> str:
 
 
 def _trends(report: Report) -> str:
+    note = untimed_note(report.untimed)
+    note_html = f'<p class="muted">{esc(note)}</p>' if note else ""
     if not report.trends:
-        return '<p class="muted">No passing attempt in this window yet.</p>'
-    return '<div class="trends">' + "".join(f"<div>{trend_chart(t)}</div>" for t in report.trends) + "</div>"
+        return '<p class="muted">No timed pass in this window yet.</p>' + note_html
+    return ('<div class="trends">' + "".join(f"<div>{trend_chart(t)}</div>" for t in report.trends) + "</div>"
+            + note_html)
 
 
 def render_html(report: Report) -> str:

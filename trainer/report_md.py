@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from trainer.markup import md_code, md_text
 from trainer.report_charts import bar, heat_grid, sparkline
-from trainer.reports import Report, duration, mmss, percent, plural
+from trainer.reports import Report, duration, mmss, percent, plural, untimed_note
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -54,7 +54,9 @@ def render_md(report: Report) -> str:
                           "on target" if tr.on_target else ("over target" if tr.on_target is False else "")]
                          for tr in report.trends])
     else:
-        lines.append("No passing attempt in this window yet.")
+        lines.append("No timed pass in this window yet.")
+    if report.untimed:
+        lines += ["", f"_{md_text(untimed_note(report.untimed))}_"]
     lines += ["", "## Most frequent mistakes", ""]
     if report.mistakes:
         lines += _table(["trap", "times", "what it means", "practise"],

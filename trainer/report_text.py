@@ -7,6 +7,7 @@ under NO_COLOR or in a file.
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 from rich.console import Console, Group
 from rich.panel import Panel
@@ -14,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from trainer.report_charts import HEAT_GLYPHS, WEEKDAYS, bar, month_row, sparkline
-from trainer.reports import Report, duration, mmss, percent, plural
+from trainer.reports import Heatmap, Report, duration, mmss, percent, plural, untimed_note
 
 HEAT_STYLES = ("grey50", "green4", "green3", "green1", "bold bright_green")
 
@@ -26,8 +27,14 @@ def make_console(color: bool, width: int = 100) -> Console:
                    legacy_windows=False)
 
 
-def _heatmap(report: Report) -> Text:
-    hm = report.heatmap
+def fit_weeks(hm: Heatmap, width: int) -> Heatmap:
+    """The heatmap's most recent weeks that fit in ``width`` columns (two per week)."""
+    room = max(4, (width - 6) // 2)
+    return hm if len(hm.weeks) <= room else replace(hm, weeks=hm.weeks[-room:])
+
+
+def _heatmap(report: Report, width: int) -> Text:
+    hm = fit_weeks(report.heatmap, width)
     text = Text(month_row(hm) + "\n", style="dim")
     for row in range(7):
         text.append(f"{WEEKDAYS[row]} ", style="dim")
@@ -72,9 +79,10 @@ def _due(report: Report) -> Table:
     return table
 
 
-def _trends(report: Report) -> Table | Text:
+def _trends(report: Report) -> Group | Table | Text:
+    note = untimed_note(report.untimed)
     if not report.trends:
-        return Text("Time to solve: no passing attempt in this window yet.", style="dim")
+        return Text(f"Time to solve: no timed pass in this window yet. {note}".rstrip(), style="dim")
     table = Table(title="Time to solve (passing attempts, oldest → newest)", title_justify="left")
     for name, justify in (("drill", "left"), ("trend", "left"), ("best", "right"), ("latest", "right"),
                           ("target", "right"), ("", "left")):
@@ -84,7 +92,7 @@ def _trends(report: Report) -> Table | Text:
             Text("over target", style="red") if t.on_target is False else Text("")
         table.add_row(Text(t.drill), Text(sparkline([p.seconds for p in t.points]), style="cyan"), mmss(t.best),
                       mmss(t.latest), mmss(t.target), verdict)
-    return table
+    return Group(table, Text(note, style="dim")) if note else table
 
 
 def _mistakes(report: Report) -> Table | Text:
@@ -143,7 +151,7 @@ def render_text(report: Report, color: bool = False, width: int = 100) -> str:
     parts = [
         _headline(report), Text(""),
         _mastery(report), Text(""),
-        Text("Practice calendar", style="bold"), _heatmap(report), Text(""),
+        Text("Practice calendar", style="bold"), _heatmap(report, width), Text(""),
         _due(report), Text(""),
         _trends(report), Text(""),
         _mistakes(report), Text(""),

@@ -172,6 +172,7 @@ class Report:
     mastery: tuple[TopicMastery, ...]
     heatmap: Heatmap
     trends: tuple[DrillTrend, ...]
+    untimed: int  # passes left out of the trends: graded files, whose time is the grader's
     first_try: FirstTry
     mistakes: tuple[Mistake, ...]
     due: tuple[DueDay, ...]
@@ -254,11 +255,25 @@ def is_clean_pass(a: Any) -> bool:
     return a.verdict == "pass" and not a.revealed
 
 
+UNTIMED_MODES = ("check", "team")
+
+
+def is_timed(a: Any) -> bool:
+    """Whether ``seconds`` is a solving time. `drill check --record` and `team run --file`
+    record the grader's time with no target; those attempts count as practice, but
+    they say nothing about how fast the person solves the drill."""
+    return not (getattr(a, "mode", "solve") in UNTIMED_MODES and getattr(a, "target_seconds", 1) is None)
+
+
+def untimed_passes(attempts: Iterable[Any]) -> int:
+    return sum(1 for a in attempts if is_clean_pass(a) and not is_timed(a))
+
+
 def trends(attempts: Iterable[Any], drills: Mapping[str, DrillInfo], limit: int = TREND_POINTS) -> list[DrillTrend]:
-    """Time to solve per drill: its passing attempts in time order, in catalogue order."""
+    """Time to solve per drill: its timed passing attempts in time order, in catalogue order."""
     by_drill: dict[str, list[TrendPoint]] = defaultdict(list)
     for a in sorted(attempts, key=lambda a: a.started_at):
-        if is_clean_pass(a):
+        if is_clean_pass(a) and is_timed(a):
             by_drill[a.drill].append(TrendPoint(a.started_at, float(a.seconds)))
     order = {d: i for i, d in enumerate(drills)}
     out = []
@@ -321,10 +336,13 @@ def mastery(recall: Mapping[str, float], drills: Mapping[str, DrillInfo]) -> lis
 def weakness_score(recall: float, attempts: int, passes: int, best: float | None, target: float | None) -> float:
     """0..1, higher is weaker: half forgetting (1 - recall), 0.3 failing, 0.2 slowness.
 
-    Slowness is how far the best pass is over the target (capped at double the
-    target), and full when there is no pass at all."""
+    Slowness is how far the best timed pass is over the target (capped at double
+    the target), full when there is no pass at all, and none when every pass was
+    untimed (graded files)."""
     fail = 1 - passes / attempts if attempts else 1.0
-    if best is None:
+    if best is None and passes:
+        slow = 0.0
+    elif best is None:
         slow = 1.0
     elif target:
         slow = min(1.0, max(0.0, best / target - 1))
@@ -345,7 +363,7 @@ def weakest(attempts: Iterable[Any], recall: Mapping[str, float], drills: Mappin
         if info is None:
             continue  # a drill no longer in the catalogue cannot be practised
         passes = [a for a in tries if is_clean_pass(a)]
-        best = min((float(a.seconds) for a in passes), default=None)
+        best = min((float(a.seconds) for a in passes if is_timed(a)), default=None)
         r = float(recall.get(drill, 0.0))
         rows.append(WeakDrill(drill, info.title, info.topic, r, len(tries), len(passes), best,
                               info.target_seconds,
@@ -405,6 +423,7 @@ def build_report(
         mastery=tuple(mastery(recall, catalogue)),
         heatmap=heatmap(day_counts(window, tz), first, last),
         trends=tuple(trends(window, catalogue)),
+        untimed=untimed_passes(window),
         first_try=first_try(window),
         mistakes=tuple(mistakes(window, catalogue)),
         due=tuple(due),
@@ -414,6 +433,14 @@ def build_report(
 
 
 # ------------------------------------------------------------ small helpers
+
+
+def untimed_note(n: int) -> str:
+    """The sentence saying why some passes are not in the trend ('' when none)."""
+    if not n:
+        return ""
+    return (f"{plural(n, 'pass')} from graded files (drill check --record, team run --file) "
+            f"{'is' if n == 1 else 'are'} left out: {'it times' if n == 1 else 'they time'} the grader, not you.")
 
 
 def mmss(seconds: float | None) -> str:
@@ -436,7 +463,7 @@ def duration(seconds: float) -> str:
 
 def plural(n: int, word: str) -> str:
     """'1 day', '3 days'."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
+    return f"{n} {word}{'' if n == 1 else ('es' if word.endswith('s') else 's')}"
 
 
 def percent(value: float | None) -> str:
@@ -466,6 +493,7 @@ def to_dict(report: Report) -> dict[str, Any]:
                     "best": t.best, "latest": t.latest, "on_target": t.on_target,
                     "points": [{"at": p.at.isoformat(), "seconds": p.seconds} for p in t.points]}
                    for t in report.trends],
+        "untimed_passes": report.untimed,
         "first_try": {"attempts": report.first_try.attempts, "passes": report.first_try.passes,
                       "rate": None if report.first_try.rate is None else round(report.first_try.rate, 4)},
         "mistakes": [{"trap": m.trap, "count": m.count, "message": m.message, "made_in": list(m.made_in),
