@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
-from prompt_toolkit.application import Application, run_in_terminal
+from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.document import Document
 from prompt_toolkit.enums import EditingMode
@@ -30,16 +30,15 @@ from pygments.lexers.python import PythonLexer
 
 from trainer.repl import editor as editor_mod
 from trainer.repl.clock import Clock, SystemClock
-from trainer.repl.commands import Command, command, commands_of, key_label, parse_command_line
+from trainer.repl.actions import DrillCommands
+from trainer.repl.commands import Command, commands_of, key_label, parse_command_line
 from trainer.repl.drafts import Drafts
 from trainer.repl.grading import Grading
-from trainer.repl.header import fitted_header, header_fragments, title_fragments
+from trainer.repl.header import fitted_header, title_fragments
 from trainer.repl.keys import build_key_bindings
-from trainer.repl.reference import contract_source
 from trainer.repl.style import repl_style
 from trainer.repl.toolbar import BarState, bar
-from trainer.repl.trace_view import render_trace
-from trainer.repl.verdict import Fragments, PassInfo, first_failure, render
+from trainer.repl.verdict import Fragments
 from trainer.repl.wrap import wrap_line
 
 Recorder = Callable[..., Any]  # store.record_attempt's keywords -> RecordResult (or None)
@@ -84,7 +83,7 @@ def rows(fragments: Fragments, width: int) -> int:
     return sum(max(1, -(-sum(len(t) for _, t in line) // width)) for line in split_lines(to_formatted_text(fragments)))
 
 
-class DrillRepl:
+class DrillRepl(DrillCommands):
     """One drill in the editor. `run()` blocks until the person leaves; returns a DrillOutcome."""
 
     def __init__(self, spec: Any, grading: Grading, *, record: Recorder | None = None, home: Path | None = None,
@@ -291,184 +290,6 @@ class DrillRepl:
             self.app.invalidate()
 
         self.app.create_background_task(job())
-
-    # ----------------------------------------------------------- commands
-
-    @command("submit", help="grade the buffer on every case", key="c-s")
-    def cmd_submit(self, _arg: str = "") -> None:
-        source = self.buffer.text
-        self.buffer.append_to_history()
-        self.submitted_text = source
-        elapsed = self.elapsed()
-        seed = self.options.seed
-        self._spawn("grading…", lambda: self.grading.grade(self.spec.id, source, "<buffer>", seed),
-                    lambda result: self._graded(result, source, elapsed))
-
-    def _graded(self, result: dict[str, Any], source: str, elapsed: float) -> None:
-        self.attempts += 1
-        self.last_result = result
-        self.results.append(result)
-        verdict = str(result.get("verdict", "internal"))
-        trap = (result.get("trap") or {}).get("id")
-        if trap:
-            self.traps.append(str(trap))
-        if verdict == "pass" and not self.passed():
-            self.passed_at = self.started + elapsed
-        recorded = self._record(result, source, elapsed)
-        info = None
-        if verdict == "pass":
-            info = PassInfo(elapsed, float(self.spec.target_seconds), getattr(recorded, "due", None),
-                            self.clock.now(),
-                            self._reference() if self.options.show_reference else "",
-                            self.spec.seed_trap if self.options.show_reference else "")
-            if self.drafts is not None:
-                self.drafts.clear(self.spec.id)
-        fragments = render(result, info)
-        if verdict == "pass":
-            nxt = ":next (^N) for the next item, :quit to end the session" if self.options.in_session \
-                else ":quit (^Q) to leave"
-            fragments.append(("class:dim", f"  {nxt}\n"))
-        self.show(fragments)
-
-    def _record(self, result: dict[str, Any], source: str, elapsed: float, revealed: bool = False) -> Any:
-        if self.record is None:
-            return None
-        case = first_failure(result)
-        trap = (result.get("trap") or {}).get("id")
-        try:
-            return self.record(
-                drill=self.spec.id, mode=self.options.mode, started_at=self.started_at, seconds=max(0.0, elapsed),
-                verdict=str(result.get("verdict", "internal")), failing_case=case.get("name") if case else None,
-                hints=self.hints, code=source, seed=result.get("seed"), session_id=self.options.session_id,
-                target_seconds=float(self.spec.target_seconds), first_try=self.attempts <= 1,
-                revealed=revealed or self.revealed, traps=[trap] if trap else [])
-        except Exception as exc:  # noqa: BLE001 - a store problem must not lose the buffer
-            self.message = f"could not record the attempt: {exc}"
-            return None
-
-    def _reference(self) -> str:
-        return contract_source(self.spec.reference_path, [f.name for f in self.spec.functions])
-
-    @command("try", help="run on the small example inputs and show every intermediate shape", key="c-t",
-             lockable=True)
-    def cmd_try(self, _arg: str = "") -> None:
-        source = self.buffer.text
-        self._spawn("running the example…", lambda: self.grading.trace(self.spec.id, source, "<buffer>"),
-                    lambda result: self.show(render_trace(result)))
-
-    @command("hint", help="the next hint (counted)", key="c-g", lockable=True)
-    def cmd_hint(self, _arg: str = "") -> None:
-        hints = list(self.spec.hints)
-        if not hints:
-            self.show([("class:dim", "This drill has no hints.\n")])
-            return
-        if self.hints < len(hints):
-            self.hints += 1
-        shown: Fragments = []
-        for i, text in enumerate(hints[: self.hints], 1):
-            shown.append(("class:head", f"hint {i}/{len(hints)}: "))
-            shown.append(("", f"{text}\n"))
-        if self.hints >= len(hints):
-            shown.append(("class:dim", "That was the last hint.\n"))
-        self.show(shown)
-
-    @command("shapes", help="the prompt and the shape ledger", key="c-l", aliases=("ledger", "prompt"))
-    def cmd_shapes(self, _arg: str = "") -> None:
-        self.show(header_fragments(self.spec, self._width() - 1, title=False))
-
-    @command("reset", help="start again from the skeleton (asks first)")
-    def cmd_reset(self, _arg: str = "") -> None:
-        def answered(yes: bool) -> None:
-            if yes:
-                if self.drafts is not None and self.buffer.text.strip() != self.skeleton.strip():
-                    self.drafts.save(self.spec.id + ".prev", self.buffer.text)
-                self.buffer.set_document(Document(self.skeleton, len(self.skeleton)))
-                self.message = f"reset; the old buffer is in drafts/{self.spec.id}.prev.py"
-
-        self.ask("Replace the buffer with the skeleton?", answered)
-
-    @command("edit", help="open the buffer in $EDITOR; load it back when the editor exits", key="c-o")
-    def cmd_edit(self, _arg: str = "") -> None:
-        text = self.buffer.text
-        self.busy = "editing…"
-
-        async def job() -> None:
-            try:
-                result = await run_in_terminal(lambda: self.edit(text, self.spec.id), in_executor=True)
-                if result.text is None:
-                    self.message = result.problem
-                else:
-                    new = result.text if result.text.endswith("\n") else result.text + "\n"
-                    self.buffer.set_document(Document(new, len(new)))
-                    self.message = "loaded from the editor"
-            finally:
-                self._job_done()
-            self.app.invalidate()
-
-        self.app.create_background_task(job())
-
-    @command("solution", help="reveal the reference solution (counts as a fail)", lockable=True)
-    def cmd_solution(self, _arg: str = "") -> None:
-        def answered(yes: bool) -> None:
-            if not yes:
-                return
-            if not self.passed() and not self.revealed:
-                self.revealed = True
-                self.attempts += 1
-                self._record({"verdict": "wrong", "cases": []}, self.buffer.text, self.elapsed(), revealed=True)
-            out: Fragments = [("class:head bold", "Reference solution"),
-                              ("class:dim", " (recorded as a fail; it comes back soon)\n")]
-            out += [("class:code", f"    {line}\n") for line in self._reference().splitlines()]
-            if self.spec.solution_notes.strip():
-                out += [("class:why", f"  {line.strip()}\n") for line in self.spec.solution_notes.strip().splitlines()]
-            self.show(out)
-
-        if self.passed() or self.revealed:
-            answered(True)
-        else:
-            self.ask("Reveal the reference? It counts as a fail.", answered)
-
-    @command("skip", help="leave this drill without grading it")
-    def cmd_skip(self, _arg: str = "") -> None:
-        self.finish("skipped")
-
-    @command("next", help="after a pass: on to the next item", key="c-n")
-    def cmd_next(self, _arg: str = "") -> None:
-        if not self.options.in_session:
-            self.message = ":next is for warm-ups and mocks; :quit leaves"
-            self.app.invalidate()
-            return
-        self.finish("next")
-
-    @command("quit", help="leave (asks when the buffer has unsubmitted changes)", key="c-q", aliases=("q", "exit"))
-    def cmd_quit(self, _arg: str = "") -> None:
-        if self.unsubmitted():
-            self.ask("Leave with unsubmitted changes? They stay as a draft.",
-                     lambda yes: self.finish("quit", stop=True) if yes else None)
-        else:
-            self.finish("quit", stop=True)
-
-    def interrupt(self) -> None:
-        """Ctrl-C: never loses the buffer; asks before leaving."""
-        self.ask("Leave this drill? Your buffer is kept as a draft.",
-                 lambda yes: self.finish("quit", stop=True) if yes else None)
-
-    @command("help", help="list the commands", aliases=("h",))
-    def cmd_help(self, _arg: str = "") -> None:
-        out: Fragments = [("class:head bold", "Commands")]
-        out.append(("class:dim", " (type on a line of their own and press Enter, or press the key)\n"))
-        seen = set()
-        for cmd in self.commands.values():
-            if cmd.info.name in seen:
-                continue
-            seen.add(cmd.info.name)
-            key = key_label(cmd.info.key) if cmd.info.key else ""
-            locked = "  (locked)" if cmd.info.name in self.options.locked else ""
-            out.append(("class:code", f"  :{cmd.info.name:<9}"))
-            out.append(("class:dim", f"{key:<4}"))
-            out.append(("", f"{cmd.info.help}{locked}\n"))
-        out.append(("class:dim", "  PageUp/PageDown scroll this pane; Ctrl-C asks before leaving.\n"))
-        self.show(out)
 
     # ------------------------------------------------------------- layout
 
