@@ -35,7 +35,8 @@ def fit_weeks(hm: Heatmap, width: int) -> Heatmap:
 
 def _heatmap(report: Report, width: int) -> Text:
     hm = fit_weeks(report.heatmap, width)
-    text = Text(month_row(hm) + "\n", style="dim")
+    text = Text()
+    text.append(month_row(hm) + "\n", style="dim")
     for row in range(7):
         text.append(f"{WEEKDAYS[row]} ", style="dim")
         for week in hm.weeks:
