@@ -19,7 +19,8 @@ from grader.dims import name_axis, shape_names
 MAX_STEPS = 400  # per function call; a loop over T prints its pattern, not every turn
 
 
-def trace(grader: Any, drill_id: str, source: str, filename: str = "<buffer>", seed: int = 1) -> dict[str, Any]:
+def trace(grader: Any, drill_id: str, source: str, filename: str = "<buffer>", seed: int = 1,
+          timeout: float | None = None) -> dict[str, Any]:
     """Trace `source` on the drill's example inputs. Returns a JSON-able dict:
     ``{"drill", "dims", "calls": [{"function", "args", "steps", "returns", "error"}], "error"}``."""
     spec = grader.spec(drill_id)
@@ -29,7 +30,7 @@ def trace(grader: Any, drill_id: str, source: str, filename: str = "<buffer>", s
         return {"drill": drill_id, "dims": {}, "calls": [], "error": f"could not build the example: {exc}"}
     calls = prep.calls
     sizes = dict(calls[0].sizes) if calls else {}
-    limits = sandbox.Limits(case_timeout=max(5.0, spec.timeout), total_timeout=30.0)
+    limits = sandbox.Limits(case_timeout=timeout or max(5.0, spec.timeout), total_timeout=30.0)
 
     def work() -> dict[str, Any]:
         return _traced_run(source, filename, calls)

@@ -39,5 +39,5 @@ def test_an_error_names_its_line_and_keeps_the_steps_before_it(grader):
 
 def test_a_broken_file_and_an_endless_loop_come_back_as_errors(grader):
     assert "SyntaxError" in trace(grader, "masked-mean", "def masked_mean(:\n")["error"]
-    out = trace(grader, "masked-mean", "def masked_mean(x, mask):\n    while True:\n        pass\n")
+    out = trace(grader, "masked-mean", "def masked_mean(x, mask):\n    while True:\n        pass\n", timeout=1.0)
     assert out["error"] and "did not finish" in out["error"]
