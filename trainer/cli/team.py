@@ -190,7 +190,7 @@ def run_drill(spec: Any, grading: Any, options: Any, clock: Any) -> Any:
                      options=options).run()
 
 
-def _run_repl(session: TeamSession, flow: TeamRun, session_id: int, save: Any, clock: Any) -> None:
+def _run_repl(session: TeamSession, flow: TeamRun, session_id: int, save: Any, clock: Any, vi: bool = False) -> None:
     """The session's drills in order, one countdown (the flow's deadline), the session's seed."""
     from trainer.repl.app import ReplOptions
 
@@ -200,7 +200,7 @@ def _run_repl(session: TeamSession, flow: TeamRun, session_id: int, save: Any, c
         while (drill := flow.next_drill()) is not None:
             pos, total = flow.position()
             options = ReplOptions(mode="team", deadline=flow.deadline, session_id=session_id, seed=session.seed,
-                                  label=f"team {pos}/{total}", in_session=True)
+                                  label=f"team {pos}/{total}", in_session=True, vi=vi)
             outcome = run_drill(cat.get(drill), grading, options, clock)
             status = outcome.status if outcome.status in ("passed", "skipped", "quit", "timeout") else "failed"
             flow.add(DrillResult(drill, status, float(outcome.seconds), int(outcome.attempts), int(outcome.hints),
@@ -257,6 +257,7 @@ def team_run(
     mode = "files" if files else "repl"
     with store_errors():
         with open_store() as store:
+            vi_mode = bool(store.settings().vi_mode)
             session_id = store.start_session("team", {"session": session.id, "drills": list(session.drills),
                                                       "minutes": session.minutes, "seed": session.seed,
                                                       "name": name, "mode": mode})
@@ -271,7 +272,7 @@ def team_run(
         if files:
             _grade_files(session, files, flow, session_id, save)
         else:
-            _run_repl(session, flow, session_id, save, clock)
+            _run_repl(session, flow, session_id, save, clock, vi_mode)
     final = flow.result(name, clock.now(), mode)
     _save(target, final)
     with store_errors():
