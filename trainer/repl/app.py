@@ -338,7 +338,7 @@ class DrillRepl(DrillCommands):
             message = (message + "  " if message else "") + "PgDn: more ▼"
         return BarState(self.spec.id, self.options.label, self.elapsed(), float(self.spec.target_seconds),
                         self.left(), self.busy, self.question.text if self.question else "", message,
-                        self.key_hints())
+                        self.key_hints(), self.passed())
 
     def _build(self, input: Any, output: Any) -> Application:
         def header() -> Any:

@@ -27,6 +27,7 @@ RULES = {
     "bar.label": "bg:#3a3a3a #d7d7d7",
     "bar.clock": "bg:#262626 #87d787",
     "bar.over": "bg:#870000 #ffffff",
+    "bar.passed": "bg:#005f00 #ffffff",
     "bar.busy": "bg:#af8700 #000000",
     "bar.message": "bg:#262626 #ffd75f",
     "bar.hints": "bg:#262626 #8a8a8a",

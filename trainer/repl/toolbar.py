@@ -17,6 +17,7 @@ class BarState:
     question: str
     message: str
     hints: list[tuple[str, str]]  # (key label, command)
+    passed: bool = False
 
 
 def countdown(elapsed: float, target: float) -> tuple[str, str]:
@@ -32,7 +33,10 @@ def bar(state: BarState, width: int = 100) -> Fragments:
     out: Fragments = [("class:bar.drill bold", f" {state.drill} ")]
     if state.label:
         out.append(("class:bar.label", f" {state.label} "))
-    out.append(countdown(state.elapsed, state.target))
+    if state.passed:
+        out.append(("class:bar.passed bold", f" solved in {mmss(state.elapsed)} "))
+    else:
+        out.append(countdown(state.elapsed, state.target))
     if state.left is not None:
         style = "class:bar.over bold" if state.left < 60 else "class:bar.clock"
         out.append((style, f" session {mmss(state.left)} left "))
