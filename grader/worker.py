@@ -34,9 +34,10 @@ Then, for each request (every request may carry an "id", echoed back)::
 
 A null seed means the worker's session seed for that drill, chosen at random
 once per worker, so a person's repeated submissions are graded on the same
-cases (and "seed" in the report says which). After answering a grade or
-prepare, the worker forks the next sandbox child ahead of time (it waits,
-confined, for the source), so the next submission skips the fork.
+cases (and "seed" in the report says which). "prepare" builds the cases and
+grades an empty file once; after answering a grade or prepare, the worker
+forks the next sandbox child ahead of time (it waits, confined, for the
+source), so the next submission of that drill and seed skips the fork.
 
 Any failure answers ``{"id": n, "ok": false, "error": "..."}`` (an unknown
 drill id also carries ``"kind": "usage"``) and the worker carries on. End of
@@ -79,7 +80,7 @@ class Worker:
 
     def after_answer(self, request: Any) -> None:
         """Idle work once an answer is out: fork the next sandbox child ahead of time."""
-        if isinstance(request, dict) and request.get("op") == "grade":
+        if isinstance(request, dict) and request.get("op") in ("grade", "prepare"):
             from grader import sandbox
 
             try:
@@ -126,6 +127,7 @@ class Worker:
         prep = self.grader.prepared(spec, seed)
         if spec.banned:
             self.grader.ban_places(spec)
+        self.grader.grade_prepared(prep, "", "<warm-up>")  # an empty file: records the job for the standby child
         return {"seed": seed, "calls": len(prep.calls)}
 
     def _seed_for(self, drill: str, request: dict) -> int:
