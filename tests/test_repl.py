@@ -382,3 +382,22 @@ def test_the_repl_never_imports_torch_at_start():
             "trainer.repl.watch, trainer.repl.grading, trainer.sessions; print('torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "False", out.stderr
+
+
+def test_up_never_swaps_the_buffer_and_alt_p_brings_back_a_submission(mha, grader, _drill_home):
+    from prompt_toolkit.history import InMemoryHistory
+
+    history = InMemoryHistory()
+    history.append_string("# an earlier submission\n")
+
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        pipe.send_text("\x1b[A" * 30)  # Up, far past the first line
+        await asyncio.sleep(0.3)
+        assert repl.buffer.text == mha.skeleton() and repl.buffer.document.cursor_position_row == 0
+        pipe.send_text("\x1bp")  # Alt-P
+        await until(lambda: repl.buffer.text == "# an earlier submission\n")
+        pipe.send_text("\x1bn")  # Alt-N: back to the working buffer
+        await until(lambda: repl.buffer.text == mha.skeleton())
+        pipe.send_text("\x11")
+
+    run_repl(mha, InProcessGrading(grader), _drill_home, script, history=history)

@@ -198,5 +198,6 @@ class DrillCommands:
             out.append(("class:code", f"  :{cmd.info.name:<9}"))
             out.append(("class:dim", f"{key:<4}"))
             out.append(("", f"{cmd.info.help}{locked}\n"))
-        out.append(("class:dim", "  PageUp/PageDown scroll this pane; Ctrl-C asks before leaving.\n"))
+        out.append(("class:dim", "  PageUp/PageDown scroll this pane; Alt-P/Alt-N bring back earlier submissions;\n"))
+        out.append(("class:dim", "  Ctrl-C asks before leaving.\n"))
         self.show(out)

@@ -117,6 +117,24 @@ def build_key_bindings(repl: Any) -> KeyBindings:
     def _interrupt(event: KeyPressEvent) -> None:
         repl.interrupt()
 
+    # Up and Down only move the cursor; earlier submissions come back with Alt-P / Alt-N
+    # (a stray Up on the first line must never swap the buffer out).
+    @kb.add("up", filter=free)
+    def _cursor_up(event: KeyPressEvent) -> None:
+        event.current_buffer.cursor_up(count=event.arg)
+
+    @kb.add("down", filter=free)
+    def _cursor_down(event: KeyPressEvent) -> None:
+        event.current_buffer.cursor_down(count=event.arg)
+
+    @kb.add("escape", "p", filter=free)
+    def _history_back(event: KeyPressEvent) -> None:
+        event.current_buffer.history_backward(count=event.arg)
+
+    @kb.add("escape", "n", filter=free)
+    def _history_forward(event: KeyPressEvent) -> None:
+        event.current_buffer.history_forward(count=event.arg)
+
     @kb.add("pageup", filter=free)
     def _up(event: KeyPressEvent) -> None:
         repl.scroll_page(-1)
