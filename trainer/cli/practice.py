@@ -64,9 +64,9 @@ def solve(
         repl = DrillRepl(spec, grading, record=_store_recorder(), home=drill_home(),
                          options=ReplOptions(mode="solve", seed=seed, vi=vi_mode))
         outcome = repl.run()
+        typer.echo(_outcome_line(outcome))  # before the worker's shutdown, which may take a moment
     finally:
         grading.close()
-    typer.echo(_outcome_line(outcome))
 
 
 def _outcome_line(outcome: Any) -> str:
