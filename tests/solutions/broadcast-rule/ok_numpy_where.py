@@ -1,0 +1,8 @@
+import numpy as np
+def broadcast_shape(a, b):
+    n = max(len(a), len(b))
+    pa = np.array([1] * (n - len(a)) + list(a), dtype=np.int64)
+    pb = np.array([1] * (n - len(b)) + list(b), dtype=np.int64)
+    if not ((pa == pb) | (pa == 1) | (pb == 1)).all():
+        raise ValueError("no")
+    return tuple(np.where(pa == 1, pb, pa))

@@ -1,0 +1,5 @@
+import numpy as np
+def conv_out(H, k, s, p, d=1):
+    return np.floor_divide(H + 2 * p - d * (k - 1) - 1, s) + 1
+def conv_transpose_out(H, k, s, p, output_padding=0):
+    return np.int64((H - 1) * s - 2 * p + k + output_padding)
