@@ -17,7 +17,9 @@ before the solution runs, `apply_child(scratch)`:
    falls back to clone); kill/tgkill/tkill/rt_sig*queueinfo only towards the
    child itself; no socket(); no ptrace, process_vm_*, pidfd_*, io_uring,
    mount/namespace, module, bpf, keyring calls; no setrlimit and no prlimit64
-   that sets a limit; no TIOCSTI/TIOCLINUX ioctl.
+   that sets a limit; no TIOCSTI/TIOCLINUX ioctl; and, since Landlock does
+   not cover metadata, no chmod/chown/utime/xattr-setting calls and no
+   FS_IOC_SETFLAGS/FSSETXATTR ioctl (files stay readable, never re-moded).
 
 Each piece that cannot be applied is named in the returned `Confinement`; the
 sandbox child sends it on its result stream before running anything, so a
@@ -58,7 +60,15 @@ _NR = {
     "kexec_file_load": 320, "bpf": 321, "execveat": 322, "userfaultfd": 323, "pidfd_send_signal": 424,
     "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427, "pidfd_open": 434, "clone3": 435,
     "pidfd_getfd": 438, "process_madvise": 440,
+    # metadata changes, which Landlock does not cover
+    "chmod": 90, "fchmod": 91, "chown": 92, "fchown": 93, "lchown": 94, "utime": 132, "setxattr": 188,
+    "lsetxattr": 189, "fsetxattr": 190, "removexattr": 197, "lremovexattr": 198, "fremovexattr": 199,
+    "utimes": 235, "fchownat": 260, "futimesat": 261, "fchmodat": 268, "utimensat": 280, "fchmodat2": 452,
+    "setxattrat": 463, "removexattrat": 466,
 }
+_METADATA = ("chmod", "fchmod", "chown", "fchown", "lchown", "utime", "setxattr", "lsetxattr", "fsetxattr",
+             "removexattr", "lremovexattr", "fremovexattr", "utimes", "fchownat", "futimesat", "fchmodat",
+             "utimensat", "fchmodat2", "setxattrat", "removexattrat")
 _DENIED = (
     "fork", "vfork", "execve", "execveat", "socket", "ptrace", "capset", "setrlimit", "uselib", "iopl", "ioperm",
     "chroot", "acct", "settimeofday", "mount", "umount2", "swapon", "swapoff", "reboot", "sethostname",
@@ -67,12 +77,13 @@ _DENIED = (
     "move_pages", "unshare", "setns", "perf_event_open", "name_to_handle_at", "open_by_handle_at",
     "process_vm_readv", "process_vm_writev", "kcmp", "bpf", "userfaultfd", "pidfd_send_signal", "pidfd_open",
     "pidfd_getfd", "io_uring_setup", "io_uring_enter", "io_uring_register", "process_madvise",
-)
+) + _METADATA
 _SELF_SIGNAL = ("kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
 
 AUDIT_ARCH_X86_64 = 0xC000003E
 CLONE_THREAD = 0x00010000
 TIOCSTI, TIOCLINUX = 0x5412, 0x541C
+FS_IOC_SETFLAGS, FS_IOC_FSSETXATTR = 0x40086602, 0x401C5820  # chattr: file flags on any readable file
 
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_CHILD_SUBREAPER = 36
@@ -325,6 +336,8 @@ def seccomp_program(pid: int) -> bytes:
     p.label("ioctl")
     p.op(_LD_W_ABS, _arg_lo(1))
     p.op(_JEQ_K, TIOCSTI, "deny", 0)
+    p.op(_JEQ_K, FS_IOC_SETFLAGS, "deny", 0)
+    p.op(_JEQ_K, FS_IOC_FSSETXATTR, "deny", 0)
     p.op(_JEQ_K, TIOCLINUX, "deny", "allow")
     p.label("kill")  # kill(pid | 0 | -pid, sig)
     p.op(_LD_W_ABS, _arg_lo(0))

@@ -49,8 +49,9 @@ class Host:
 
 def _digest(folder: Path) -> str:
     h = hashlib.sha256()
-    for path in sorted(folder.rglob("*")):
-        h.update(str(path.relative_to(folder)).encode())
+    for path in sorted([folder, *folder.rglob("*")]):
+        st = path.lstat()
+        h.update(f"{path.relative_to(folder)} {st.st_mode} {st.st_uid} {st.st_mtime_ns}".encode())
         if path.is_file():
             h.update(path.read_bytes())
     return h.hexdigest()
@@ -289,3 +290,11 @@ def test_standby_child_is_discarded_when_the_job_differs(toy_grader, host, outco
     report, outcome = grade(toy_grader, "correct", outcomes, dataclasses.replace(FAST, case_timeout=1.5))
     assert not outcome.from_standby and report.verdict == "pass"
     assert leftovers(waiting.child.pid, since) == []
+
+
+def test_sneaky_write_routes_all_fail(toy_grader, host, outcomes):
+    # hard link, symlink, rename, truncate, chmod, utime, unlink, mkfifo, mknod, /proc/<parent>/fd, /proc/<parent>/mem
+    report, _ = grade(toy_grader, "sneaky_writes", outcomes)
+    assert report.verdict == "pass", messages(report)
+    stat = (host.home / "progress.db").stat()
+    assert stat.st_mode & 0o777 and stat.st_mtime > 0 and stat.st_nlink == 1
