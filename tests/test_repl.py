@@ -401,3 +401,20 @@ def test_up_never_swaps_the_buffer_and_alt_p_brings_back_a_submission(mha, grade
         pipe.send_text("\x11")
 
     run_repl(mha, InProcessGrading(grader), _drill_home, script, history=history)
+
+
+def test_in_a_session_ctrl_n_goes_on_after_a_pass(mha, grading, _drill_home):
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        pipe.send_text("\x0e")  # before a pass Ctrl-N is only a line down
+        await asyncio.sleep(0.2)
+        assert repl.app.is_running
+        set_text(repl, solution("mha-padding", "ok_einsum.py"))
+        pipe.send_text(CTRL_S)
+        await until(lambda: repl.results)
+        assert ":next (^N) for the next item" in plain(repl.output)
+        assert ("^N", "next") in repl.key_hints()
+        pipe.send_text("\x0e")
+
+    _, outcome = run_repl(mha, grading, _drill_home, script,
+                          options=ReplOptions(mode="warmup", in_session=True, label="warm-up 1/3"))
+    assert outcome.status == "passed" and not outcome.stop

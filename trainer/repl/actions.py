@@ -163,7 +163,7 @@ class DrillCommands:
     def cmd_skip(self, _arg: str = "") -> None:
         self.finish("skipped")
 
-    @command("next", help="after a pass: on to the next item", key="c-n")
+    @command("next", help="after a pass in a warm-up or mock: on to the next item (^N)")
     def cmd_next(self, _arg: str = "") -> None:
         if not self.options.in_session:
             self.message = ":next is for warm-ups and mocks; :quit leaves"

@@ -295,9 +295,10 @@ class DrillRepl(DrillCommands):
 
     def key_hints(self) -> list[tuple[str, str]]:
         names = ["submit", "try", "hint", "shapes", "edit", "quit"]
-        if self.passed() and self.options.in_session:
-            names = ["next", "quit"]
         hints = []
+        if self.passed() and self.options.in_session:
+            names = ["quit"]
+            hints.append(("^N", "next"))
         for name in names:
             info = self.commands[name].info
             if name in self.options.locked or not info.key:

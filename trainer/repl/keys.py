@@ -119,13 +119,28 @@ def build_key_bindings(repl: Any) -> KeyBindings:
 
     # Up and Down only move the cursor; earlier submissions come back with Alt-P / Alt-N
     # (a stray Up on the first line must never swap the buffer out).
+    vi_nav = free & vi_navigation_mode
+
     @kb.add("up", filter=free)
+    @kb.add("c-p", filter=free)
+    @kb.add("k", filter=vi_nav)
     def _cursor_up(event: KeyPressEvent) -> None:
         event.current_buffer.cursor_up(count=event.arg)
 
     @kb.add("down", filter=free)
+    @kb.add("j", filter=vi_nav)
     def _cursor_down(event: KeyPressEvent) -> None:
         event.current_buffer.cursor_down(count=event.arg)
+
+    after_pass = Condition(lambda: repl.passed() and repl.options.in_session)
+
+    @kb.add("c-n", filter=free)
+    def _next_or_down(event: KeyPressEvent) -> None:
+        """Ctrl-N: the next item after a pass in a warm-up or mock; otherwise a line down."""
+        if after_pass():
+            repl.run_command("next")
+        else:
+            event.current_buffer.cursor_down(count=event.arg)
 
     @kb.add("escape", "p", filter=free)
     def _history_back(event: KeyPressEvent) -> None:
