@@ -19,7 +19,9 @@ before the solution runs, `apply_child(scratch)`:
    mount/namespace, module, bpf, keyring calls; no setrlimit and no prlimit64
    that sets a limit; no TIOCSTI/TIOCLINUX ioctl; and, since Landlock does
    not cover metadata, no chmod/chown/utime/xattr-setting calls and no
-   FS_IOC_SETFLAGS/FSSETXATTR ioctl (files stay readable, never re-moded).
+   FS_IOC_SETFLAGS/FSSETXATTR ioctl (files stay readable, never re-moded);
+   no renicing or pinning other processes; no System V / POSIX IPC objects
+   that would outlive the child.
 
 Each piece that cannot be applied is named in the returned `Confinement`; the
 sandbox child sends it on its result stream before running anything, so a
@@ -65,10 +67,15 @@ _NR = {
     "lsetxattr": 189, "fsetxattr": 190, "removexattr": 197, "lremovexattr": 198, "fremovexattr": 199,
     "utimes": 235, "fchownat": 260, "futimesat": 261, "fchmodat": 268, "utimensat": 280, "fchmodat2": 452,
     "setxattrat": 463, "removexattrat": 466,
+    # other processes' scheduling, and IPC objects that outlive the child
+    "setpriority": 141, "sched_setparam": 142, "sched_setscheduler": 144, "sched_setaffinity": 203,
+    "ioprio_set": 251, "sched_setattr": 314, "shmget": 29, "semget": 64, "msgget": 68, "mq_open": 240,
 }
 _METADATA = ("chmod", "fchmod", "chown", "fchown", "lchown", "utime", "setxattr", "lsetxattr", "fsetxattr",
              "removexattr", "lremovexattr", "fremovexattr", "utimes", "fchownat", "futimesat", "fchmodat",
              "utimensat", "fchmodat2", "setxattrat", "removexattrat")
+_LASTING = ("setpriority", "sched_setparam", "sched_setscheduler", "ioprio_set", "sched_setattr", "shmget",
+            "semget", "msgget", "mq_open")
 _DENIED = (
     "fork", "vfork", "execve", "execveat", "socket", "ptrace", "capset", "setrlimit", "uselib", "iopl", "ioperm",
     "chroot", "acct", "settimeofday", "mount", "umount2", "swapon", "swapoff", "reboot", "sethostname",
@@ -77,7 +84,7 @@ _DENIED = (
     "move_pages", "unshare", "setns", "perf_event_open", "name_to_handle_at", "open_by_handle_at",
     "process_vm_readv", "process_vm_writev", "kcmp", "bpf", "userfaultfd", "pidfd_send_signal", "pidfd_open",
     "pidfd_getfd", "io_uring_setup", "io_uring_enter", "io_uring_register", "process_madvise",
-) + _METADATA
+) + _METADATA + _LASTING
 _SELF_SIGNAL = ("kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
 
 AUDIT_ARCH_X86_64 = 0xC000003E
@@ -322,6 +329,7 @@ def seccomp_program(pid: int) -> bytes:
     p.op(_JEQ_K, _NR["prlimit64"], "prlimit", 0)
     p.op(_JEQ_K, _NR["ioctl"], "ioctl", 0)
     p.op(_JEQ_K, _NR["kill"], "kill", 0)
+    p.op(_JEQ_K, _NR["sched_setaffinity"], "self_or_zero", 0)
     for name in _SELF_SIGNAL[1:]:
         p.op(_JEQ_K, _NR[name], "self_signal", 0)
     p.op(_RET_K, SECCOMP_RET_ALLOW)
@@ -343,6 +351,9 @@ def seccomp_program(pid: int) -> bytes:
     p.op(_LD_W_ABS, _arg_lo(0))
     p.op(_JEQ_K, 0, "allow", 0)
     p.op(_JEQ_K, (-pid) & 0xFFFFFFFF, "allow", 0)
+    p.label("self_or_zero")  # sched_setaffinity(0 | pid, ...)
+    p.op(_LD_W_ABS, _arg_lo(0))
+    p.op(_JEQ_K, 0, "allow", 0)
     p.label("self_signal")  # first argument is the target (t)gid
     p.op(_LD_W_ABS, _arg_lo(0))
     p.op(_JEQ_K, pid, "allow", "deny")

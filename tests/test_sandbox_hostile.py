@@ -292,6 +292,13 @@ def test_standby_child_is_discarded_when_the_job_differs(toy_grader, host, outco
     assert leftovers(waiting.child.pid, since) == []
 
 
+def test_other_processes_cannot_be_reniced_or_pinned(toy_grader, host, outcomes):
+    before = os.getpriority(os.PRIO_PROCESS, 0), os.sched_getaffinity(0)
+    report, _ = grade(toy_grader, "other_process_tricks", outcomes)
+    assert report.verdict == "pass", messages(report)
+    assert (os.getpriority(os.PRIO_PROCESS, 0), os.sched_getaffinity(0)) == before
+
+
 def test_sneaky_write_routes_all_fail(toy_grader, host, outcomes):
     # hard link, symlink, rename, truncate, chmod, utime, unlink, mkfifo, mknod, /proc/<parent>/fd, /proc/<parent>/mem
     report, _ = grade(toy_grader, "sneaky_writes", outcomes)
