@@ -96,7 +96,8 @@ def _traced_run(source: str, filename: str, calls: list[Any]) -> dict[str, Any]:
         try:
             with torch.no_grad(), recorder.mode():
                 value = func(*fresh(call.args))
-            values = value if isinstance(value, (tuple, list)) else (value,)
+            split = call.function.tuple_return and isinstance(value, (tuple, list))
+            values = value if split else (value,)
             expected = [tuple(r.shape or ()) for r in call.function.returns]
             for i, v in enumerate(values):
                 names = expected[i] if i < len(expected) else ()
