@@ -60,3 +60,15 @@ def trap_no_padding(x, weight, stride: int, padding: int):
 
 def trap_output_transposed(x, weight, stride: int, padding: int):
     return _conv(x, weight, stride, padding).transpose(2, 3)  # positions written as [j, i]
+
+
+def trap_ceil_padded(x, weight, stride: int, padding: int):
+    """Ceil sizes made to fit by zero-padding the bottom and right edges (pooling's ceil_mode)."""
+    B, C, H, W = x.shape
+    k = weight.shape[-1]
+    H_out = math.ceil((H + 2 * padding - k) / stride) + 1
+    W_out = math.ceil((W + 2 * padding - k) / stride) + 1
+    extra_h = (H_out - 1) * stride + k - (H + 2 * padding)
+    extra_w = (W_out - 1) * stride + k - (W + 2 * padding)
+    xp = F.pad(x, (padding, padding + extra_w, padding, padding + extra_h))
+    return _conv(xp, weight, stride, 0)
