@@ -72,3 +72,55 @@ def trap_stats_over_features(x):
 def trap_stats_over_batch_only(x):
     """Reduces dim 0 only and keeps time: shape (T, d)."""
     return x.mean(0), x.var(0, unbiased=False)
+
+
+# --------------------------------------------- trap matching: the variants of one mistake
+
+
+def _norm(x, weight, bias, eps, dims, unbiased, eps_outside=False):
+    x = x.double()
+    mu = x.mean(dims, keepdim=True)
+    var = x.var(dims, keepdim=True, unbiased=unbiased)
+    den = var.sqrt() + eps if eps_outside else torch.sqrt(var + eps)
+    return (x - mu) / den * weight.double() + bias.double()
+
+
+def _same(call, got, want) -> bool:
+    if not isinstance(got, torch.Tensor) or tuple(got.shape) != tuple(want.shape) or not got.is_floating_point():
+        return False
+    tol = (2e-2, 2e-2) if call.dtype == torch.float16 else (4e-5, 4e-4)
+    return bool(((got.double() - want).abs() <= tol[0] + tol[1] * want.abs()).all())
+
+
+def _ln_variant(call, got, dims) -> bool:
+    x, weight, bias, eps = call.args
+    for unbiased in (False, True):
+        for outside in (False, True):
+            if _same(call, got, _norm(x, weight, bias, eps, dims, unbiased, outside)):
+                return True
+    return False
+
+
+def match_ln_over_time(call, got, trap_out) -> bool:
+    """Statistics over dim 1, with either variance and eps inside or outside the square root."""
+    return _ln_variant(call, got, 1)
+
+
+def match_ln_over_time_and_features(call, got, trap_out) -> bool:
+    return _ln_variant(call, got, (1, 2))
+
+
+def _stats_mean_over(call, got, dims) -> bool:
+    """The returned mean is the mean over `dims` (whichever variance came with it)."""
+    got = getattr(got, "items", got)  # a returned list arrives as a SeqValue
+    if not isinstance(got, tuple) or len(got) != 2:
+        return False
+    return _same(call, got[0], call.args[0].double().mean(dims))
+
+
+def match_stats_over_features(call, got, trap_out) -> bool:
+    return _stats_mean_over(call, got, -1)
+
+
+def match_stats_over_batch_only(call, got, trap_out) -> bool:
+    return _stats_mean_over(call, got, 0)
