@@ -104,12 +104,21 @@ class Grader:
             ban_places=self.ban_places(spec) if spec.banned else [],
             must_call=dict(spec.must_call),
             count_places=self.count_places(spec) if spec.must_call else [],
+            forget=self._forget_answers,
         )
         try:
             outcome = sandbox.run(job, limits)
         except OSError as exc:
             return Report(spec.id, "internal", [], seed=prep.seed, message=f"could not start the sandbox: {exc}")
         return judge(prep, outcome, limits)
+
+    def _forget_answers(self) -> None:
+        """Run in the sandbox child only (its copy of memory): drop the expected
+        outputs and reference modules, so a solution walking frames cannot find them."""
+        for prep in self._prepared.values():
+            prep.reference = None  # type: ignore[assignment]
+            for call in prep.calls:
+                call.expected = None
 
     def _limits_for(self, spec: Spec) -> sandbox.Limits:
         base = self.limits

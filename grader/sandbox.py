@@ -114,6 +114,7 @@ class Job:
     trace: bool = False
     must_call: dict[str, int] = field(default_factory=dict)  # name -> exact calls required per call
     count_places: list[tuple[str, str, str]] = field(default_factory=list)
+    forget: Callable[[], None] | None = None  # run in the child before the solution: drops what it must not reach
 
 
 # ------------------------------------------------------------------ parent
@@ -178,7 +179,7 @@ def _job_key(job: Job, limits: Limits) -> tuple:
     Call arguments are compared by identity (the cached prepared cases)."""
     return (tuple((i, f, id(a), tuple(n)) for i, f, a, n in job.calls), tuple(job.functions), job.banned,
             tuple(job.ban_places), tuple(sorted(job.must_call.items())), tuple(job.count_places), job.trace,
-            dataclasses.astuple(limits))
+            job.forget, dataclasses.astuple(limits))
 
 
 @dataclass
@@ -629,7 +630,7 @@ def _standby_child(template: Job, limits: Limits, res_w: int, out_w: int, scratc
     if not _child_prepare(limits, res_w, out_w, scratch, go_r):
         return
     counts = _install_guards(template)
-    _child_setup()
+    _child_setup(template)
     copies = _warm_copies(template)
     message = _read_go(GO_FD)
     os.close(GO_FD)
@@ -664,11 +665,13 @@ def _read_go(fd: int) -> tuple[str, str] | None:
 
 
 def _child_run(job: Job, counts: dict[str, int] | None = None) -> None:
-    _child_setup()
+    _child_setup(job)
     _run_job(job, counts)
 
 
-def _child_setup() -> None:
+def _child_setup(job: Job) -> None:
+    if job.forget is not None:
+        job.forget()
     for name in [n for n in sys.modules if n.startswith("_drill_ref_")]:
         del sys.modules[name]  # the references are not the solution's to import
     sys.stdin = open(os.devnull)  # noqa: SIM115

@@ -148,6 +148,7 @@ CASES = [
     ("monkeypatch_compare", "wrong", ["values differ"]),
     ("lying_subclass", "wrong", ["values differ"]),
     ("reference_from_memory", "wrong", ["values differ"]),
+    ("answers_from_frames", "wrong", ["values differ"]),
     ("nan", "wrong", ["NaN"]),
     ("wrong_dtype", "wrong", ["float64"]),
     ("numpy_array", "wrong", ["numpy array"]),
