@@ -1,3 +1,4 @@
+# trap: runtime-error-escapes
 import torch
 
 
