@@ -128,7 +128,6 @@ def warmup(
             plan = load_plan(settings.plan)
             new = next_new_drills(plan, summaries, now.astimezone().date(), settings.daily_new_limit,
                                   known=list(cat.specs))
-            session_id = store.start_session("warmup", {"count": count, "minutes": minutes})
         vi_mode = settings.vi_mode if vi is None else vi
     quiz_counts = {d: len(s.quiz) for d, s in cat.specs.items()}
     met = [d for d in summaries if d in cat.specs]
@@ -136,6 +135,9 @@ def warmup(
     if not items:
         typer.echo("Nothing to warm up on today.")
         return
+    with store_errors():
+        with open_store() as store:
+            session_id = store.start_session("warmup", {"count": count, "minutes": minutes, "due": due, "new": new})
     flow = Warmup(items, clock, minutes)
     typer.echo(f"Warm-up: {sum(isinstance(i, DrillItem) for i in items)} drill(s) "
                f"({len(due)} due, {len(new)} new today), quick-fire questions in between.")
