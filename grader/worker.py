@@ -255,6 +255,7 @@ class WorkerClient:
         self._buf = bytearray()
         self._ready = False
         self._stderr: IO[bytes] | None = None
+        self._closed = False
         self._start()
 
     # ------------------------------------------------------------- public
@@ -273,11 +274,13 @@ class WorkerClient:
         """Send one request; returns the response ({"ok": false, "error"} when unanswerable)."""
         with self._lock:
             for attempt in (1, 2):
+                if self._closed:
+                    return {"id": payload.get("id"), "ok": False, "error": "the worker client is closed"}
                 try:
                     return self._exchange(payload, timeout)
                 except WorkerError as exc:
                     self._stop()
-                    if attempt == 2 or getattr(exc, "final", False):
+                    if attempt == 2 or getattr(exc, "final", False) or self._closed:
                         return {"id": payload.get("id"), "ok": False, "error": str(exc)}
                     self.restarts += 1
                     self._start()
@@ -309,7 +312,17 @@ class WorkerClient:
         return self.request({"op": "ping"}, timeout)
 
     def close(self) -> None:
-        with self._lock:
+        """Shut the worker down; a request still in flight gets an error at once."""
+        self._closed = True
+        if not self._lock.acquire(timeout=0.2):
+            proc = self._proc  # busy: end it, the waiting request sees the pipe close
+            if proc is not None and proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            return
+        try:
             if self._proc and self._proc.poll() is None and self._ready:
                 try:
                     self._send({"id": 0, "op": "shutdown"})
@@ -317,6 +330,8 @@ class WorkerClient:
                 except (OSError, subprocess.TimeoutExpired, WorkerError):
                     pass
             self._stop()
+        finally:
+            self._lock.release()
 
     def __enter__(self) -> WorkerClient:
         return self

@@ -112,3 +112,20 @@ def test_internal_verdict_when_every_worker_dies_on_the_request():
     client.close()
     assert report["verdict"] == "internal"
     assert client.restarts == 1  # retried once, then gave up
+
+
+def test_close_during_a_request_answers_at_once():
+    import threading
+
+    client = WorkerClient(env=dict(os.environ, DRILL_PATH=str(TOY)))
+    client.wait_ready()
+    got: dict = {}
+    thread = threading.Thread(target=lambda: got.update(client.grade("sandbox-toy", LOOP, seed=5)))
+    thread.start()
+    time.sleep(0.5)
+    t0 = time.monotonic()
+    client.close()
+    thread.join(timeout=10)
+    assert not thread.is_alive() and time.monotonic() - t0 < 10
+    assert got["verdict"] == "internal"
+    assert client.request({"op": "ping"})["ok"] is False
