@@ -111,5 +111,5 @@ def open_grading() -> Grading:
     """The worker when it is installed, else an in-process grader warming up in a thread."""
     try:
         return WorkerGrading()
-    except ImportError:
+    except (ImportError, OSError):  # no worker module, or it could not be started
         return InProcessGrading(warm=True)
