@@ -51,6 +51,8 @@ def test_round_trip_every_op(client):
     assert wrong["verdict"] == "wrong"
     assert wrong["trap"]["id"] == "add-two" and "Off by one" in wrong["trap_why"]
     assert wrong["output"].startswith("hi")
+    trace = client.trace("sandbox-toy", CORRECT)
+    assert isinstance(trace, dict) and trace  # grader.trace's dict, or {"error": ...} without that module
     probe = client.request({"op": "probe"})
     assert probe["ok"] and {f["name"] for f in probe["features"]} >= {"filesystem", "processes"}
 
