@@ -281,13 +281,14 @@ def _alive(pid: int) -> bool:
 def _finish(child: _Child, outcome: ChildOutcome | None) -> None:
     """Kill the group, reap it and anything it left behind, remove the scratch folder."""
     finished = outcome is not None and outcome.finished and outcome.exit_status is None and outcome.signal is None
-    _kill_group(child.pid, wait=not finished)
+    could_fork = outcome is None or "processes" not in outcome.confined
+    # a child that could fork is reaped now: only once it is gone are its own children re-parented to us
+    _kill_group(child.pid, wait=could_fork or not finished)
     for fd in (child.res_r, child.out_r):
         try:
             os.close(fd)
         except OSError:
             pass
-    could_fork = outcome is None or "processes" not in outcome.confined
     if could_fork:
         orphans = reap_orphans(child.since_ticks, exclude=child.pid)
         if outcome is not None:

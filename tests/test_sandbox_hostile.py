@@ -284,10 +284,10 @@ def test_standby_child_is_used_and_confined(toy_grader, host, outcomes):
 
 def test_standby_child_is_discarded_when_the_job_differs(toy_grader, host, outcomes):
     grade(toy_grader, "correct", outcomes)
+    since = int(time.clock_gettime(time.CLOCK_BOOTTIME) * TICKS)
     assert sandbox.prefork()
     waiting = sandbox.STANDBY._waiting
     assert waiting is not None
-    since = int(time.clock_gettime(time.CLOCK_BOOTTIME) * TICKS) - 1000
     report, outcome = grade(toy_grader, "correct", outcomes, dataclasses.replace(FAST, case_timeout=1.5))
     assert not outcome.from_standby and report.verdict == "pass"
     assert leftovers(waiting.child.pid, since) == []
