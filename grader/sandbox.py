@@ -148,7 +148,7 @@ def _spawn(limits: Limits, body: Callable[[int, int, str], None], close_in_child
     scratch = tempfile.mkdtemp(prefix="drill-sandbox-")
     res_r, res_w = os.pipe()
     out_r, out_w = os.pipe()
-    since = int(time.clock_gettime(time.CLOCK_BOOTTIME) * _TICKS)
+    since = _boot_ticks()
     t0 = time.monotonic()
     thaw = gc.get_freeze_count() == 0
     gc.freeze()  # the child's collections then leave the parent's objects (and their pages) alone
@@ -278,6 +278,12 @@ def _alive(pid: int) -> bool:
     return done == 0
 
 
+def _boot_ticks() -> int:
+    """Clock ticks since boot (the unit of /proc/<pid>/stat start times); 0 off Linux."""
+    clock = getattr(time, "CLOCK_BOOTTIME", None)
+    return int(time.clock_gettime(clock) * _TICKS) if clock is not None else 0
+
+
 def _finish(child: _Child, outcome: ChildOutcome | None) -> None:
     """Kill the group, reap it and anything it left behind, remove the scratch folder."""
     finished = outcome is not None and outcome.finished and outcome.exit_status is None and outcome.signal is None
@@ -392,7 +398,11 @@ def reap_orphans(since_ticks: int, exclude: int = 0, rounds: int = 64) -> int:
 def _processes() -> list[tuple[int, int, int, int]]:
     """(pid, ppid, pgid, start ticks) of every process we can see."""
     out = []
-    for name in os.listdir("/proc"):
+    try:
+        names = os.listdir("/proc")
+    except OSError:  # no /proc (not Linux): nothing to scan
+        return out
+    for name in names:
         if not name.isdigit():
             continue
         stat = _read_stat(int(name))
