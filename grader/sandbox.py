@@ -235,15 +235,11 @@ class Standby:
             message = json.dumps({"source": job.source, "filename": job.filename}).encode()
             try:
                 transport._write_all(waiting.go_w, message)
-            except OSError:
+            except OSError:  # it died while waiting
                 self._waiting = waiting
-                self._discard()
+                self._discard()  # closes go_w
                 return None
-            finally:
-                try:
-                    os.close(waiting.go_w)
-                except OSError:
-                    pass
+            os.close(waiting.go_w)  # end of message: the child starts
             waiting.child.t0 = time.monotonic()
             return waiting.child
 
