@@ -21,7 +21,8 @@ before the solution runs, `apply_child(scratch)`:
    not cover metadata, no chmod/chown/utime/xattr-setting calls and no
    FS_IOC_SETFLAGS/FSSETXATTR ioctl (files stay readable, never re-moded);
    no renicing or pinning other processes; no System V / POSIX IPC objects
-   that would outlive the child.
+   that would outlive the child; no setpgid/setsid (joining the parent's
+   process group would let kill(0, ...) reach the parent).
 
 Each piece that cannot be applied is named in the returned `Confinement`; the
 sandbox child sends it on its result stream before running anything, so a
@@ -70,12 +71,14 @@ _NR = {
     # other processes' scheduling, and IPC objects that outlive the child
     "setpriority": 141, "sched_setparam": 142, "sched_setscheduler": 144, "sched_setaffinity": 203,
     "ioprio_set": 251, "sched_setattr": 314, "shmget": 29, "semget": 64, "msgget": 68, "mq_open": 240,
+    # joining the parent's process group would make kill(0, ...) reach it
+    "setpgid": 109, "setsid": 112,
 }
 _METADATA = ("chmod", "fchmod", "chown", "fchown", "lchown", "utime", "setxattr", "lsetxattr", "fsetxattr",
              "removexattr", "lremovexattr", "fremovexattr", "utimes", "fchownat", "futimesat", "fchmodat",
              "utimensat", "fchmodat2", "setxattrat", "removexattrat")
 _LASTING = ("setpriority", "sched_setparam", "sched_setscheduler", "ioprio_set", "sched_setattr", "shmget",
-            "semget", "msgget", "mq_open")
+            "semget", "msgget", "mq_open", "setpgid", "setsid")
 _DENIED = (
     "fork", "vfork", "execve", "execveat", "socket", "ptrace", "capset", "setrlimit", "uselib", "iopl", "ioperm",
     "chroot", "acct", "settimeofday", "mount", "umount2", "swapon", "swapoff", "reboot", "sethostname",

@@ -165,6 +165,7 @@ CASES = [
     ("recursion_segfault", "error", ["SIGSEGV", "case small"]),
     ("ctypes_segfault", "error", ["SIGSEGV", "case small"]),
     ("kill_parent", "error", ["PermissionError", "line 7"]),
+    ("join_parent_group", "error", ["PermissionError", "line 6"]),
     ("network", "error", ["PermissionError", "line 5"]),
     ("syntax_error", "error", ["SyntaxError", "line 3"]),
     ("missing_function", "missing", ["add_one()"]),
