@@ -57,3 +57,16 @@ def test_spec_minimums(spec):
     mask_args = [a for f in spec.functions for a in f.args if a.dtype == "mask"]
     if mask_args:
         assert {"bool", "int64", "float32"} <= {c.mask for c in spec.cases}, "masks must come as bool, int64 and float32"
+
+
+@pytest.mark.parametrize("spec", [s for s in SPECS if s.example], ids=lambda s: s.id)
+def test_example_sizes_are_distinct(spec):
+    """:try names axes by size, so the example sizes must not collide."""
+    from grader.spec import eval_expr
+
+    sizes = dict(spec.example)
+    for rule in spec.dims.values():
+        if rule.derived and rule.name not in sizes:
+            sizes[rule.name] = eval_expr(rule.expr or "0", sizes)
+    big = [v for v in sizes.values() if v > 1]
+    assert len(big) == len(set(big)), sizes
