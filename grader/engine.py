@@ -260,6 +260,11 @@ def _not_finished(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome, lim
         res.verdict = "output"
         res.message = f"printed more than {limits.output_bytes // 1024} KiB; remove the prints from the loop"
         return res
+    if outcome.disk_overflow:
+        res.verdict = "output"
+        res.message = (f"wrote more than {limits.scratch_bytes // 2**20} MiB (or {limits.scratch_files} files) "
+                       f"to disk and was stopped; keep results in memory")
+        return res
     if outcome.banned:
         res.verdict = "banned"
         res.message = f"called {outcome.banned}, which this drill bans"
