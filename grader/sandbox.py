@@ -61,7 +61,9 @@ class Limits:
     result_bytes: int = 512 * 2**20
     file_bytes: int = 16 * 2**20
     rss_bytes: int | None = None  # resident-size budget on top of the parent's size (None: memory_bytes)
-    rss_poll: float = 0.05  # seconds between resident-size checks
+    rss_poll: float = 0.05  # seconds between resident-size (and scratch-folder) checks
+    scratch_bytes: int = 64 * 2**20  # disk the child may fill in its scratch folder
+    scratch_files: int = 2000  # files and folders it may create there
     confine: bool = True  # Landlock + seccomp in the child (off only in tests of the outer layers)
     require_confinement: bool = False  # refuse to run a solution when a confinement piece is missing
 
@@ -97,6 +99,7 @@ class ChildOutcome:
     refused: bool = False  # require_confinement and a piece was missing: the solution never ran
     memory_killed: bool = False  # the resident-size watchdog stopped the child
     memory_peak: int = 0  # largest resident size seen, bytes
+    disk_overflow: bool = False  # the scratch folder grew past its budget; the child was stopped
     orphans: int = 0  # processes left behind by the child, killed and reaped
     from_standby: bool = False  # ran in a child forked ahead of time (Standby)
 
@@ -447,12 +450,45 @@ class _Watch:
         self.next_poll = child.t0 + limits.rss_poll
 
     def over_budget(self, outcome: ChildOutcome, now: float) -> bool:
+        """True when the child must be stopped: too much resident memory
+        (memory_killed) or too much written to its scratch folder (disk_overflow)."""
         if now < self.next_poll:
             return False
         self.next_poll = now + self.limits.rss_poll
         rss = resident_bytes(self.child.pid)
         outcome.memory_peak = max(outcome.memory_peak, rss)
-        return rss > self.rss_budget
+        if rss > self.rss_budget:
+            outcome.memory_killed = True
+            return True
+        if _tree_over(self.child.scratch, self.limits.scratch_bytes, self.limits.scratch_files):
+            outcome.disk_overflow = True
+            return True
+        return False
+
+
+def _tree_over(root: str, max_bytes: int, max_entries: int) -> bool:
+    """Whether the folder holds more than max_bytes on disk or max_entries entries
+    (stops counting as soon as it knows)."""
+    used, entries, todo = 0, 0, [root]
+    while todo:
+        try:
+            with os.scandir(todo.pop()) as it:
+                for entry in it:
+                    entries += 1
+                    if entries > max_entries:
+                        return True
+                    try:
+                        st = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    used += st.st_blocks * 512
+                    if used > max_bytes:
+                        return True
+                    if entry.is_dir(follow_symlinks=False):
+                        todo.append(entry.path)
+        except OSError:
+            continue
+    return False
 
 
 def _supervise(child: _Child, limits: Limits) -> ChildOutcome:
@@ -476,7 +512,6 @@ def _supervise(child: _Child, limits: Limits) -> ChildOutcome:
             outcome.timeout_seconds = limits.case_timeout if call_deadline <= watch.total_deadline else limits.total_timeout
             break
         if watch.over_budget(outcome, now):
-            outcome.memory_killed = True
             break
         events = sel.select(timeout=min(deadline, watch.next_poll) - now)
         for key, _ in events:
@@ -522,7 +557,7 @@ def _supervise(child: _Child, limits: Limits) -> ChildOutcome:
     outcome.output_head = out_head.decode("utf-8", "replace")
     outcome.elapsed = time.monotonic() - child.t0
     stopped = (outcome.timeout_call is not None or outcome.output_overflow or outcome.memory_killed
-               or outcome.protocol_error is not None)
+               or outcome.disk_overflow or outcome.protocol_error is not None)
     if outcome.finished and not stopped:
         return outcome  # nothing more to learn: _finish kills it and reaps it in the background
     if not stopped:
@@ -908,7 +943,8 @@ def run_json(work: Any, limits: Limits) -> tuple[dict | None, str | None]:
                 problem = f"stopped after {limits.case_timeout:g} s"
                 break
             if watch.over_budget(probe, now):
-                problem = f"used more than {limits.memory_bytes / 2**30:.1f} GiB of memory"
+                problem = (f"wrote more than {limits.scratch_bytes // 2**20} MiB to disk" if probe.disk_overflow
+                           else f"used more than {limits.memory_bytes / 2**30:.1f} GiB of memory")
                 break
             for key, _ in sel.select(timeout=min(deadline, watch.next_poll) - now):
                 data = os.read(key.fd, 1 << 20)

@@ -158,6 +158,8 @@ CASES = [
     ("modify_input", "wrong", ["modified its input x"]),
     ("stdout_flood", "output", ["printed more than"]),
     ("stderr_flood", "output", ["printed more than"]),
+    ("disk_filler", "output", ["to disk"]),
+    ("many_files", "output", ["2000 files"]),
     ("sys_exit", "error", ["SystemExit", "line 5"]),
     ("os_exit", "error", ["ended the process"]),
     ("keyboard_interrupt", "error", ["KeyboardInterrupt", "line 2"]),
