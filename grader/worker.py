@@ -21,7 +21,7 @@ Then, for each request (every request may carry an "id", echoed back)::
     -> {"id": 1, "ok": true, "report": {...Report.to_dict() (CLI.md),
         "trap_why": "...", "output": "what it printed", "notes": [...]}}
 
-    {"id": 2, "op": "ping"}                       -> {"id": 2, "ok": true, "pid": 123}
+    {"id": 2, "op": "ping"}                       -> {"id": 2, "ok": true, "pid": 123, "protocol": 1}
     {"id": 3, "op": "prepare", "drill": ID, "seed": S}
                                                   -> {"id": 3, "ok": true, "seed": S, "calls": 8}
     {"id": 4, "op": "trace", "drill": ID, "source": "...", "filename": "<buffer>"}
@@ -30,7 +30,7 @@ Then, for each request (every request may carry an "id", echoed back)::
        that module is absent)
     {"id": 5, "op": "probe"}                      -> {"id": 5, "ok": true, "features": [
                                                        {"name", "enforced", "detail"}...]}
-    {"id": 6, "op": "shutdown"}                   -> {"id": 6, "ok": true}, then it exits
+    {"id": 6, "op": "shutdown"}                   -> {"id": 6, "ok": true, "bye": true}, then it exits
 
 A null seed means the worker's session seed for that drill, chosen at random
 once per worker, so a person's repeated submissions are graded on the same
@@ -45,7 +45,17 @@ stdin ends the worker.
 
 `WorkerClient` (importable without torch) starts the worker in the
 background at once, restarts it when it dies (retrying the request once) and
-turns an unanswerable grade into a report with verdict ``internal``.
+turns an unanswerable grade into a report with verdict ``internal``::
+
+    client = WorkerClient()                     # returns at once; torch loads in the worker
+    report = client.grade("mha-padding", source, "<buffer>", seed=None, timeout=120)
+    client.trace(drill, source, filename)       # grader.trace's dict, or {"error": ...}
+    client.prepare(drill, seed)                 # warm the cases and the standby child
+    client.request({"op": "ping"})              # any raw request -> its response
+    client.wait_ready()                         # the hello (what is enforced)
+    client.close()                              # never waits on a request in flight
+
+`grade` raises `UnknownDrillError` (a LookupError) for an unknown drill id.
 """
 from __future__ import annotations
 
