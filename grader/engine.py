@@ -251,6 +251,10 @@ def _not_finished(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome, lim
         res.verdict = "timeout"
         if stopped == call.index:
             res.message = f"case {call.case.name} ran longer than {outcome.timeout_seconds:g} s and was stopped (an endless loop, or a blocking read?)"
+            if outcome.timeout_seconds == limits.total_timeout != limits.case_timeout:
+                res.message = (f"the whole submission ran longer than {limits.total_timeout:g} s and was stopped "
+                               f"during case {call.case.name}; every case must also finish within "
+                               f"{limits.case_timeout:g} s")
         elif stopped == -1:
             res.message = f"the file did not finish loading within {limits.case_timeout:g} s"
         else:
