@@ -186,6 +186,13 @@ def test_hostile(toy_grader, host, outcomes, name, verdict, words):
     assert report.notes == []
 
 
+def test_total_deadline_names_the_whole_submission(toy_grader, host, outcomes):
+    limits = dataclasses.replace(FAST, case_timeout=1.5, total_timeout=2.0)
+    report, _ = grade(toy_grader, "slow_cases", outcomes, limits)
+    assert report.verdict == "timeout"
+    assert "whole submission ran longer than 2 s" in messages(report), messages(report)
+
+
 def test_os_system_runs_nothing(toy_grader, host, outcomes):
     # os.system cannot start a shell: it returns a failure status, the canary stays absent
     report, outcome = grade(toy_grader, "os_system_canary", outcomes)
