@@ -25,6 +25,7 @@ thread, so nobody waits for the kernel to tear its address space down.
 """
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import fcntl
 import functools
@@ -264,6 +265,13 @@ class Standby:
 STANDBY = Standby()
 
 
+@atexit.register
+def _at_exit() -> None:
+    """A process that graded leaves no child behind: no standby, every kill reaped."""
+    STANDBY.discard()
+    REAPER.drain()
+
+
 def prefork() -> bool:
     """Fork a standby child for the job most recently run in this process."""
     return STANDBY.prefork()
@@ -341,10 +349,11 @@ def _reap(pid: int) -> None:
 
 
 class Reaper:
-    """One daemon thread that waits for killed children, so the caller does not."""
+    """One daemon thread that waits for killed children, so the caller does not.
+    At interpreter exit it finishes its queue (a CLI leaves no child behind)."""
 
     def __init__(self) -> None:
-        self._queue: queue.SimpleQueue[int] = queue.SimpleQueue()
+        self._queue: queue.Queue[int] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
 
@@ -355,9 +364,19 @@ class Reaper:
                 self._thread = threading.Thread(target=self._loop, name="drill-reaper", daemon=True)
                 self._thread.start()
 
+    def drain(self, timeout: float = 5.0) -> None:
+        """Wait (bounded) until every queued child is reaped."""
+        deadline = time.monotonic() + timeout
+        while self._queue.unfinished_tasks and time.monotonic() < deadline:
+            time.sleep(0.005)
+
     def _loop(self) -> None:
         while True:
-            _reap(self._queue.get())
+            pid = self._queue.get()
+            try:
+                _reap(pid)
+            finally:
+                self._queue.task_done()
 
 
 REAPER = Reaper()
