@@ -22,7 +22,9 @@ before the solution runs, `apply_child(scratch)`:
    FS_IOC_SETFLAGS/FSSETXATTR ioctl (files stay readable, never re-moded);
    no renicing or pinning other processes; no System V / POSIX IPC objects
    that would outlive the child; no setpgid/setsid (joining the parent's
-   process group would let kill(0, ...) reach the parent).
+   process group would let kill(0, ...) reach the parent); no clearing of
+   the parent-death signal (the sandbox sets SIGKILL, so a child never
+   outlives its grader).
 
 Each piece that cannot be applied is named in the returned `Confinement`; the
 sandbox child sends it on its result stream before running anything, so a
@@ -51,7 +53,7 @@ PIECE_TEXT = {
 
 # x86_64 syscall numbers
 _NR = {
-    "ioctl": 16, "socket": 41, "clone": 56, "fork": 57, "vfork": 58, "execve": 59, "kill": 62,
+    "ioctl": 16, "prctl": 157, "socket": 41, "clone": 56, "fork": 57, "vfork": 58, "execve": 59, "kill": 62,
     "ptrace": 101, "capset": 126, "rt_sigqueueinfo": 129, "uselib": 134, "iopl": 172, "ioperm": 173,
     "setrlimit": 160, "chroot": 161, "acct": 163, "settimeofday": 164, "mount": 165, "umount2": 166,
     "swapon": 167, "swapoff": 168, "reboot": 169, "sethostname": 170, "setdomainname": 171,
@@ -95,6 +97,7 @@ CLONE_THREAD = 0x00010000
 TIOCSTI, TIOCLINUX = 0x5412, 0x541C
 FS_IOC_SETFLAGS, FS_IOC_FSSETXATTR = 0x40086602, 0x401C5820  # chattr: file flags on any readable file
 
+PR_SET_PDEATHSIG = 1
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_CHILD_SUBREAPER = 36
 PR_GET_CHILD_SUBREAPER = 37
@@ -225,6 +228,19 @@ def become_subreaper() -> bool:
         return False
 
 
+def die_with_parent(parent: int) -> None:
+    """In a fresh child: SIGKILL it when its parent dies (the seccomp filter keeps
+    it that way), and end it now if the parent is already gone."""
+    if platform.system() != "Linux":
+        return
+    try:
+        _prctl(PR_SET_PDEATHSIG, 9)
+    except OSError:
+        return
+    if os.getppid() != parent:
+        os._exit(0)
+
+
 # ---------------------------------------------------------------- Landlock
 
 
@@ -333,6 +349,7 @@ def seccomp_program(pid: int) -> bytes:
     p.op(_JEQ_K, _NR["ioctl"], "ioctl", 0)
     p.op(_JEQ_K, _NR["kill"], "kill", 0)
     p.op(_JEQ_K, _NR["sched_setaffinity"], "self_or_zero", 0)
+    p.op(_JEQ_K, _NR["prctl"], "prctl", 0)
     for name in _SELF_SIGNAL[1:]:
         p.op(_JEQ_K, _NR[name], "self_signal", 0)
     p.op(_RET_K, SECCOMP_RET_ALLOW)
@@ -354,6 +371,9 @@ def seccomp_program(pid: int) -> bytes:
     p.op(_LD_W_ABS, _arg_lo(0))
     p.op(_JEQ_K, 0, "allow", 0)
     p.op(_JEQ_K, (-pid) & 0xFFFFFFFF, "allow", 0)
+    p.label("prctl")  # the parent-death signal stays as set
+    p.op(_LD_W_ABS, _arg_lo(0))
+    p.op(_JEQ_K, PR_SET_PDEATHSIG, "deny", "allow")
     p.label("self_or_zero")  # sched_setaffinity(0 | pid, ...)
     p.op(_LD_W_ABS, _arg_lo(0))
     p.op(_JEQ_K, 0, "allow", 0)

@@ -155,6 +155,7 @@ def _spawn(limits: Limits, body: Callable[[int, int, str], None], close_in_child
     since = _boot_ticks()
     t0 = time.monotonic()
     thaw = gc.get_freeze_count() == 0
+    parent = os.getpid()
     gc.freeze()  # the child's collections then leave the parent's objects (and their pages) alone
     pid = -1
     try:
@@ -164,6 +165,7 @@ def _spawn(limits: Limits, body: Callable[[int, int, str], None], close_in_child
             gc.unfreeze()
     if pid == 0:  # child
         try:
+            confine.die_with_parent(parent)
             for fd in (res_r, out_r, *close_in_child):
                 os.close(fd)
             body(res_w, out_w, scratch)

@@ -131,3 +131,42 @@ def test_close_during_a_request_answers_at_once():
     assert not thread.is_alive() and time.monotonic() - t0 < 10
     assert got["verdict"] == "internal"
     assert client.request({"op": "ping"})["ok"] is False
+
+
+def test_sandbox_child_dies_with_a_killed_worker():
+    import threading
+
+    client = WorkerClient(env=dict(os.environ, DRILL_PATH=str(TOY)))
+    client.wait_ready()
+    thread = threading.Thread(target=lambda: client.grade("sandbox-toy", LOOP, seed=5))
+    thread.start()
+    worker = client.pid
+    deadline = time.monotonic() + 20
+    children: list[int] = []
+    while not children and time.monotonic() < deadline:  # the sandbox child running the loop
+        children = [int(p) for p in os.listdir("/proc") if p.isdigit() and _ppid(int(p)) == worker]
+        time.sleep(0.05)
+    assert children
+    os.kill(worker, signal.SIGKILL)
+    deadline = time.monotonic() + 5
+    while any(_alive(p) for p in children) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_alive(p) for p in children), "a sandbox child outlived its worker"
+    client.close()
+    thread.join(timeout=30)
+
+
+def _ppid(pid: int) -> int:
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return -1
+    return int(raw[raw.rfind(b")") + 2:].split()[1])
+
+
+def _alive(pid: int) -> bool:
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return False
+    return raw[raw.rfind(b")") + 2:].split()[0] != b"Z"
