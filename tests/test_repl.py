@@ -148,7 +148,7 @@ def test_try_prints_every_intermediate_shape(mha, grading, _drill_home):
         assert text.startswith("TRY on the example inputs  B=2 T=3 S=5")
         assert "multi_head_attention(Q: (B, T, d) float32, K: (B, S, d) float32" in text
         assert 'scores = torch.einsum("bthd,bshd->bhts", q, k) / dh ** 0.5' in text
-        assert "einsum" in text and "(2, 2, 3, 5)" in text
+        assert "einsum" in text and "(B, H, T, S)  (2, 4, 3, 5)" in text
         assert ".softmax" in text
         assert "return (B, T, d) float32" in text
         await leave(repl, pipe)
