@@ -101,4 +101,6 @@ class Report:
         })
         if self.message:
             out["message"] = self.message
+        if self.notes:
+            out["notes"] = list(self.notes)
         return out
