@@ -6,6 +6,7 @@ from typing import Optional
 import typer
 
 from trainer.cli.app import app, usage_error
+from trainer.ledger import ledger_lines
 
 
 def load_catalogue_or_exit():
@@ -35,31 +36,6 @@ def _dim_rule_text(rule) -> str:
     return f"in [{rule.low}, {rule.high}]"
 
 
-def format_ledger(spec) -> list[str]:
-    """The shape ledger: every argument and return in dimension names."""
-    lines = []
-    for fn in spec.functions:
-        lines.append(f"  {fn.signature()}")
-        for a in fn.args:
-            if a.is_tensor:
-                dtype = {"float": "floating", "mask": "mask: bool, int64 or float32"}.get(a.dtype or "", a.dtype)
-                lines.append(f"      {a.name:<14} ({', '.join(a.shape or ())}{',' if len(a.shape or ()) == 1 else ''})  {dtype}")
-            else:
-                lines.append(f"      {a.name:<14} {a.type}")
-        for i, r in enumerate(fn.returns):
-            label = "returns" if not fn.tuple_return else f"returns[{i}]"
-            if r.name:
-                label += f" {r.name}"
-            if r.is_tensor:
-                shape = ", ".join(r.shape or ())
-                if len(r.shape or ()) == 1:
-                    shape += ","
-                lines.append(f"      {label:<14} ({shape})  {r.dtype}")
-            else:
-                lines.append(f"      {label:<14} {r.type}")
-    return lines
-
-
 @app.command("show")
 def show(drill_id: str = typer.Argument(..., metavar="ID", help="the drill id, e.g. mha-padding")) -> None:
     """Prompt, shape ledger, signature(s) to write, target time."""
@@ -72,7 +48,7 @@ def show(drill_id: str = typer.Argument(..., metavar="ID", help="the drill id, e
             out.append(f"  {rule.name:<6} {_dim_rule_text(rule)}")
         out.append("")
     out.append("write:")
-    out += format_ledger(spec)
+    out += ledger_lines(spec, signatures=True, indent="  ")
     if spec.banned:
         out += ["", "banned: " + ", ".join(spec.banned)]
     out += ["", f"practise it: drill solve {spec.id}    grade a file: drill check {spec.id} FILE"]

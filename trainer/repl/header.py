@@ -3,29 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from trainer.ledger import ledger_lines
 from trainer.repl.verdict import Fragments, mmss
-
-
-def ledger_lines(spec: Any) -> list[str]:
-    """Every argument and return in dimension names."""
-    lines = []
-    for fn in spec.functions:
-        lines.append(f"{fn.name}:")
-        for a in fn.args:
-            if a.is_tensor:
-                shape = ", ".join(a.shape or ()) + ("," if len(a.shape or ()) == 1 else "")
-                dtype = {"float": "float", "mask": "bool | int64 | float32"}.get(a.dtype or "", a.dtype or "")
-                lines.append(f"  {a.name:<12} ({shape})  {dtype}")
-            else:
-                lines.append(f"  {a.name:<12} {a.type}")
-        for i, r in enumerate(fn.returns):
-            label = "returns" if not fn.tuple_return else f"returns[{i}]"
-            if r.is_tensor:
-                shape = ", ".join(r.shape or ()) + ("," if len(r.shape or ()) == 1 else "")
-                lines.append(f"  {label:<12} ({shape})  {r.dtype}")
-            else:
-                lines.append(f"  {label:<12} {r.type}")
-    return lines
 
 
 def title_fragments(spec: Any, width: int = 200, hint: bool = True) -> Fragments:
