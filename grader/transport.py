@@ -157,8 +157,6 @@ def decode(desc: Any, blobs: list[bytes]) -> Any:
 # ---- framing: 4-byte big-endian header length, header JSON, then each blob with its length
 
 def write_frame(fd: int, header: dict, blobs: list[bytes] = ()) -> None:
-    import os
-
     header = dict(header)
     header["blob_sizes"] = [len(b) for b in blobs]
     head = json.dumps(header).encode()

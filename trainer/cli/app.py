@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import NoReturn
 
 import typer
@@ -25,3 +26,19 @@ def usage_error(message: str) -> NoReturn:
     """A usage problem: the reason on stderr, exit status 2 (CLI.md)."""
     typer.echo(f"drill: {message}", err=True)
     raise typer.Exit(2)
+
+
+def emit(text: str, output: Path | None, what: str) -> None:
+    """Print text to stdout, or write it atomically to output and say so on stderr."""
+    if output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    from trainer.files import write_atomically
+
+    try:
+        write_atomically(output, text)
+    except OSError as exc:
+        typer.echo(f"drill: cannot write {output}: {exc.strerror or exc}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"wrote {what} to {output}", err=True)

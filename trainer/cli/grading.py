@@ -50,7 +50,7 @@ def check(
     """Grade solution files once: no REPL, no progress recorded unless --record."""
     spec = get_spec_or_exit(drill_id)
     sources = _read_sources(files)
-    from grader.engine import Grader, grade_file  # noqa: F401 - heavy import only now
+    from grader.engine import Grader  # heavy import only now
 
     grader = Grader()
     reports = []

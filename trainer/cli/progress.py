@@ -8,9 +8,7 @@ modules may use ``store_errors`` around their own store calls.
 from __future__ import annotations
 
 import json
-import os
 import sys
-import uuid
 from contextlib import contextmanager
 from datetime import date, datetime, time, timedelta, timezone, tzinfo
 from pathlib import Path
@@ -19,6 +17,7 @@ from typing import Any, Iterator, Optional
 import typer
 
 from trainer.cli.app import app, usage_error
+from trainer.files import write_atomically
 from trainer.plans import PlanError, StudyPlan, load_plan, next_new_drills
 from trainer.scheduling import utc_now
 from trainer.store import (
@@ -134,15 +133,6 @@ def _empty_export() -> dict[str, Any]:
             "attempts": [], "cards": [], "sessions": []}
 
 
-def _write_atomically(target: Path, text: str) -> None:
-    tmp = target.with_name(f".{target.name}.{uuid.uuid4().hex}.tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, target)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
 @app.command("export")
 def export_command(
     file: str = typer.Argument(..., metavar="FILE", help="Where to write the JSON ('-' for stdout)."),
@@ -160,7 +150,7 @@ def export_command(
         return
     target = Path(file).expanduser()
     try:
-        _write_atomically(target, text)
+        write_atomically(target, text)
     except OSError as exc:
         typer.echo(f"drill: cannot write {target}: {exc.strerror or exc}", err=True)
         raise typer.Exit(1) from None

@@ -7,17 +7,15 @@ are the clock and the time zone; tests replace them with fixed ones.
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
-import tempfile
 from datetime import date, datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import Optional
 
 import typer
 
-from trainer.cli.app import app, no_color, usage_error
+from trainer.cli.app import app, emit, no_color, usage_error
 from trainer.reports import Report, build_report, drill_infos, to_dict
 from trainer.scheduling import utc_now
 
@@ -82,24 +80,6 @@ def render(report: Report, fmt: str, color: bool = False, width: int = 100) -> s
     return render_text(report, color=color, width=width)
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 def terminal_width() -> int:
     import shutil
 
@@ -134,13 +114,4 @@ def report_command(
         report = gather(moment, tz, start)
     color = output is None and fmt == "text" and not no_color() and sys.stdout.isatty()
     text = render(report, fmt, color=color, width=terminal_width() if output is None else 100)
-    if output is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return
-    try:
-        write_atomically(output, text)
-    except OSError as exc:
-        typer.echo(f"drill: cannot write {output}: {exc.strerror or exc}", err=True)
-        raise typer.Exit(1) from None
-    typer.echo(f"wrote the {fmt} report to {output}", err=True)
+    emit(text, output, f"the {fmt} report")

@@ -20,9 +20,9 @@ from typing import Any, List, NoReturn, Optional
 
 import typer
 
-from trainer.cli.app import app, no_color, usage_error
+from trainer.cli.app import app, emit, no_color, usage_error
 from trainer.cli.catalogue import load_catalogue_or_exit
-from trainer.cli.reporting import write_atomically
+from trainer.files import write_atomically
 from trainer.markup import printable
 from trainer.scheduling import utc_now
 from trainer.team import (
@@ -370,13 +370,4 @@ def team_board(
         color = output is None and not no_color() and sys.stdout.isatty()
         text = render_board_text(board, title, skipped, color=color,
                                  width=terminal_width() if output is None else 120)
-    if output is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return
-    try:
-        write_atomically(output, text)
-    except OSError as exc:
-        _warn(f"cannot write {output}: {exc.strerror or exc}")
-        raise typer.Exit(1) from None
-    typer.echo(f"wrote the {fmt} board to {output}", err=True)
+    emit(text, output, f"the {fmt} board")
