@@ -112,7 +112,7 @@ def render_report(report, spec, path: str = "", verbose: bool = False) -> str:
         lines.append(f"  {report.message}")
     shown = [c for c in report.cases if c.verdict != "pass"]
     if not verbose:
-        shown = shown[:1]
+        shown = [report.first_failure] if shown else []  # the most severe, which decided the verdict
     for case in shown:
         dims = ", ".join(f"{k}={v}" for k, v in case.dims.items())
         lines.append(f"  case {case.name} [{case.function}] {case.verdict}" + (f"  ({dims})" if dims else ""))
