@@ -11,7 +11,6 @@ import random
 import sys
 import zlib
 from dataclasses import dataclass, field
-from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
 
@@ -246,13 +245,5 @@ def _detach(value: Any) -> Any:
     return value
 
 
-def reference_functions(prepared: Prepared) -> dict[str, Callable]:
-    return {fn.name: _ref_func(prepared.reference, fn.name, prepared.spec) for fn in prepared.spec.functions}
-
-
 def new_seed() -> int:
     return random.SystemRandom().randrange(1, 2**31 - 1)
-
-
-def describe_path(path: Path) -> str:
-    return str(path)

@@ -10,8 +10,6 @@ import dataclasses
 import re
 import time
 from collections import Counter, OrderedDict
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import torch
@@ -26,12 +24,6 @@ from grader.spec import Catalogue, Spec, Trap, load_catalogue
 _ALLOC = re.compile(r"tried to allocate (\d+) bytes")
 _SIGNALS = {11: "SIGSEGV (segmentation fault)", 6: "SIGABRT (abort)", 7: "SIGBUS", 8: "SIGFPE", 4: "SIGILL",
             9: "SIGKILL", 24: "SIGXCPU (CPU time limit)", 25: "SIGXFSZ (file size limit)", 15: "SIGTERM"}
-
-
-@dataclass
-class Submission:
-    source: str
-    filename: str = "<buffer>"
 
 
 class Grader:
@@ -395,7 +387,6 @@ def match_traps(prep: Prepared, outcome: sandbox.ChildOutcome, results: list[Cas
     if not failing:
         return None
     score: Counter[str] = Counter()
-    tried: Counter[str] = Counter()
     for call, res in failing:
         if res.verdict == "memory":  # traps are never run here; a trap marked `memory: true` explains it
             for trap in spec.traps:
@@ -412,7 +403,6 @@ def match_traps(prep: Prepared, outcome: sandbox.ChildOutcome, results: list[Cas
             trap_out = _run_trap(prep, trap, call)
             if trap_out is None:
                 continue
-            tried[trap.id] += 1
             if trap.match:
                 matched = got.status == "ok" and _custom_match(prep, trap, call, got.value, trap_out)
             else:
@@ -436,8 +426,6 @@ def _run_trap(prep: Prepared, trap: Trap, call: Call) -> tuple[str, Any] | None:
             out = func(*fresh(call.args))
     except Exception as exc:  # noqa: BLE001 - traps may raise on purpose
         return ("raised", [c.__name__ for c in type(exc).__mro__])
-    if isinstance(call.expected, ExpectedRaise):
-        return ("value", out)
     return ("value", out)
 
 
@@ -475,10 +463,3 @@ def _as_plain(value: Any) -> Any:
     if isinstance(value, tuple):
         return tuple(_as_plain(v) for v in value)
     return value
-
-
-def grade_file(grader: Grader, drill_id: str, path: Path, seed: int | None = None) -> Report:
-    source = Path(path).read_text(encoding="utf-8")
-    report = grader.grade(drill_id, source, str(Path(path).resolve()), seed)
-    report.file = str(path)
-    return report
