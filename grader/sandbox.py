@@ -431,14 +431,21 @@ def _processes() -> list[tuple[int, int, int, int]]:
     return out
 
 
-def _read_stat(pid: int) -> tuple[int, int, int, int] | None:
+def _read_proc(pid: int, name: str, size: int) -> bytes | None:
+    """The start of /proc/<pid>/<name>, or None when the process is gone."""
     try:
-        fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
+        fd = os.open(f"/proc/{pid}/{name}", os.O_RDONLY)
         try:
-            raw = os.read(fd, 4096)
+            return os.read(fd, size)
         finally:
             os.close(fd)
     except OSError:
+        return None
+
+
+def _read_stat(pid: int) -> tuple[int, int, int, int] | None:
+    raw = _read_proc(pid, "stat", 4096)
+    if raw is None:
         return None
     fields = raw[raw.rfind(b")") + 2:].split()
     try:
@@ -449,14 +456,10 @@ def _read_stat(pid: int) -> tuple[int, int, int, int] | None:
 
 def resident_bytes(pid: int) -> int:
     """Resident size of one process (0 when it is gone)."""
+    raw = _read_proc(pid, "statm", 256)
     try:
-        fd = os.open(f"/proc/{pid}/statm", os.O_RDONLY)
-        try:
-            raw = os.read(fd, 256)
-        finally:
-            os.close(fd)
-        return int(raw.split()[1]) * _PAGE
-    except (OSError, IndexError, ValueError):
+        return int(raw.split()[1]) * _PAGE if raw else 0
+    except (IndexError, ValueError):
         return 0
 
 
