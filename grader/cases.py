@@ -61,6 +61,7 @@ class Prepared:
     calls: list[Call]
     reference: ModuleType
     notes: list[str] = field(default_factory=list)
+    trap_results: dict[tuple[str, int], Any] = field(default_factory=dict)  # grader.attribution's cache
 
 
 def load_reference(spec: Spec) -> ModuleType:

@@ -9,17 +9,17 @@ from __future__ import annotations
 import dataclasses
 import re
 import time
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from typing import Any
 
-import torch
 
 from grader import bans, sandbox
-from grader.cases import Call, ExpectedRaise, Prepared, fresh, new_seed, prepare
-from grader.compare import Verdict, compare_call, outputs_close
-from grader.invariants import CHECKS
-from grader.report import CaseResult, Report, TrapMatch, worst
-from grader.spec import Catalogue, Spec, Trap, load_catalogue
+from grader.attribution import match_traps
+from grader.cases import Call, ExpectedRaise, Prepared, new_seed, prepare
+from grader.compare import Verdict, compare_call
+from grader.invariants import first_problem
+from grader.report import CaseResult, Report, worst
+from grader.spec import Catalogue, Spec, load_catalogue
 
 _ALLOC = re.compile(r"tried to allocate (\d+) bytes")
 _SIGNALS = {11: "SIGSEGV (segmentation fault)", 6: "SIGABRT (abort)", 7: "SIGBUS", 8: "SIGFPE", 4: "SIGILL",
@@ -111,6 +111,7 @@ class Grader:
             prep.reference = None  # type: ignore[assignment]
             for call in prep.calls:
                 call.expected = None
+            prep.trap_results.clear()
 
     def _limits_for(self, spec: Spec) -> sandbox.Limits:
         base = self.limits
@@ -147,6 +148,7 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
         run_message = f"the file did not finish loading within {limits.case_timeout:g} s (a loop at module level?)"
     report = Report(spec.id, worst([r.verdict for r in results]), results, outcome.elapsed, seed=prep.seed,
                     message=run_message, output=outcome.output_head)
+    report.alone = bool(outcome.load_error) or stopped_at == -1  # the file itself failed: one message says it
     report.notes.extend(f"not enforced on this machine: {k} ({v})" for k, v in outcome.unconfined.items())
     if report.verdict in ("wrong", "error", "memory"):
         report.trap = match_traps(prep, outcome, results)
@@ -187,7 +189,7 @@ def _judge_call(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome, limit
         v = compare_call(call, got.value, spec.tolerance)
     _fill(res, v)
     if v.verdict == "pass" and call.function.checker is None:
-        problem = _invariants(prep, call, got.value)
+        problem = first_problem(prep, call, got.value)
         if problem:
             res.verdict, res.message = "wrong", f"invariant: {problem}"
     return res
@@ -208,20 +210,6 @@ def _fill(res: CaseResult, v: Verdict) -> None:
     res.expected_shape, res.got_shape = v.expected_shape, v.got_shape
     if v.line is not None:
         res.line = v.line
-
-
-def _invariants(prep: Prepared, call: Call, got: Any) -> str | None:
-    for inv in prep.spec.invariants:
-        if inv.function and inv.function != call.function.name:
-            continue
-        if inv.kind.startswith("py:"):
-            check = getattr(prep.reference, inv.kind[3:])
-        else:
-            check = CHECKS[inv.kind]
-        problem = check(call, got, inv.options)
-        if problem:
-            return problem
-    return None
 
 
 def _while_running(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome) -> tuple[str, bool]:
@@ -373,93 +361,3 @@ def _broadcast_culprit(call: Call, nbytes: int) -> str:
                     if call.sizes[a] * call.sizes[b] * call.sizes[c] == elems:
                         return f"a ({a}, {b}, {c}) = ({call.sizes[a]}, {call.sizes[b]}, {call.sizes[c]}) intermediate"
     return ""
-
-
-# ---------------------------------------------------------- trap matching
-
-
-def match_traps(prep: Prepared, outcome: sandbox.ChildOutcome, results: list[CaseResult]) -> TrapMatch | None:
-    """Run every trap on the inputs where the solution failed; name the one it matches."""
-    spec = prep.spec
-    if not spec.traps:
-        return None
-    failing = [(c, r) for c, r in zip(prep.calls, results) if r.verdict in ("wrong", "error", "memory")]
-    if not failing:
-        return None
-    score: Counter[str] = Counter()
-    for call, res in failing:
-        if res.verdict == "memory":  # traps are never run here; a trap marked `memory: true` explains it
-            for trap in spec.traps:
-                if trap.memory and trap.replaces == call.function.name and call.case.heavy:
-                    score[trap.id] += 1
-                    res.trap = res.trap or trap.id
-            continue
-        got = outcome.calls.get(call.index)
-        if got is None or call.case.heavy:
-            continue
-        for trap in spec.traps:
-            if trap.replaces != call.function.name:
-                continue
-            trap_out = _run_trap(prep, trap, call)
-            if trap_out is None:
-                continue
-            if trap.match:
-                matched = got.status == "ok" and _custom_match(prep, trap, call, got.value, trap_out)
-            else:
-                matched = _matches(trap_out, got, call, spec)
-            if matched:
-                score[trap.id] += 1
-                res.trap = res.trap or trap.id
-    if not score:
-        return None
-    best, n = max(score.items(), key=lambda kv: (kv[1], -list(t.id for t in spec.traps).index(kv[0])))
-    trap = next(t for t in spec.traps if t.id == best)
-    return TrapMatch(trap.id, trap.message, trap.why)
-
-
-def _run_trap(prep: Prepared, trap: Trap, call: Call) -> tuple[str, Any] | None:
-    func = getattr(prep.reference, trap.function, None)
-    if func is None:
-        return None
-    try:
-        with torch.no_grad():
-            out = func(*fresh(call.args))
-    except Exception as exc:  # noqa: BLE001 - traps may raise on purpose
-        return ("raised", [c.__name__ for c in type(exc).__mro__])
-    return ("value", out)
-
-
-def _custom_match(prep: Prepared, trap: Trap, call: Call, got: Any, trap_out: tuple[str, Any]) -> bool:
-    """A trap's own test (`match: py:name`, called as (call, got, trap_output or None)) for mistakes that
-    no single output pins down, such as small negatives left by floating-point cancellation."""
-    check = getattr(prep.reference, (trap.match or "py:")[3:], None)
-    try:
-        return bool(check(call, got, trap_out[1] if trap_out[0] == "value" else None))
-    except Exception:  # noqa: BLE001 - an odd output simply does not match
-        return False
-
-
-def _matches(trap_out: tuple[str, Any], got: sandbox.CallOutcome, call: Call, spec: Spec) -> bool:
-    kind, value = trap_out
-    if kind == "raised":
-        if got.status != "raised" or not got.exc:
-            return False
-        return str(got.exc.get("type")) == value[0]
-    if got.status != "ok":
-        return False
-    # a trap that agrees with the oracle on this case cannot explain a failure here
-    if not isinstance(call.expected, ExpectedRaise) and outputs_close(_as_plain(value), call.expected, call, spec.tolerance):
-        return False
-    return outputs_close(got.value, _as_plain(value), call, spec.tolerance)
-
-
-def _as_plain(value: Any) -> Any:
-    if isinstance(value, torch.Tensor):
-        return value.detach().as_subclass(torch.Tensor)
-    if isinstance(value, torch.Size):
-        return tuple(int(v) for v in value)
-    if isinstance(value, list):
-        return tuple(_as_plain(v) for v in value)
-    if isinstance(value, tuple):
-        return tuple(_as_plain(v) for v in value)
-    return value

@@ -131,3 +131,15 @@ CHECKS: dict[str, Callable[[Call, Any, dict], str | None]] = {
     "group_zero_mean": group_zero_mean,
     "values_in": values_in,
 }
+
+
+def first_problem(prep: Any, call: Call, got: Any) -> str | None:
+    """The first of the spec's invariants that this result breaks (None: all hold)."""
+    for inv in prep.spec.invariants:
+        if inv.function and inv.function != call.function.name:
+            continue
+        check = getattr(prep.reference, inv.kind[3:]) if inv.kind.startswith("py:") else CHECKS[inv.kind]
+        problem = check(call, got, inv.options)
+        if problem:
+            return problem
+    return None

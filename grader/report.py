@@ -1,18 +1,69 @@
-"""What a grading run says: per-call results and the run's verdict (CLI.md)."""
+"""What a grading run says: the one verdict model (CLI.md), torch-free.
+
+Every screen and every store path reads a `Report`: `drill check` builds
+one in-process, the worker sends `to_dict(wire=True)` and the client rebuilds
+it with `Report.from_dict`, so nothing downstream re-derives a verdict from
+a dict. `Report.shown_case` is the one choice of the case to show first.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
-# Most severe first (CLI.md): the run's verdict is its most severe case verdict.
-SEVERITY = ("internal", "banned", "missing", "memory", "timeout", "output", "error", "wrong", "pass")
+
+class Verdict(str, Enum):
+    """A case's or a run's verdict, most severe first (CLI.md). A `str`, so JSON,
+    SQL and comparisons with plain strings ("pass") keep working."""
+
+    INTERNAL = "internal"
+    BANNED = "banned"
+    MISSING = "missing"
+    MEMORY = "memory"
+    TIMEOUT = "timeout"
+    OUTPUT = "output"
+    ERROR = "error"
+    WRONG = "wrong"
+    PASS = "pass"
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+    @property
+    def severity(self) -> int:
+        """0 is the most severe (internal); pass is the least."""
+        return _ORDER.index(self)
+
+    @property
+    def label(self) -> str:
+        return self.value.upper()
+
+    @property
+    def counts_against(self) -> bool:
+        """Failed by the person (internal is the grader's own fault)."""
+        return self not in (Verdict.PASS, Verdict.INTERNAL)
+
+    @classmethod
+    def of(cls, value: object) -> Verdict:
+        """A verdict from untrusted text; anything unknown is `internal`."""
+        try:
+            return cls(str(value))
+        except ValueError:
+            return cls.INTERNAL
+
+
+_ORDER = tuple(Verdict)
+SEVERITY = tuple(v.value for v in _ORDER)
 VERDICTS = frozenset(SEVERITY)
 
 
-def worst(verdicts: list[str]) -> str:
+def worst(verdicts: list[str]) -> Verdict:
     if not verdicts:
-        return "internal"
-    return min(verdicts, key=SEVERITY.index)
+        return Verdict.INTERNAL
+    return min((Verdict.of(v) for v in verdicts), key=lambda v: v.severity)
 
 
 @dataclass
@@ -21,8 +72,17 @@ class TrapMatch:
     message: str
     why: str = ""
 
-    def to_dict(self) -> dict[str, str]:
-        return {"id": self.id, "message": self.message}
+    def to_dict(self, wire: bool = False) -> dict[str, str]:
+        out = {"id": self.id, "message": self.message}
+        if wire:
+            out["why"] = self.why
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Any) -> TrapMatch | None:
+        if not isinstance(data, dict) or not data.get("id"):
+            return None
+        return cls(str(data["id"]), str(data.get("message") or ""), str(data.get("why") or ""))
 
 
 @dataclass
@@ -37,12 +97,16 @@ class CaseResult:
     dtype: str = ""
     trap: str | None = None
     line: int | None = None
+    inputs: str = ""  # the inputs, for a case whose arguments are not tensors (shapes, ints)
+
+    def __post_init__(self) -> None:
+        self.verdict = Verdict.of(self.verdict)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "name": self.name,
             "function": self.function,
-            "verdict": self.verdict,
+            "verdict": str(self.verdict),
             "message": self.message,
             "dims": dict(self.dims),
             "expected_shape": self.expected_shape,
@@ -54,7 +118,23 @@ class CaseResult:
             out["trap"] = self.trap
         if self.line is not None:
             out["line"] = self.line
+        if self.inputs:
+            out["inputs"] = self.inputs
         return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> CaseResult:
+        dims = data.get("dims") if isinstance(data.get("dims"), dict) else {}
+        line = data.get("line")
+        return cls(
+            name=str(data.get("name", "")), function=str(data.get("function", "")),
+            verdict=Verdict.of(data.get("verdict")), message=str(data.get("message") or ""),
+            dims={str(k): v for k, v in dims.items()},
+            expected_shape=_int_list(data.get("expected_shape")), got_shape=_int_list(data.get("got_shape")),
+            dtype=str(data.get("dtype") or ""), trap=str(data["trap"]) if data.get("trap") else None,
+            line=line if isinstance(line, int) and not isinstance(line, bool) else None,
+            inputs=str(data.get("inputs") or ""),
+        )
 
 
 @dataclass
@@ -69,38 +149,93 @@ class Report:
     message: str = ""  # a run-level message (syntax error, missing function, ...)
     output: str = ""  # the start of what the solution printed
     notes: list[str] = field(default_factory=list)
+    scale: dict[str, Any] | None = None  # memory at scale, where the check ran (CLI.md)
+    alone: bool = False  # the run-level message is the whole story (a syntax error): no case list
+
+    def __post_init__(self) -> None:
+        self.verdict = Verdict.of(self.verdict)
 
     @property
     def passed(self) -> int:
-        return sum(1 for c in self.cases if c.verdict == "pass")
+        return sum(1 for c in self.cases if c.verdict == Verdict.PASS)
 
     @property
     def total(self) -> int:
         return len(self.cases)
 
     @property
-    def first_failure(self) -> CaseResult | None:
-        bad = [c for c in self.cases if c.verdict != "pass"]
+    def failing(self) -> list[CaseResult]:
+        return [c for c in self.cases if c.verdict != Verdict.PASS]
+
+    @property
+    def shown_case(self) -> CaseResult | None:
+        """The one case every screen shows first: the most severe failing case (the one
+        that decided the verdict), the earliest on a tie. A named trap explains every
+        failing case, so this case also shows the trap."""
+        bad = self.failing
         if not bad:
             return None
-        return min(bad, key=lambda c: SEVERITY.index(c.verdict))
+        return min(bad, key=lambda c: Verdict.of(c.verdict).severity)
 
-    def to_dict(self) -> dict[str, Any]:
+    first_failure = shown_case
+
+    def to_dict(self, wire: bool = False) -> dict[str, Any]:
+        """CLI.md's `check --json` object; `wire=True` adds what only the renderers need
+        (the trap's why, what the solution printed) for the worker's answer."""
         out: dict[str, Any] = {}
         if self.file is not None:
             out["file"] = self.file
         out.update({
             "drill": self.drill,
-            "verdict": self.verdict,
+            "verdict": str(self.verdict),
             "passed": self.passed,
             "total": self.total,
             "seconds": round(self.seconds, 3),
             "cases": [c.to_dict() for c in self.cases],
-            "trap": self.trap.to_dict() if self.trap else None,
+            "trap": self.trap.to_dict(wire) if self.trap else None,
             "seed": self.seed,
         })
         if self.message:
             out["message"] = self.message
         if self.notes:
             out["notes"] = list(self.notes)
+        if self.scale is not None:
+            out["scale"] = dict(self.scale)
+        if wire:
+            out["output"] = self.output
+            out["alone"] = self.alone
         return out
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Report:
+        """The inverse of to_dict (either form). Anything malformed is an `internal` report."""
+        if not isinstance(data, dict):
+            return internal_report("", None, "the grader sent a report that is not an object")
+        cases = data.get("cases") if isinstance(data.get("cases"), list) else []
+        seed = data.get("seed")
+        try:
+            seconds = float(data.get("seconds") or 0.0)
+        except (TypeError, ValueError):
+            seconds = 0.0
+        notes = data.get("notes") if isinstance(data.get("notes"), list) else []
+        return cls(
+            drill=str(data.get("drill") or ""), verdict=Verdict.of(data.get("verdict")),
+            cases=[CaseResult.from_dict(c) for c in cases if isinstance(c, dict)], seconds=seconds,
+            trap=TrapMatch.from_dict(data.get("trap")),
+            seed=seed if isinstance(seed, int) and not isinstance(seed, bool) else None,
+            file=str(data["file"]) if data.get("file") is not None else None,
+            message=str(data.get("message") or ""), output=str(data.get("output") or ""),
+            notes=[str(n) for n in notes], scale=data.get("scale") if isinstance(data.get("scale"), dict) else None,
+            alone=bool(data.get("alone")),
+        )
+
+
+def internal_report(drill: str, seed: int | None, message: str, seconds: float = 0.0) -> Report:
+    """Our own fault: never counted against the person."""
+    return Report(drill, Verdict.INTERNAL, [], seconds, seed=seed, message=message)
+
+
+def _int_list(value: Any) -> list[int] | None:
+    if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return None
+    return list(value)

@@ -18,8 +18,8 @@ Then, for each request (every request may carry an "id", echoed back)::
 
     {"id": 1, "op": "grade", "drill": "mha-padding", "source": "...",
      "filename": "<buffer>", "seed": 11}          # seed null: this worker's seed for the drill
-    -> {"id": 1, "ok": true, "report": {...Report.to_dict() (CLI.md),
-        "trap_why": "...", "output": "what it printed", "notes": [...]}}
+    -> {"id": 1, "ok": true, "report": {...Report.to_dict(wire=True): CLI.md's
+        object plus the trap's "why", "output" (what it printed) and "alone"}}
 
     {"id": 2, "op": "ping"}                       -> {"id": 2, "ok": true, "pid": 123, "protocol": 1}
     {"id": 3, "op": "prepare", "drill": ID, "seed": S}
@@ -70,6 +70,8 @@ import threading
 import time
 from pathlib import Path
 from typing import IO, Any
+
+from grader.report import Report, internal_report
 
 PROTOCOL = 1
 
@@ -125,11 +127,7 @@ class Worker:
         drill, source = _text(request, "drill"), _text(request, "source")
         filename = str(request.get("filename") or "<buffer>")
         report = self.grader.grade(drill, source, filename, self._seed_for(drill, request))
-        out = report.to_dict()
-        out["trap_why"] = report.trap.why if report.trap else ""
-        out["output"] = report.output
-        out["notes"] = list(report.notes)
-        return {"report": out}
+        return {"report": report.to_dict(wire=True)}
 
     def op_prepare(self, request: dict) -> dict[str, Any]:
         spec = self.grader.spec(_text(request, "drill"))
@@ -297,13 +295,13 @@ class WorkerClient:
         return {"ok": False, "error": "unreachable"}  # pragma: no cover
 
     def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
-              timeout: float = 120.0) -> dict[str, Any]:
-        """The report dict (CLI.md JSON + trap_why, output, notes); verdict `internal` when unanswerable."""
+              timeout: float = 120.0) -> Report:
+        """The worker's Report; verdict `internal` when it cannot answer."""
         t0 = time.monotonic()
         answer = self.request({"op": "grade", "drill": drill_id, "source": source, "filename": filename,
                                "seed": seed}, timeout)
         if answer.get("ok") and isinstance(answer.get("report"), dict):
-            return answer["report"]
+            return Report.from_dict(answer["report"])
         if answer.get("kind") == "usage":
             raise UnknownDrillError(str(answer.get("error")))
         return internal_report(drill_id, seed, f"the grader could not answer: {answer.get('error')}",
@@ -457,13 +455,6 @@ class WorkerClient:
         except OSError:
             return ""
         return f": {tail.splitlines()[-1]}" if tail else ""
-
-
-def internal_report(drill_id: str, seed: int | None, message: str, seconds: float = 0.0) -> dict[str, Any]:
-    """A report for our own fault (CLI.md shape); never counted against the person."""
-    return {"drill": drill_id, "verdict": "internal", "passed": 0, "total": 0, "seconds": round(seconds, 3),
-            "cases": [], "trap": None, "seed": seed, "message": message, "trap_why": "", "output": "",
-            "notes": []}
 
 
 if __name__ == "__main__":

@@ -61,7 +61,7 @@ def test_check_json_pass(runner, grader):
 
 
 def test_check_json_several_files_in_order(runner):
-    files = [SOLUTIONS / "bad_scale_d.py", SOLUTIONS / "ok_einsum.py"]
+    files = [SOLUTIONS / "bad_scale_d_einsum.py", SOLUTIONS / "ok_einsum.py"]
     result = runner.invoke(app, ["check", "mha-padding", *map(str, files), "--json", "--seed", "5"])
     assert result.exit_code == 1
     lines = [json.loads(line) for line in result.stdout.strip().splitlines()]

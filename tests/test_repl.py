@@ -16,7 +16,7 @@ from trainer.repl.drafts import Drafts
 from trainer.repl.editor import EditResult, edit_text
 from trainer.repl.grading import InProcessGrading
 from trainer.repl.keys import next_indent
-from trainer.repl.verdict import plain
+from trainer.verdict import plain
 from trainer.store import open_store
 
 SOLUTIONS = Path(__file__).parent / "solutions"
@@ -116,7 +116,7 @@ def test_type_submit_see_pass_and_quit(mha, grading, _drill_home):
 
 
 def test_wrong_verdict_teaches_and_keeps_the_buffer(mha, grading, _drill_home):
-    bad = solution("mha-padding", "bad_scale_d.py")
+    bad = solution("mha-padding", "bad_scale_d_einsum.py")
 
     async def script(repl: DrillRepl, pipe: Any) -> None:
         set_text(repl, bad)
@@ -125,8 +125,9 @@ def test_wrong_verdict_teaches_and_keeps_the_buffer(mha, grading, _drill_home):
         text = plain(repl.output)
         assert text.split()[0] in ("WRONG", "ERROR")
         assert "case " in text and "B=" in text and "dh=" in text  # the failing case with its sizes
-        assert "trap: scale-by-d — matches scaling the scores by sqrt(d) instead of sqrt(dh)" in text
-        assert "spread grows with sqrt(dh)" in text and "flattens attention" in text  # the two-line why
+        flat = " ".join(text.split())  # wrapped to the pane's width
+        assert "trap: scale-by-d — matches scaling the scores by sqrt(d) instead of sqrt(dh)" in flat
+        assert "spread grows with sqrt(dh)" in flat and "flattens attention" in flat  # the two-line why
         assert "values differ" in text or "RuntimeError" in text
         assert repl.buffer.text == bad
         pipe.send_text(CTRL_Q)
@@ -367,7 +368,7 @@ def test_commands_typed_ahead_wait_for_the_running_job(mha, grading, _drill_home
     async def script(repl: DrillRepl, pipe: Any) -> None:
         pipe.send_text(":edit\r:submit\r")
         await until(lambda: repl.results)
-        assert repl.results[0]["verdict"] == "pass"
+        assert repl.results[0].verdict == "pass"
         pipe.send_text(":quit\r")
 
     _, outcome = run_repl(mha, grading, _drill_home, script, editor=lambda text, drill: EditResult(good))

@@ -2,7 +2,8 @@
 
 tests/solutions/<drill-id>/ok_*.py must pass (other routes: einsum, loops,
 numpy inside, any mask dtype); bad_*.py must fail, and when the file's first
-line is `# trap: <id>` the report must name that trap.
+line is `# trap: <id>` the report must name that trap; `# trap: none` (a slip,
+or two mistakes at once) means no trap may be named.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ FILES = sorted(ROOT.glob("*/*.py"))
 def _expected_trap(path: Path) -> str | None:
     first = path.read_text(encoding="utf-8").splitlines()[:1]
     if first and first[0].startswith("# trap:"):
-        return first[0].split(":", 1)[1].strip()
+        return first[0].split(":", 1)[1].split()[0]
     return None
 
 
@@ -32,5 +33,7 @@ def test_solution_file(grader, path):
         assert path.name.startswith("bad_"), "name solution files ok_*.py or bad_*.py"
         assert report.verdict != "pass"
         trap = _expected_trap(path)
-        if trap:
+        if trap == "none":
+            assert report.trap is None, f"named {report.trap.id} for a failure no trap explains"
+        elif trap:
             assert report.trap is not None and report.trap.id == trap, report.first_failure and report.first_failure.message

@@ -260,10 +260,11 @@ class FakeGrading:
 
     def grade(self, drill_id, source, filename="<buffer>", seed=None, timeout=120):
         self.seeds.append(seed)
+        from grader.report import Report, TrapMatch
+
         if "ok" in source:
-            return {"drill": drill_id, "verdict": "pass", "seconds": 0.5, "seed": seed, "cases": [], "trap": None}
-        return {"drill": drill_id, "verdict": "wrong", "seconds": 0.7, "seed": seed, "cases": [],
-                "trap": {"id": "plain-mean", "message": "m"}}
+            return Report(drill_id, "pass", [], 0.5, seed=seed)
+        return Report(drill_id, "wrong", [], 0.7, seed=seed, trap=TrapMatch("plain-mean", "m"))
 
     def close(self) -> None:
         pass

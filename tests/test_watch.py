@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from trainer.repl.grading import InProcessGrading
-from trainer.repl.verdict import plain
+from trainer.verdict import plain
 from trainer.repl.watch import watch
 
 SOLUTIONS = Path(__file__).parent / "solutions" / "masked-mean"
@@ -33,6 +33,6 @@ def test_grades_on_start_and_on_every_save(tmp_path, grader):
 
 def test_missing_file_waits_for_it(tmp_path):
     shown: list[str] = []
-    graded = watch(tmp_path / "nope.py", lambda src: {}, lambda frags: shown.append(plain(frags)),
+    graded = watch(tmp_path / "nope.py", lambda src: None, lambda frags: shown.append(plain(frags)),
                    sleep=lambda s: None, now=lambda: "t", rounds=3)
     assert graded == 0 and len(shown) == 1 and "waiting for it to appear" in shown[0]

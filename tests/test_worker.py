@@ -44,13 +44,13 @@ def test_round_trip_every_op(client):
     prep = client.prepare("sandbox-toy", 5)
     assert prep == {"id": prep["id"], "ok": True, "seed": 5, "calls": 3}
     report = client.grade("sandbox-toy", CORRECT, "mine.py", seed=5)
-    assert report["verdict"] == "pass" and report["passed"] == report["total"] == 3
-    assert {"drill", "verdict", "passed", "total", "seconds", "cases", "trap", "seed"} <= set(report)
-    assert {"trap_why", "output", "notes"} <= set(report)
+    assert report.verdict == "pass" and report.passed == report.total == 3
+    assert {"drill", "verdict", "passed", "total", "seconds", "cases", "trap", "seed"} <= set(report.to_dict())
+    assert {"output", "alone"} <= set(report.to_dict(wire=True))
     wrong = client.grade("sandbox-toy", "def add_one(x):\n    print('hi')\n    return x + 2\n", seed=5)
-    assert wrong["verdict"] == "wrong"
-    assert wrong["trap"]["id"] == "add-two" and "Off by one" in wrong["trap_why"]
-    assert wrong["output"].startswith("hi")
+    assert wrong.verdict == "wrong"
+    assert wrong.trap is not None and wrong.trap.id == "add-two" and "Off by one" in wrong.trap.why
+    assert wrong.output.startswith("hi")
     trace = client.trace("sandbox-toy", CORRECT)
     assert isinstance(trace, dict) and trace  # grader.trace's dict, or {"error": ...} without that module
     probe = client.request({"op": "probe"})
@@ -64,7 +64,7 @@ def test_errors_answer_and_never_kill_the_worker(client):
     with pytest.raises(UnknownDrillError):
         client.grade("no-such-drill", CORRECT)
     timeout = client.grade("sandbox-toy", LOOP, seed=5)
-    assert timeout["verdict"] == "timeout"
+    assert timeout.verdict == "timeout"
     assert client.ping()["ok"] and client.pid == pid
 
 
@@ -85,7 +85,7 @@ def test_worker_is_restarted_after_being_killed(client):
     client.wait_ready()
     os.kill(first, signal.SIGKILL)
     report = client.grade("sandbox-toy", CORRECT, seed=5)
-    assert report["verdict"] == "pass"
+    assert report.verdict == "pass"
     assert client.pid != first and client.restarts >= 1
 
 
@@ -94,9 +94,9 @@ def test_internal_verdict_when_the_worker_never_starts():
     t0 = time.monotonic()
     report = client.grade("sandbox-toy", CORRECT, seed=5, timeout=30)
     client.close()
-    assert report["verdict"] == "internal"
-    assert "could not answer" in report["message"] and "boom" in report["message"]
-    assert report["cases"] == [] and report["passed"] == 0
+    assert report.verdict == "internal"
+    assert "could not answer" in report.message and "boom" in report.message
+    assert report.cases == [] and report.passed == 0
     assert time.monotonic() - t0 < 30
 
 
@@ -112,7 +112,7 @@ def test_internal_verdict_when_every_worker_dies_on_the_request():
     client = WorkerClient(command=[sys.executable, "-c", FLAKY])
     report = client.grade("sandbox-toy", CORRECT, seed=5, timeout=30)
     client.close()
-    assert report["verdict"] == "internal"
+    assert report.verdict == "internal"
     assert client.restarts == 1  # retried once, then gave up
 
 
@@ -122,14 +122,14 @@ def test_close_during_a_request_answers_at_once():
     client = WorkerClient(env=dict(os.environ, DRILL_PATH=str(TOY)))
     client.wait_ready()
     got: dict = {}
-    thread = threading.Thread(target=lambda: got.update(client.grade("sandbox-toy", LOOP, seed=5)))
+    thread = threading.Thread(target=lambda: got.update(report=client.grade("sandbox-toy", LOOP, seed=5)))
     thread.start()
     time.sleep(0.5)
     t0 = time.monotonic()
     client.close()
     thread.join(timeout=10)
     assert not thread.is_alive() and time.monotonic() - t0 < 10
-    assert got["verdict"] == "internal"
+    assert got["report"].verdict == "internal"
     assert client.request({"op": "ping"})["ok"] is False
 
 

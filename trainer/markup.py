@@ -36,6 +36,24 @@ def md_code(text: object) -> str:
 
 
 def printable(text: object) -> str:
-    """Text safe to print on a terminal: control and format characters (ANSI escapes,
-    bidi overrides) become `?`."""
-    return "".join("?" if unicodedata.category(ch) in ("Cc", "Cf", "Cs") else ch for ch in str(text))
+    """Text safe to print on a terminal, on one line: control and format characters
+    (ANSI escapes, carriage returns, bidi overrides, newlines) are shown as escapes such
+    as `\\x1b`, `\\r` or `\\u202e`, so they are visible and never act."""
+    return "".join(_visible(ch) for ch in str(text))
+
+
+def printable_lines(text: object) -> list[str]:
+    """Multi-line untrusted text (what a solution printed) as safe lines."""
+    return [printable(line) for line in str(text).split("\n")]
+
+
+_NAMED = {"\t": "\\t", "\r": "\\r", "\n": "\\n"}
+
+
+def _visible(ch: str) -> str:
+    if unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp"):
+        return ch
+    if ch in _NAMED:
+        return _NAMED[ch]
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"

@@ -90,6 +90,11 @@ def trap_one_side_stretch(a: tuple, b: tuple) -> tuple:
     return tuple(out)
 
 
+def trap_one_side_stretch_a(a: tuple, b: tuple) -> tuple:
+    """Only a 1 in a stretches; a 1 in b facing a larger size is called an error."""
+    return trap_one_side_stretch(b, a)
+
+
 def trap_max_with_zero(a: tuple, b: tuple) -> tuple:
     """Checks compatibility, then takes max(x, y): a 0 against a 1 comes out 1."""
     n = max(len(a), len(b))

@@ -37,6 +37,13 @@ def trap_causal(Q, K, V, enc_pad_mask, H: int):
     return _attend(Q, K, V, keep, H, math.sqrt(Q.shape[-1] // H))
 
 
+def trap_causal_ts(Q, K, V, enc_pad_mask, H: int):
+    T, S = Q.shape[1], K.shape[1]
+    causal = torch.ones(T, S, dtype=torch.bool).tril()  # a triangle stretched to the source length
+    keep = enc_pad_mask.bool()[:, None, None, :] & causal
+    return _attend(Q, K, V, keep, H, math.sqrt(Q.shape[-1] // H))
+
+
 def trap_weights_transposed(Q, K, V, enc_pad_mask, H: int):
     out, w = _attend(Q, K, V, enc_pad_mask.bool()[:, None, None, :], H, math.sqrt(Q.shape[-1] // H))
     return out, w.transpose(-2, -1)  # (B, H, S, T)

@@ -6,6 +6,7 @@ found before torch is imported, and exit with status 2.
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 import time
 from datetime import datetime, timezone
@@ -16,11 +17,6 @@ import typer
 
 from trainer.cli.app import app, no_color, usage_error
 from trainer.cli.catalogue import get_spec_or_exit
-
-_MARK = {"pass": "PASS", "wrong": "WRONG", "error": "ERROR", "timeout": "TIMEOUT", "memory": "MEMORY",
-         "output": "OUTPUT", "banned": "BANNED", "missing": "MISSING", "internal": "INTERNAL"}
-_COLOR = {"pass": "green", "internal": "magenta"}
-
 
 def _read_sources(files: list[Path]) -> list[str]:
     sources = []
@@ -64,7 +60,7 @@ def check(
             sys.stdout.write(json.dumps(report.to_dict()) + "\n")
             sys.stdout.flush()
         else:
-            typer.echo(render_report(report, spec, path=str(path), verbose=verbose))
+            typer.echo(render_report(report, path=str(path), verbose=verbose), nl=False)
         if record:
             _record(spec, report, source, started)
     if verbose and not as_json:
@@ -73,18 +69,16 @@ def check(
 
 
 def _record(spec, report, source: str, started: datetime) -> None:
+    from trainer.attempts import attempt_from
     from trainer.cli.progress import store_errors
     from trainer.store import open_store
 
-    failing = report.first_failure
+    # grading time is not solving time: no target, so a pass is rated Good, not Easy
+    attempt = attempt_from(report, drill=spec.id, mode="check", started_at=started, seconds=report.seconds,
+                           code=source, target_seconds=None)
     with store_errors():
         with open_store() as store:
-            store.record_attempt(
-                spec.id, "check", started, report.seconds, report.verdict,
-                failing_case=failing.name if failing else None, code=source, seed=report.seed,
-                # grading time is not solving time: no target, so a pass is rated Good, not Easy
-                target_seconds=None, traps=[report.trap.id] if report.trap else [],
-            )
+            store.record_attempt(**attempt)
 
 
 def _print_confinement() -> None:
@@ -95,46 +89,14 @@ def _print_confinement() -> None:
         typer.echo(f"sandbox: {feature.name}: {state} ({feature.detail})", err=True)
 
 
-def _style(text: str, verdict: str) -> str:
-    if no_color():
-        return text
-    return typer.style(text, fg=_COLOR.get(verdict, "red"), bold=True)
+def render_report(report, path: str = "", verbose: bool = False) -> str:
+    """The full verdict for a terminal (or plain text for a pipe or NO_COLOR)."""
+    from trainer.verdict import ansi, render
 
-
-def render_report(report, spec, path: str = "", verbose: bool = False) -> str:
-    """A person-readable verdict: the headline, the first failing case, the trap."""
-    head = f"{_style(_MARK.get(report.verdict, report.verdict.upper()), report.verdict)}  {spec.id}"
-    if path:
-        head += f"  {path}"
-    head += f"  {report.passed}/{report.total} cases  {report.seconds:.2f} s  seed {report.seed}"
-    lines = [head]
-    if report.message:
-        lines.append(f"  {report.message}")
-    shown = [c for c in report.cases if c.verdict != "pass"]
-    if not verbose:
-        shown = [report.first_failure] if shown else []  # the most severe, which decided the verdict
-    for case in shown:
-        dims = ", ".join(f"{k}={v}" for k, v in case.dims.items())
-        lines.append(f"  case {case.name} [{case.function}] {case.verdict}" + (f"  ({dims})" if dims else ""))
-        if case.message and case.message != report.message:
-            lines.append(f"    {case.message}")
-    if verbose:
-        for case in report.cases:
-            if case.verdict == "pass":
-                lines.append(f"  case {case.name} [{case.function}] pass")
-    if report.trap:
-        lines.append(f"  trap: {report.trap.id}: {report.trap.message}")
-        why = getattr(report.trap, "why", "")
-        for w in why.strip().splitlines():
-            lines.append(f"    {w.strip()}")
-    failing = [c for c in report.cases if c.verdict != "pass"]
-    if len(failing) > 1 and not verbose:
-        lines.append(f"  ... and {len(failing) - 1} more failing case(s); --verbose shows them all")
-    if report.output and report.verdict != "pass":
-        first = report.output.strip().splitlines()[:3]
-        if first:
-            lines.append("  it printed: " + " | ".join(first)[:200])
-    return "\n".join(lines)
+    footer = "" if verbose or len(report.failing) < 2 or report.alone else "--verbose lists every failing case"
+    fragments = render(report, "full", width=shutil.get_terminal_size().columns, path=path, verbose=verbose,
+                       footer=footer)
+    return ansi(fragments, color=not no_color() and sys.stdout.isatty())
 
 
 # ---------------------------------------------------------------- validate

@@ -70,7 +70,7 @@ def solve(
 
 
 def _outcome_line(outcome: Any) -> str:
-    from trainer.repl.verdict import mmss
+    from trainer.verdict import mmss
 
     if outcome.status == "passed":
         return f"{outcome.drill}: passed in {mmss(outcome.seconds)} after {outcome.attempts} submit(s)."
@@ -252,6 +252,7 @@ def watch_command(
     interval: float = typer.Option(0.3, "--interval", min=0.05, help="seconds between checks of FILE"),
 ) -> None:
     """Grade FILE again each time it is saved (Ctrl-C stops)."""
+    import shutil
     import time
     from datetime import datetime
 
@@ -271,7 +272,8 @@ def watch_command(
     try:
         watch(file, lambda source: grading.grade(spec.id, source, str(file.resolve()), seed),
               lambda frags: print_formatted_text(FormattedText(frags), style=style, end=""),
-              sleep=time.sleep, now=lambda: datetime.now().strftime("%H:%M:%S"), interval=interval)
+              sleep=time.sleep, now=lambda: datetime.now().strftime("%H:%M:%S"), interval=interval,
+              width=shutil.get_terminal_size().columns)
     except KeyboardInterrupt:
         typer.echo("")
     finally:

@@ -14,17 +14,20 @@
 from __future__ import annotations
 
 import random
+import shutil
 import sys
 from pathlib import Path
 from typing import Any, List, NoReturn, Optional
 
 import typer
 
+from trainer.attempts import attempt_from
 from trainer.cli.app import app, emit, no_color, usage_error
 from trainer.cli.catalogue import load_catalogue_or_exit
 from trainer.files import write_atomically
 from trainer.markup import printable
 from trainer.scheduling import utc_now
+from trainer.verdict import ansi, render
 from trainer.team import (
     MAX_RESULTS_BYTES,
     DrillResult,
@@ -162,16 +165,15 @@ def _grade_files(session: TeamSession, files: dict[str, str], flow: TeamRun, ses
                 flow.add(DrillResult(drill, "skipped", 0.0))
                 continue
             started = utc_now()
-            result = grading.grade(drill, sources[drill], str(Path(files[drill]).resolve()), session.seed)
-            verdict = str(result.get("verdict", "internal"))
-            trap = (result.get("trap") or {}).get("id")
-            seconds = float(result.get("seconds") or 0.0)
-            _record(dict(drill=drill, mode="team", started_at=started, seconds=seconds, verdict=verdict,
-                         code=sources[drill], seed=result.get("seed"), session_id=session_id,
-                         traps=[trap] if trap else [], target_seconds=None))
-            flow.add(DrillResult(drill, "passed" if verdict == "pass" else "failed", seconds, 1, 0,
+            report = grading.grade(drill, sources[drill], str(Path(files[drill]).resolve()), session.seed)
+            # graded after the fact: the grading time is not a solving time (no target)
+            _record(attempt_from(report, drill=drill, mode="team", started_at=started, seconds=report.seconds,
+                                 code=sources[drill], session_id=session_id, target_seconds=None))
+            trap = report.trap.id if report.trap else None
+            flow.add(DrillResult(drill, "passed" if report.verdict == "pass" else "failed", report.seconds, 1, 0,
                                  (trap,) if trap else ()))
-            typer.echo(f"{drill}: {verdict}" + (f" (trap {trap})" if trap else ""))
+            typer.echo(ansi(render(report, "compact", width=shutil.get_terminal_size().columns),
+                            color=not no_color() and sys.stdout.isatty()), nl=False)
             save()
     finally:
         grading.close()

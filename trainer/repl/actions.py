@@ -15,7 +15,9 @@ from trainer.repl.commands import command, key_label
 from trainer.repl.header import header_fragments
 from trainer.repl.reference import contract_source
 from trainer.repl.trace_view import render_trace
-from trainer.repl.verdict import Fragments, PassInfo, first_failure, render
+from grader.report import Report, Verdict
+from trainer.attempts import attempt_from, revealed_attempt
+from trainer.verdict import Fragments, PassInfo, render
 
 
 class DrillCommands:
@@ -35,44 +37,44 @@ class DrillCommands:
         self._spawn("grading…", lambda: self.grading.grade(self.spec.id, source, "<buffer>", seed),
                     lambda result: self._graded(result, source, elapsed))
 
-    def _graded(self, result: dict[str, Any], source: str, elapsed: float) -> None:
+    def _graded(self, result: Report, source: str, elapsed: float) -> None:
         self.attempts += 1
         self.last_result = result
         self.results.append(result)
-        verdict = str(result.get("verdict", "internal"))
-        trap = (result.get("trap") or {}).get("id")
-        if trap:
-            self.traps.append(str(trap))
-        if verdict == "pass" and not self.passed():
+        verdict = Verdict.of(result.verdict)
+        if result.trap:
+            self.traps.append(result.trap.id)
+        if verdict == Verdict.PASS and not self.passed():
             self.passed_at = self.started + elapsed
         recorded = self._record(result, source, elapsed)
         info = None
-        if verdict == "pass":
+        if verdict == Verdict.PASS:
             info = PassInfo(elapsed, float(self.spec.target_seconds), getattr(recorded, "due", None),
                             self.clock.now(),
                             self._reference() if self.options.show_reference else "",
                             self.spec.seed_trap if self.options.show_reference else "")
             if self.drafts is not None:
                 self.drafts.clear(self.spec.id)
-        fragments = render(result, info)
-        if verdict == "pass":
+        footer = "The buffer is kept: fix it and :submit again."
+        fragments = render(result, "full", width=self._width() - 1, info=info, footer=footer,
+                           title=False)
+        if verdict == Verdict.PASS:
             nxt = ":next (^N) for the next item, :quit to end the session" if self.options.in_session \
                 else ":quit (^Q) to leave"
             fragments.append(("class:dim", f"  {nxt}\n"))
         self.show(fragments)
 
-    def _record(self, result: dict[str, Any], source: str, elapsed: float, revealed: bool = False) -> Any:
+    def _record(self, result: Report | None, source: str, elapsed: float) -> Any:
+        """Store one attempt (a graded report, or None for a revealed solution)."""
         if self.record is None:
             return None
-        case = first_failure(result)
-        trap = (result.get("trap") or {}).get("id")
+        common = dict(drill=self.spec.id, mode=self.options.mode, started_at=self.started_at,
+                      seconds=elapsed, code=source, hints=self.hints, session_id=self.options.session_id,
+                      target_seconds=float(self.spec.target_seconds), first_try=self.attempts <= 1)
+        attempt = revealed_attempt(**common) if result is None else attempt_from(
+            result, revealed=self.revealed, **common)
         try:
-            return self.record(
-                drill=self.spec.id, mode=self.options.mode, started_at=self.started_at, seconds=max(0.0, elapsed),
-                verdict=str(result.get("verdict", "internal")), failing_case=case.get("name") if case else None,
-                hints=self.hints, code=source, seed=result.get("seed"), session_id=self.options.session_id,
-                target_seconds=float(self.spec.target_seconds), first_try=self.attempts <= 1,
-                revealed=revealed or self.revealed, traps=[trap] if trap else [])
+            return self.record(**attempt)
         except Exception as exc:  # noqa: BLE001 - a store problem must not lose the buffer
             self.message = f"could not record the attempt: {exc}"
             return None
@@ -146,7 +148,7 @@ class DrillCommands:
             if not self.passed() and not self.revealed:
                 self.revealed = True
                 self.attempts += 1
-                self._record({"verdict": "wrong", "cases": []}, self.buffer.text, self.elapsed(), revealed=True)
+                self._record(None, self.buffer.text, self.elapsed())
             out: Fragments = [("class:head bold", "Reference solution"),
                               ("class:dim", " (recorded as a fail; it comes back soon)\n")]
             out += [("class:code", f"    {line}\n") for line in self._reference().splitlines()]

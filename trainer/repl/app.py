@@ -28,6 +28,7 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.lexers import PygmentsLexer
 from pygments.lexers.python import PythonLexer
 
+from grader.report import Report
 from trainer.repl import editor as editor_mod
 from trainer.repl.clock import Clock, SystemClock
 from trainer.repl.actions import DrillCommands
@@ -38,7 +39,7 @@ from trainer.repl.header import fitted_header, title_fragments
 from trainer.repl.keys import build_key_bindings
 from trainer.repl.style import repl_style
 from trainer.repl.toolbar import BarState, bar
-from trainer.repl.verdict import Fragments
+from trainer.verdict import Fragments
 from trainer.repl.wrap import wrap_line
 
 Recorder = Callable[..., Any]  # store.record_attempt's keywords -> RecordResult (or None)
@@ -108,12 +109,12 @@ class DrillRepl(DrillCommands):
         self.attempts = 0
         self.hints = 0
         self.traps: list[str] = []
-        self.last_result: dict[str, Any] | None = None
+        self.last_result: Report | None = None
         self.passed_at: float | None = None
         self.revealed = False
         self.submitted_text = self.skeleton
         self.pending: list[tuple[str, str]] = []  # commands typed while a job ran
-        self.results: list[dict[str, Any]] = []  # every graded result, in order (tests read this)
+        self.results: list[Report] = []  # every graded report, in order (tests read this)
         self.commands: dict[str, Command] = commands_of(self)
         if history is None:
             history = FileHistory(str(self._history_path())) if home is not None else InMemoryHistory()
@@ -162,7 +163,7 @@ class DrillRepl(DrillCommands):
             self.app.exit(result=self.outcome(status, stop))
 
     def outcome(self, status: str, stop: bool = False) -> DrillOutcome:
-        verdict = self.last_result.get("verdict") if self.last_result else None
+        verdict = str(self.last_result.verdict) if self.last_result else None
         if self.passed() and status in ("quit", "skipped", "next"):
             status = "passed"
         elif status == "next":

@@ -6,37 +6,24 @@ imported); where the worker is not available it falls back to an in-process
 grader warmed in a background thread. Tests hand the REPL an
 `InProcessGrading` around the session's shared grader.
 
-Every result is a plain dict: `Report.to_dict()` plus "trap_why" and
-"output" for grading, `grader.trace.trace()` for :try.
+A grade is a `grader.report.Report` (the one verdict model); :try gives the
+plain dict of `grader.trace.trace()`.
 """
 from __future__ import annotations
 
 import threading
 from typing import Any, Protocol
 
+from grader.report import Report, internal_report
+
 
 class Grading(Protocol):
     def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
-              timeout: float = 120) -> dict[str, Any]: ...
+              timeout: float = 120) -> Report: ...
 
     def trace(self, drill_id: str, source: str, filename: str = "<buffer>") -> dict[str, Any]: ...
 
     def close(self) -> None: ...
-
-
-def report_dict(report: Any) -> dict[str, Any]:
-    """A Report as the worker sends it: to_dict() plus the trap's why and the output head."""
-    out = report.to_dict()
-    out["trap_why"] = report.trap.why if report.trap else ""
-    out["output"] = report.output or ""
-    if report.message and "message" not in out:
-        out["message"] = report.message
-    return out
-
-
-def internal(message: str, drill_id: str = "") -> dict[str, Any]:
-    return {"drill": drill_id, "verdict": "internal", "passed": 0, "total": 0, "seconds": 0.0, "cases": [],
-            "trap": None, "seed": None, "message": message, "trap_why": "", "output": ""}
 
 
 class InProcessGrading:
@@ -57,12 +44,11 @@ class InProcessGrading:
             return self._grader
 
     def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
-              timeout: float = 120) -> dict[str, Any]:
+              timeout: float = 120) -> Report:
         try:
-            report = self._get().grade(drill_id, source, filename, seed)
+            return self._get().grade(drill_id, source, filename, seed)
         except Exception as exc:  # noqa: BLE001 - the grader's fault, never the person's
-            return internal(f"the grader failed: {type(exc).__name__}: {exc}", drill_id)
-        return report_dict(report)
+            return internal_report(drill_id, seed, f"the grader failed: {type(exc).__name__}: {exc}")
 
     def trace(self, drill_id: str, source: str, filename: str = "<buffer>") -> dict[str, Any]:
         from grader.trace import trace
@@ -86,12 +72,12 @@ class WorkerGrading:
         self._lock = threading.Lock()
 
     def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
-              timeout: float = 120) -> dict[str, Any]:
+              timeout: float = 120) -> Report:
         with self._lock:
             try:
-                return dict(self._client.grade(drill_id, source, filename=filename, seed=seed, timeout=timeout))
+                return self._client.grade(drill_id, source, filename=filename, seed=seed, timeout=timeout)
             except Exception as exc:  # noqa: BLE001
-                return internal(f"the grader worker failed: {exc}", drill_id)
+                return internal_report(drill_id, seed, f"the grader worker failed: {exc}")
 
     def trace(self, drill_id: str, source: str, filename: str = "<buffer>") -> dict[str, Any]:
         with self._lock:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from trainer.ledger import ledger_lines
-from trainer.repl.verdict import Fragments, mmss
+from trainer.verdict import Fragments, mmss
 
 
 def title_fragments(spec: Any, width: int = 200, hint: bool = True) -> Fragments:

@@ -12,7 +12,7 @@ from prompt_toolkit.shortcuts import print_formatted_text
 from grader.answers import answers_match
 from trainer.repl.clock import Clock, SystemClock
 from trainer.repl.style import repl_style
-from trainer.repl.verdict import Fragments
+from trainer.verdict import Fragments
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from trainer.repl.verdict import Fragments, mmss
+from trainer.verdict import Fragments, mmss
 
 
 @dataclass(frozen=True)

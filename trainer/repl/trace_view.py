@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from trainer.repl.verdict import Fragments, dims_text
+from trainer.verdict import Fragments, dims_text
 
 
 def render_trace(result: dict[str, Any]) -> Fragments:

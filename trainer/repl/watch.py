@@ -5,7 +5,9 @@ import os
 from pathlib import Path
 from typing import Any, Callable
 
-from trainer.repl.verdict import Fragments, compact
+from grader.report import Report
+from trainer.markup import printable
+from trainer.verdict import Fragments, render
 
 
 def file_stamp(path: Path) -> tuple[int, int] | None:
@@ -16,9 +18,9 @@ def file_stamp(path: Path) -> tuple[int, int] | None:
     return st.st_mtime_ns, st.st_size
 
 
-def watch(path: Path, grade: Callable[[str], dict[str, Any]], emit: Callable[[Fragments], None], *,
+def watch(path: Path, grade: Callable[[str], Report], emit: Callable[[Fragments], None], *,
           sleep: Callable[[float], None], now: Callable[[], str], stamp: Callable[[Path], Any] = file_stamp,
-          interval: float = 0.3, rounds: int | None = None) -> int:
+          interval: float = 0.3, rounds: int | None = None, width: int = 80) -> int:
     """Poll `path`; on every change (and at the start) grade it and emit a compact verdict.
     Runs until interrupted, or for `rounds` polls (tests). Returns how many grades ran."""
     last: Any = None
@@ -30,7 +32,7 @@ def watch(path: Path, grade: Callable[[str], dict[str, Any]], emit: Callable[[Fr
         current = stamp(path)
         if current is None:
             if not missing_told:
-                emit([("class:fail", f"{path}: cannot read it (yet); waiting for it to appear\n")])
+                emit([("class:fail", f"{printable(path)}: cannot read it (yet); waiting for it to appear\n")])
                 missing_told = True
         elif current != last:
             last = current
@@ -38,10 +40,11 @@ def watch(path: Path, grade: Callable[[str], dict[str, Any]], emit: Callable[[Fr
             try:
                 source = Path(path).read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as exc:
-                emit([("class:fail", f"{path}: {exc}\n")])
+                emit([("class:fail", f"{printable(path)}: {printable(exc)}\n")])
             else:
                 result = grade(source)
                 graded += 1
-                emit([("class:dim", f"[{now()}] {Path(path).name}  ")] + compact(result))
+                emit([("class:dim", f"[{now()}] {printable(Path(path).name)}  ")]
+                     + render(result, "compact", width=width, title=False))
         sleep(interval)
     return graded

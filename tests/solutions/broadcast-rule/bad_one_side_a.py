@@ -1,4 +1,4 @@
-# trap: one-side-stretch
+# trap: one-side-stretch-a
 def broadcast_shape(a, b):
     n = max(len(a), len(b))
     a = [1] * (n - len(a)) + list(a)

@@ -1,4 +1,4 @@
-# trap: causal-mask
+# trap: causal-mask-ts
 import math
 import torch
 

@@ -1,4 +1,4 @@
-# trap: scale-by-d
+# trap: none  (scale by sqrt(d), and an fp32 mask bias that breaks fp16: two mistakes, so no single trap is named)
 import math
 import torch
 

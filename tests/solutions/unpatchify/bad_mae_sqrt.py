@@ -1,4 +1,4 @@
-# trap: square-grid
+# trap: none  (a square grid, and MAE's (P, P, C) token layout instead of the contract's (C, P, P): two differences)
 import torch
 
 

@@ -1,0 +1,214 @@
+"""Trap attribution: name a known mistake only when it explains the whole failure.
+
+A trap is a function in the drill's reference file that makes one classic
+mistake. It is named for a failed submission only when, on every case of the
+function it replaces, the submission behaves like the trap:
+
+1. on every case the submission fails, the trap fails too, with the same
+   result: the same shape, dtype and values (within four times the case's
+   tolerance), or, where the trap raises, the same exception type with the
+   same message once numbers and quoted names are stripped;
+2. on every case where the trap agrees with the oracle, the submission passes;
+3. every other failing case is one the trap accounts for: cases of other
+   functions must pass, and heavy cases (never run for traps, they are too
+   big) may fail only as `wrong`, or as the same normalised exception the
+   trap raised elsewhere. A trap marked `memory: true` is the one exception:
+   its mistake shows on the heavy cases as memory, so there the submission
+   must run out of memory too (on small cases rules 1 and 2 apply as usual).
+
+A trap with `match: py:name` adds its own test to rule 1's value comparison
+(for mistakes no single output pins down, such as the size of rounding
+noise), and changes nothing else. When no trap satisfies every rule, none is named:
+the case messages teach instead. Several traps that all satisfy every rule
+are the same mistake seen two ways; the first in the spec wins.
+
+Trap outputs are computed once per prepared drill and cached on it (the
+sandbox child drops them with the expected outputs).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+from grader.cases import Call, ExpectedRaise, Prepared, fresh
+from grader.compare import compare_call, outputs_close
+from grader.invariants import first_problem
+from grader.report import CaseResult, TrapMatch
+from grader.spec import Trap
+from grader.transport import SeqValue
+
+_FAILED = ("wrong", "error", "memory")
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`")
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+@dataclass(frozen=True)
+class TrapResult:
+    """What a trap did on one case: returned `value`, or raised `exc_type` with `message`."""
+
+    value: Any = None
+    exc_type: str | None = None
+    exc_mro: tuple[str, ...] = ()
+    message: str = ""
+    passes: bool = False  # the trap's own result would pass this case
+
+    @property
+    def raised(self) -> bool:
+        return self.exc_type is not None
+
+
+def normalise_message(message: str) -> str:
+    """An exception message with the parts that vary between cases stripped:
+    quoted names and numbers (sizes, indices, values). Only the first line counts."""
+    first = (message or "").strip().splitlines()[0] if (message or "").strip() else ""
+    return " ".join(_NUMBER.sub("#", _QUOTED.sub("Q", first)).lower().split())
+
+
+def match_traps(prep: Prepared, outcome: Any, results: list[CaseResult]) -> TrapMatch | None:
+    """The first trap of the drill that explains every failing case (the rules above), or None."""
+    spec = prep.spec
+    if not spec.traps or all(r.verdict == "pass" for r in results):
+        return None
+    if any(r.verdict not in _FAILED and r.verdict != "pass" for r in results):
+        return None  # banned, missing, timeout, output, internal: no trap is about those
+    for trap in spec.traps:
+        if explains(prep, trap, outcome, results):
+            for call, res in zip(prep.calls, results):
+                if res.verdict != "pass":
+                    res.trap = trap.id
+            return TrapMatch(trap.id, trap.message, trap.why)
+    return None
+
+
+def explains(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResult]) -> bool:
+    """Does `trap` explain this whole failure (module docstring, rules 1-3)?"""
+    raised_here: set[str] = set()
+    heavy_failures: list[tuple[Call, CaseResult]] = []
+    for call, res in zip(prep.calls, results):
+        if call.function.name != trap.replaces:
+            if res.verdict != "pass":
+                return False
+            continue
+        if call.case.heavy:
+            if trap.memory:
+                if res.verdict != "memory":
+                    return False
+            elif res.verdict != "pass":
+                heavy_failures.append((call, res))
+            continue
+        if res.verdict == "memory":
+            return False
+        expected = trap_result(prep, trap, call)
+        if expected is None:
+            return False
+        if expected.passes:
+            if res.verdict != "pass":
+                return False
+            continue
+        if res.verdict == "pass":
+            continue  # the trap fails here and the solution does not: no evidence either way
+        got = outcome.calls.get(call.index)
+        if got is None or not _behaves_like(prep, trap, call, got, expected):
+            return False
+        if expected.raised:
+            raised_here.add(f"{expected.exc_type}: {normalise_message(expected.message)}")
+    for call, res in heavy_failures:
+        got = outcome.calls.get(call.index)
+        if res.verdict == "wrong" and got is not None and got.status == "ok":
+            continue
+        if got is not None and got.status == "raised" and got.exc and (
+                f"{got.exc.get('type')}: {normalise_message(str(got.exc.get('message', '')))}" in raised_here):
+            continue
+        return False
+    return True
+
+
+def _behaves_like(prep: Prepared, trap: Trap, call: Call, got: Any, expected: TrapResult) -> bool:
+    """Rule 1 on one case the trap fails: the solution's result is the trap's result."""
+    if expected.raised:
+        if got.status != "raised" or not got.exc or str(got.exc.get("type")) != expected.exc_type:
+            return False
+        if any(t in expected.exc_mro for t in call.function.raises):
+            return True  # the contract's own exception: its message is free text
+        return normalise_message(str(got.exc.get("message", ""))) == normalise_message(expected.message)
+    if got.status != "ok":
+        return False
+    if same_dtypes(got.value, expected.value) and outputs_close(got.value, expected.value, call,
+                                                                prep.spec.tolerance):
+        return True
+    if trap.match:
+        check = getattr(prep.reference, trap.match[3:], None)
+        try:
+            return check is not None and bool(check(call, got.value, expected.value))
+        except Exception:  # noqa: BLE001 - an odd output simply does not match
+            return False
+    return False
+
+
+def same_dtypes(a: Any, b: Any) -> bool:
+    """Tensors in the same places with the same dtypes (Python values are compared elsewhere)."""
+    a = getattr(a, "items", a)
+    b = getattr(b, "items", b)
+    if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
+        if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):
+            return a.dtype == b.dtype
+        return True  # a tensor against a number: outputs_close decides (0-d only)
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        return len(a) == len(b) and all(same_dtypes(x, y) for x, y in zip(a, b))
+    return True
+
+
+def trap_result(prep: Prepared, trap: Trap, call: Call) -> TrapResult | None:
+    """The trap's result on this case, computed once per prepared drill."""
+    cache: dict[tuple[str, int], TrapResult | None] = prep.trap_results
+    key = (trap.id, call.index)
+    if key not in cache:
+        cache[key] = _run_trap(prep, trap, call)
+    return cache[key]
+
+
+def _run_trap(prep: Prepared, trap: Trap, call: Call) -> TrapResult | None:
+    func = getattr(prep.reference, trap.function, None)
+    if func is None:
+        return None
+    try:
+        with torch.no_grad():
+            out = func(*fresh(call.args))
+    except Exception as exc:  # noqa: BLE001 - traps may raise on purpose
+        mro = tuple(c.__name__ for c in type(exc).__mro__)
+        passes = isinstance(call.expected, ExpectedRaise) and any(t in mro for t in call.expected.types)
+        return TrapResult(exc_type=type(exc).__name__, exc_mro=mro, message=str(exc), passes=passes)
+    value = decoded_form(out)
+    return TrapResult(value=value, passes=_passes(prep, call, value))
+
+
+def _passes(prep: Prepared, call: Call, value: Any) -> bool:
+    """Would this result pass the case (the same comparison a submission gets)?"""
+    if isinstance(call.expected, ExpectedRaise):
+        return False
+    try:
+        if call.function.checker:
+            check = getattr(prep.reference, call.function.checker[3:])
+            return not check(call, value)
+        if compare_call(call, value, prep.spec.tolerance).verdict != "pass":
+            return False
+        return first_problem(prep, call, value) is None
+    except Exception:  # noqa: BLE001 - a trap output the comparison cannot read does not pass
+        return False
+
+
+def decoded_form(value: Any) -> Any:
+    """A trap's output in the form the sandbox decodes a solution's into
+    (lists as SeqValue, torch.Size as a tuple of ints)."""
+    if isinstance(value, torch.Tensor):
+        return value.detach().as_subclass(torch.Tensor)
+    if isinstance(value, torch.Size):
+        return tuple(int(v) for v in value)
+    if isinstance(value, list):
+        return SeqValue(tuple(decoded_form(v) for v in value))
+    if isinstance(value, tuple):
+        return tuple(decoded_form(v) for v in value)
+    return value

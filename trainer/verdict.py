@@ -1,0 +1,232 @@
+"""The one renderer of a grading Report, for every screen (`--json` aside).
+
+`render(report, ...)` gives prompt_toolkit-style fragments, `(style class,
+text)`, in two densities:
+
+- full: the headline, the case that decided the verdict (its dimension sizes,
+  its message, its inputs when they are not tensors), the trap with its why
+  wrapped to the width, the other failing cases by name (each once), and
+  what the solution printed. `drill check`, the REPL's output pane and
+  `team run`'s REPL show this.
+- compact: the headline, that case on one line, and the trap's id. `drill
+  watch`, warm-up and mock summaries and `team run --file` show this.
+
+The REPL prints fragments through prompt_toolkit; the plain CLI turns them
+into ANSI text with `ansi()` (plain when NO_COLOR is set or output is not a
+terminal). Everything that comes from outside (messages, names, what a
+solution printed or raised) passes through `printable`, so an escape
+sequence is shown, never acted on.
+"""
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+from grader.report import Report, Verdict
+from trainer.markup import printable, printable_lines
+
+Fragments = list[tuple[str, str]]
+Density = Literal["full", "compact"]
+
+_ALSO_SHOWN = 4  # other failing cases named before "and N more"
+_PRINTED_LINES = 3
+
+
+@dataclass(frozen=True)
+class PassInfo:
+    """What only the REPL knows after a pass."""
+
+    elapsed: float
+    target: float
+    due: datetime | None = None
+    now: datetime | None = None
+    reference: str = ""
+    seed_trap: str = ""
+
+
+def render(report: Report, density: Density = "full", *, width: int = 80, path: str = "",
+           info: PassInfo | None = None, verbose: bool = False, footer: str = "", title: bool = True) -> Fragments:
+    """The report as fragments; `path` names the file graded, `verbose` lists every case,
+    `title=False` leaves the drill id and timing out of the headline (the REPL shows them)."""
+    width = max(30, width)
+    out: Fragments = _headline(report, path, density, title)
+    verdict = Verdict.of(report.verdict)
+    if verdict == Verdict.PASS:
+        if info is not None:
+            out += _pass_lines(info, width)
+        else:
+            out.append(("", "\n"))
+        out += _scale_line(report)
+        return out
+    out.append(("", "\n"))
+    if verdict == Verdict.INTERNAL:
+        out.append(("class:internal", _wrap(report.message or "the grader failed", width, "  ")))
+        out.append(("class:dim", _wrap("This is the grader's fault and does not count against you.", width, "  ")))
+        return out
+    if report.alone:
+        out.append(("class:fail", _wrap(report.message, width, "  ")))
+        return out + ([("class:dim", _wrap(footer, width, "  "))] if footer else [])
+    shown = report.shown_case
+    if report.message and (shown is None or shown.message != report.message):
+        out.append(("class:fail", _wrap(report.message, width, "  ")))
+    if density == "compact":
+        if shown is not None:
+            dims = dims_text(shown.dims)
+            out.append(("", _wrap(f"{shown.name}" + (f" ({dims})" if dims else "") + f": {shown.message}",
+                                  width, "  ", "    ")))
+        if report.trap:
+            out.append(("class:trap", _wrap(f"trap: {report.trap.id} — {report.trap.message}", width, "  ", "    ")))
+        return out
+    cases = report.failing if verbose else ([shown] if shown else [])
+    for case in cases:
+        out += _case_lines(case, width)
+    if verbose:
+        out += [("class:dim", f"  case {printable(c.name)} · {printable(c.function)}() · pass\n")
+                for c in report.cases if c.verdict == Verdict.PASS]
+    if report.trap:
+        out.append(("class:trap", _wrap(f"trap: {report.trap.id} — {report.trap.message}", width, "  ", "    ")))
+        why = " ".join(report.trap.why.split())
+        if why:
+            out.append(("class:why", _wrap(why, width, "    ")))
+    if not verbose:
+        rest = [c.name for c in report.failing if c is not shown]
+        rest = list(dict.fromkeys(rest))  # each case once
+        if rest:
+            names = ", ".join(printable(n) for n in rest[:_ALSO_SHOWN])
+            more = f" and {len(rest) - _ALSO_SHOWN} more" if len(rest) > _ALSO_SHOWN else ""
+            out.append(("class:dim", _wrap(f"also failing: {names}{more}", width, "  ", "    ")))
+    out += _printed(report, width)
+    if footer:
+        out.append(("class:dim", _wrap(footer, width, "  ")))
+    return out
+
+
+def _headline(report: Report, path: str, density: Density, title: bool) -> Fragments:
+    verdict = Verdict.of(report.verdict)
+    out: Fragments = [(style_of(verdict) + " bold", verdict.label)]
+    if title:
+        out.append(("", f"  {printable(report.drill)}"))
+    if path:
+        out.append(("", f"  {printable(path)}"))
+    if report.total and not report.alone:
+        out.append(("", f"  {report.passed}/{report.total} cases" + (" passed" if verdict != Verdict.PASS else "")))
+    if title:
+        out.append(("class:dim", f"  {report.seconds:.2f} s"))
+    if report.seed is not None and density == "full" and (title or verdict != Verdict.PASS):
+        out.append(("class:dim", f"  seed {report.seed}"))
+    return out
+
+
+def _case_lines(case, width: int) -> Fragments:
+    out: Fragments = [("class:head", f"  case {printable(case.name)}"),
+                      ("class:dim", f" · {printable(case.function)}() · {case.verdict}")]
+    dims = dims_text(case.dims)
+    if dims:
+        out.append(("class:dim", " · "))
+        out.append(("class:dims", dims))
+    out.append(("", "\n"))
+    if case.inputs:
+        out.append(("class:dim", _wrap(f"inputs: {case.inputs}", width, "    ", "      ")))
+    if case.message:
+        out.append(("", _wrap(case.message, width, "    ", "      ")))
+    return out
+
+
+def _printed(report: Report, width: int) -> Fragments:
+    lines = [line for line in printable_lines(report.output.strip()) if line.strip()][:_PRINTED_LINES]
+    if not lines:
+        return []
+    return [("class:dim", _wrap("it printed: " + " | ".join(lines), width, "  ", "    ", max_lines=3))]
+
+
+def _scale_line(report: Report) -> Fragments:
+    scale = report.scale or {}
+    peak, ref = scale.get("peak_bytes"), scale.get("reference_peak_bytes")
+    if not isinstance(peak, (int, float)) or not isinstance(ref, (int, float)) or ref <= 0:
+        return []
+    return [("class:dim", f"  memory at scale: {peak / ref:.1f}x the reference\n")]
+
+
+def _pass_lines(info: PassInfo, width: int) -> Fragments:
+    out: Fragments = []
+    spare = info.target - info.elapsed
+    out.append(("", f" · solved in {mmss(info.elapsed)}, target {mmss(info.target)}"))
+    if spare >= 0:
+        out.append(("class:pass", f" ({mmss(spare)} to spare)\n"))
+    else:
+        out.append(("class:over", f" ({mmss(-spare)} over)\n"))
+    if info.due is not None:
+        out.append(("class:dim", f"  Back for review {when(info.due, info.now)}.\n"))
+    if info.reference:
+        out.append(("class:head", "  Reference solution:\n"))
+        for line in info.reference.splitlines():
+            out.append(("class:code", f"    {line}\n"))
+    if info.seed_trap.strip():
+        out.append(("class:head", "  The trap this drill is about:\n"))
+        out.append(("class:why", _wrap(" ".join(info.seed_trap.split()), width, "    ")))
+    return out
+
+
+def dims_text(dims: dict) -> str:
+    """B=2 T=5 ...: a case's dimension sizes, printable."""
+    return " ".join(f"{printable(k)}={printable(v)}" for k, v in dims.items())
+
+
+def _wrap(text: str, width: int, indent: str, more: str | None = None, max_lines: int | None = None) -> str:
+    """One paragraph of untrusted text, made printable and wrapped once to the width."""
+    body = printable(" ".join(str(text).split()))
+    lines = textwrap.wrap(body, width=max(20, width - 1), initial_indent=indent,
+                          subsequent_indent=indent if more is None else more,
+                          break_long_words=True, break_on_hyphens=False, max_lines=max_lines,
+                          placeholder=" …") or [indent]
+    return "\n".join(lines) + "\n"
+
+
+def style_of(verdict: str) -> str:
+    return {"pass": "class:pass", "internal": "class:internal"}.get(str(verdict), "class:fail")
+
+
+def mmss(seconds: float) -> str:
+    seconds = max(0, int(round(seconds)))
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def when(due: datetime, now: datetime | None) -> str:
+    """'in 3 days (Fri 04 Dec)', 'in 10 minutes', 'tomorrow (Sat 05 Dec)'."""
+    stamp = due.astimezone().strftime("%a %d %b")
+    if now is None:
+        return f"on {stamp}"
+    delta = (due - now).total_seconds()
+    if delta < 3600:
+        return f"in {max(1, int(delta // 60))} minutes"
+    if delta < 86400:
+        return f"in {int(delta // 3600)} hours"
+    days = int(round(delta / 86400))
+    if days == 1:
+        return f"tomorrow ({stamp})"
+    return f"in {days} days ({stamp})"
+
+
+def plain(fragments: Fragments) -> str:
+    return "".join(text for _, text in fragments)
+
+
+_ANSI = {"pass": "32", "fail": "31", "internal": "35", "trap": "33", "dim": "2", "head": "1", "dims": "36",
+         "over": "31", "bold": "1"}
+
+
+def ansi(fragments: Fragments, color: bool = True) -> str:
+    """Fragments as terminal text: SGR colours from the style classes, or plain text."""
+    if not color:
+        return plain(fragments)
+    out = []
+    for style, text in fragments:
+        codes = [_ANSI[w.removeprefix("class:")] for w in style.split() if w.removeprefix("class:") in _ANSI]
+        if codes and text.strip():
+            body, end = (text[:-1], "\n") if text.endswith("\n") else (text, "")
+            out.append(f"\x1b[{';'.join(codes)}m{body}\x1b[0m{end}")
+        else:
+            out.append(text)
+    return "".join(out)
