@@ -24,6 +24,8 @@ class Verdict:
     expected_shape: list[int] | None = None
     got_shape: list[int] | None = None
     line: int | None = None
+    shape_names: tuple[str, ...] | None = None  # set on a shape verdict: the expected shape's names
+    prefix: str = ""  # "output of the returned tuple: " before the shape sentence
 
 
 def fmt_index(idx: tuple[int, ...]) -> str:
@@ -33,6 +35,8 @@ def fmt_index(idx: tuple[int, ...]) -> str:
 def fmt_num(x: float) -> str:
     if x != x:
         return "nan"
+    if x in (float("inf"), float("-inf")):
+        return "inf" if x > 0 else "-inf"
     if abs(x) >= 1e4 or (abs(x) < 1e-3 and x != 0):
         return f"{x:.3g}"
     return f"{x:.4g}"
@@ -70,7 +74,8 @@ def compare_call(call: Call, got: Any, tolerances: dict[str, Tolerance], checker
             v = compare_value(ret, exp, g, call, tolerances)
             if v.verdict != "pass":
                 label = ret.name or f"item {i}"
-                v.message = f"{label} of the returned tuple: {v.message}"
+                v.prefix = f"{label} of the returned tuple: "
+                v.message = v.prefix + v.message
                 return v
         return Verdict("pass", got_shape=None)
     return compare_value(fn.returns[0], expected, got, call, tolerances)
@@ -173,7 +178,7 @@ def _compare_tensor(ret: ReturnSpec, expected: Any, got: Any, call: Call, tolera
     names = tuple(ret.shape or ())
     if isinstance(got, Oversized):
         return Verdict("wrong", "shape: " + explain_shape(names, tuple(exp_shape), got.shape, call.sizes),
-                       exp_shape, list(got.shape))
+                       exp_shape, list(got.shape), shape_names=names)
     if isinstance(got, Foreign) and got.type_name == "numpy.ndarray":
         return Verdict("wrong", f"returned a numpy array of shape {got.shape}; return a torch tensor (torch.from_numpy(...))",
                        exp_shape, list(got.shape) if got.shape else None)
@@ -184,7 +189,7 @@ def _compare_tensor(ret: ReturnSpec, expected: Any, got: Any, call: Call, tolera
     got_shape = [int(s) for s in got.shape]
     if got_shape != exp_shape:
         return Verdict("wrong", "shape: " + explain_shape(names, tuple(exp_shape), tuple(got_shape), call.sizes),
-                       exp_shape, got_shape)
+                       exp_shape, got_shape, shape_names=names)
     allowed = expected_dtypes(ret, call)
     if got.dtype not in allowed:
         want = " or ".join(str(d).replace("torch.", "") for d in allowed)
@@ -216,18 +221,28 @@ def _compare_float(expected: torch.Tensor, got: torch.Tensor, call: Call, tolera
     e = expected.double()
     g = got.double()
     e_fin, g_fin = torch.isfinite(e), torch.isfinite(g)
-    bad = e_fin != g_fin
-    if bool(bad.any()):
+    for bad, finite_expected in ((e_fin & ~g_fin, True), (~e_fin & g_fin, False)):
+        if not bool(bad.any()):
+            continue
         n = int(bad.sum())
         first = tuple(int(i) for i in bad.nonzero()[0]) if bad.dim() else ()
         gv = g[first].item() if bad.dim() else g.item()
         ev = e[first].item() if bad.dim() else e.item()
-        what = "NaN" if gv != gv else ("inf" if abs(gv) == float("inf") else fmt_num(gv))
-        return Verdict("wrong", f"non-finite values: {what} at {n} of {bad.numel()} positions where a finite value was expected; "
-                                f"first at {fmt_index(first)} (expected {fmt_num(ev)})", exp_shape, got_shape)
+        if finite_expected:
+            text = (f"non-finite values: {fmt_num(gv)} at {n} of {bad.numel()} positions where a finite value was "
+                    f"expected; first at {fmt_index(first)} (expected {fmt_num(ev)})")
+        else:
+            text = (f"finite values at {n} of {bad.numel()} positions where {fmt_num(ev)} was expected; "
+                    f"first at {fmt_index(first)} (got {fmt_num(gv)})")
+        return Verdict("wrong", text, exp_shape, got_shape)
     both_nonfinite = ~e_fin
     if bool(both_nonfinite.any()) and not bool(torch.equal(e[both_nonfinite], g[both_nonfinite])):
-        return Verdict("wrong", "non-finite values differ (NaN where inf was expected, or the sign of inf)", exp_shape, got_shape)
+        differ = both_nonfinite & ~((e == g) | (torch.isnan(e) & torch.isnan(g)))
+        first = tuple(int(i) for i in differ.nonzero()[0]) if differ.dim() else ()
+        ev = e[first].item() if differ.dim() else e.item()
+        gv = g[first].item() if differ.dim() else g.item()
+        return Verdict("wrong", f"non-finite values differ at {int(differ.sum())} positions; first at "
+                                f"{fmt_index(first)} (expected {fmt_num(ev)}, got {fmt_num(gv)})", exp_shape, got_shape)
     tol = Tolerance(0.0, 0.0) if call.function.exact else tolerance_for(call, tolerances)
     err = (g - e).abs()
     err = torch.where(e_fin, err, torch.zeros_like(err))
@@ -239,12 +254,18 @@ def _compare_float(expected: torch.Tensor, got: torch.Tensor, call: Call, tolera
     flat = int(torch.argmax(torch.where(bad, err, torch.zeros_like(err)).reshape(-1)))
     where = tuple(int(i) for i in torch.unravel_index(torch.tensor(flat), e.shape)) if e.dim() else ()
     worst_abs = float(err.reshape(-1)[flat])
-    rel = err / e.abs().clamp_min(1e-12)
-    worst_rel = float(torch.where(bad, rel, torch.zeros_like(rel)).max())
     ev = float(e.reshape(-1)[flat])
     gv = float(g.reshape(-1)[flat])
     msg = (f"values differ at {n} of {bad.numel()} positions; max abs error {fmt_num(worst_abs)} at {fmt_index(where)} "
-           f"(expected {fmt_num(ev)}, got {fmt_num(gv)}); max rel error {fmt_num(worst_rel)}")
+           f"(expected {fmt_num(ev)}, got {fmt_num(gv)})")
+    nonzero = bad & (e != 0)  # a relative error against an expected 0 means nothing
+    if bool(nonzero.any()):
+        rel = err / e.abs().clamp_min(1e-300)
+        msg += f"; max rel error {fmt_num(float(torch.where(nonzero, rel, torch.zeros_like(rel)).max()))}"
+        if int(nonzero.sum()) < n:
+            msg += f" (where the expected value is not 0; it is 0 at {n - int(nonzero.sum())} of them)"
+    else:
+        msg += "; the expected value is 0 at every differing position, so only the absolute error counts"
     ratio = _constant_ratio(e, g)
     if ratio:
         msg += f"; every value is {ratio} the expected one"

@@ -89,31 +89,42 @@ def _names_for(size: int, sizes: dict[str, int]) -> list[str]:
     return [n for n, v in sizes.items() if v == size]
 
 
-def name_axis(size: int, sizes: dict[str, int], expected_names: tuple[str, ...] = ()) -> str:
-    """The dimension name(s) a size could be: 'T', 'T|S' when two share it, 'H*T', or the number."""
+def axis_labels(size: int, sizes: dict[str, int], expected_names: tuple[str, ...] = ()) -> list[str]:
+    """Every way to name a size in dimensions: the names that have it ('T', or 'T|S' when
+    two share it), else the products of two base dimensions ('H*T'); [] when none."""
     names = _names_for(size, sizes)
     if len(names) == 1:
-        return names[0]
+        return names
     if len(names) > 1:
         preferred = [n for n in names if n in expected_names] or names
-        return "|".join(preferred)
+        return ["|".join(preferred)]
+    if size <= 1:
+        return []
     base = [n for n, v in sizes.items() if v > 1 and not any(c in n for c in "*+-/ ")]
-    for a, b in combinations(base, 2):
-        if sizes[a] * sizes[b] == size:
-            return f"{a}*{b}"
-    if size == 1:
-        return "1"
-    return str(size)
+    return [f"{a}*{b}" for a, b in combinations(base, 2) if sizes[a] * sizes[b] == size]
 
 
-def explain_shape(expected_names: tuple[str, ...], expected: tuple[int, ...], got: tuple[int, ...], sizes: dict[str, int]) -> str:
-    """A sentence explaining a wrong shape in dimension names."""
+def name_axis(size: int, sizes: dict[str, int], expected_names: tuple[str, ...] = ()) -> str:
+    """The dimension name(s) a size could be: 'T', 'T|S' when two share it, 'H*T', or the number."""
+    labels = axis_labels(size, sizes, expected_names)
+    return labels[0] if labels else str(size)
+
+
+def explain_shape(expected_names: tuple[str, ...], expected: tuple[int, ...], got: tuple[int, ...],
+                  sizes: dict[str, int], labels: list[str | None] | None = None) -> str:
+    """A sentence explaining a wrong shape in dimension names. `labels` gives the name to use
+    for each axis of `got` (None: the bare size); by default a size is named only when one
+    dimension has it, since a product (B*P) that matches one case can be a coincidence."""
     expected = tuple(int(x) for x in expected)
     got = tuple(int(x) for x in got)
     exp_part = f"expected {shape_names(expected_names)} = {shape_text(expected)}" if expected_names else f"expected {shape_text(expected)}"
-    got_names = tuple(name_axis(s, sizes, expected_names) for s in got)
+    if labels is None:
+        labels = [lab if lab and "*" not in lab else None
+                  for lab in (name_axis(s, sizes, expected_names) for s in got)]
+        labels = [lab if lab is not None and not lab.isdigit() else None for lab in labels]
+    got_names = tuple(lab or str(s) for lab, s in zip(labels, got))
     got_part = f"got {shape_text(got)}"
-    if got_names and any(not n.isdigit() for n in got_names):
+    if any(labels):
         got_part += f" = {shape_names(got_names)}"
     detail = _diagnose(expected_names, expected, got, got_names)
     text = f"{exp_part}, {got_part}"
@@ -146,14 +157,16 @@ def _diagnose(exp_names: tuple[str, ...], expected: tuple[int, ...], got: tuple[
         diff = [i for i in range(len(got)) if got[i] != expected[i]]
         if len(diff) == 1:
             i = diff[0]
-            return f"axis {i} should be {label(i)} = {expected[i]} but is {got_names[i]} = {got[i]}"
+            now = str(got[i]) if got_names[i] == str(got[i]) else f"{got_names[i]} = {got[i]}"
+            return f"axis {i} should be {label(i)} = {expected[i]} but is {now}"
         return "axes " + ", ".join(str(i) for i in diff) + " differ"
     if len(got) == len(expected) + 1:
         for i in range(len(got)):
             if got[:i] + got[i + 1:] == expected:
                 if got[i] == 1:
                     return f"an extra axis of size 1 at position {i} (a keepdim or unsqueeze that should be squeezed)"
-                return f"an extra axis {got_names[i]} = {got[i]} at position {i} (an accidental broadcast?)"
+                extra = str(got[i]) if got_names[i] == str(got[i]) else f"{got_names[i]} = {got[i]}"
+                return f"an extra axis {extra} at position {i} (an accidental broadcast?)"
         if got[1:] == expected or got[:-1] == expected:
             pass
         return f"one axis too many ({len(got)} instead of {len(expected)})"
@@ -165,3 +178,26 @@ def _diagnose(exp_names: tuple[str, ...], expected: tuple[int, ...], got: tuple[
     if len(got) > len(expected):
         return f"{len(got) - len(expected)} axes too many: an accidental outer broadcast?"
     return f"{len(expected) - len(got)} axes too few"
+
+
+def confirmed_labels(members: list[tuple[tuple[int, ...], dict[str, int]]]) -> list[str | None]:
+    """Axis names that hold on every case of a group (the same function's wrong shapes of
+    one rank): for each axis, the dimensions (or products of two) equal to that axis's size
+    in every case. Sizes differ from case to case, so a name that fits them all is no
+    coincidence; None where nothing does."""
+    got0, sizes0 = members[0]
+    labels: list[str | None] = []
+    for i, size in enumerate(got0):
+        names = [n for n, v in sizes0.items() if v == size and v > 1]
+        base = [n for n, v in sizes0.items() if v > 1 and not any(c in n for c in "*+-/ ")]
+        products = [(a, b) for a, b in combinations(base, 2) if sizes0[a] * sizes0[b] == size]
+        names = [n for n in names if all(s.get(n) == g[i] for g, s in members)]
+        products = [(a, b) for a, b in products
+                    if all(a in s and b in s and s[a] * s[b] == g[i] for g, s in members)]
+        if names:
+            labels.append("|".join(names))
+        elif products:
+            labels.append(f"{products[0][0]}*{products[0][1]}")
+        else:
+            labels.append(None)
+    return labels

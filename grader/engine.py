@@ -17,6 +17,7 @@ from grader import bans, sandbox
 from grader.attribution import match_traps
 from grader.cases import Call, ExpectedRaise, Prepared, new_seed, prepare
 from grader.compare import Verdict, compare_call
+from grader.dims import confirmed_labels, explain_shape
 from grader.invariants import first_problem
 from grader.report import CaseResult, Report, worst
 from grader.spec import Catalogue, Spec, load_catalogue
@@ -137,6 +138,8 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
     stopped_at = outcome.timeout_call
     for call in prep.calls:
         res = _judge_call(prep, call, outcome, limits)
+        if res.verdict != "pass" and not outcome.load_error and not any(a.shape for a in call.function.args):
+            res.inputs = _inputs_text(call)  # no tensor in sight: the values are the case
         results.append(res)
     if outcome.banned:
         run_message = f"called {outcome.banned}, which this drill bans: write it by hand"
@@ -146,6 +149,7 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
         run_message = "missing: " + ", ".join(f"{n}()" for n in outcome.missing)
     if stopped_at == -1:
         run_message = f"the file did not finish loading within {limits.case_timeout:g} s (a loop at module level?)"
+    confirm_axis_names(prep, results)
     report = Report(spec.id, worst([r.verdict for r in results]), results, outcome.elapsed, seed=prep.seed,
                     message=run_message, output=outcome.output_head)
     report.alone = bool(outcome.load_error) or stopped_at == -1  # the file itself failed: one message says it
@@ -195,6 +199,27 @@ def _judge_call(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome, limit
     return res
 
 
+def _inputs_text(call: Call) -> str:
+    text = ", ".join(f"{a.name}={v!r}" for a, v in zip(call.function.args, call.args))
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def confirm_axis_names(prep: Prepared, results: list[CaseResult]) -> None:
+    """Re-explain wrong shapes with axis names that hold on every case of the same function
+    and rank (a product such as B*P is named only then: on one case it may be chance)."""
+    groups: dict[tuple[str, str, int], list[tuple[Call, CaseResult]]] = {}
+    for call, res in zip(prep.calls, results):
+        if res.shape_names is not None and res.got_shape is not None and res.expected_shape is not None:
+            groups.setdefault((call.function.name, res.shape_prefix, len(res.got_shape)), []).append((call, res))
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        labels = confirmed_labels([(tuple(r.got_shape or ()), c.sizes) for c, r in members])
+        for call, res in members:
+            res.message = res.shape_prefix + "shape: " + explain_shape(
+                res.shape_names or (), tuple(res.expected_shape or ()), tuple(res.got_shape or ()), call.sizes, labels)
+
+
 def _run_checker(prep: Prepared, call: Call, got: Any) -> Verdict:
     """A spec's own comparison (`checker: py:name`): returns a problem text or None."""
     check = getattr(prep.reference, (call.function.checker or "py:")[3:])
@@ -208,6 +233,7 @@ def _run_checker(prep: Prepared, call: Call, got: Any) -> Verdict:
 def _fill(res: CaseResult, v: Verdict) -> None:
     res.verdict, res.message = v.verdict, v.message
     res.expected_shape, res.got_shape = v.expected_shape, v.got_shape
+    res.shape_names, res.shape_prefix = v.shape_names, v.prefix
     if v.line is not None:
         res.line = v.line
 
@@ -319,8 +345,12 @@ def _exception_text(exc: dict, at_load: bool = False) -> str:
     if line:
         src = exc.get("text") or ""
         text += f" (line {line}" + (f": {src}" if src else "") + ")"
-    if at_load and etype == "SyntaxError":
-        text = "syntax error: " + text
+    if at_load and etype in ("SyntaxError", "IndentationError", "TabError"):
+        first = re.sub(r"\s*\([^()]*, line \d+\)$", "", first)  # the file and line are said once, below
+        text = f"{etype}: {first}" if first else str(etype)
+        if line:
+            src = exc.get("text") or ""
+            text += f" at line {line}" + (f": {src}" if src else "")
     elif at_load:
         text = "while loading the file: " + text
     return text

@@ -98,6 +98,10 @@ class CaseResult:
     trap: str | None = None
     line: int | None = None
     inputs: str = ""  # the inputs, for a case whose arguments are not tensors (shapes, ints)
+    # a shape verdict's expected names and message prefix, so the engine can name the
+    # axes once every case is in (grader.engine.confirm_axis_names); not serialised
+    shape_names: tuple[str, ...] | None = field(default=None, repr=False, compare=False)
+    shape_prefix: str = field(default="", repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.verdict = Verdict.of(self.verdict)
