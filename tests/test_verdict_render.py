@@ -1,0 +1,120 @@
+"""The one renderer (trainer/verdict.py) and the messages it shows: nothing misleads,
+nothing from a solution reaches the terminal raw."""
+from __future__ import annotations
+
+import torch
+
+from grader.dims import confirmed_labels, explain_shape
+from grader.report import CaseResult, Report, TrapMatch, Verdict
+from trainer.verdict import ansi, plain, render
+
+
+def _report(**kw) -> Report:
+    cases = kw.pop("cases", [
+        CaseResult("a", "f", "wrong", "values differ", dims={"B": 2}),
+        CaseResult("b", "f", "error", "RuntimeError: boom (line 3: x)", dims={"B": 3}),
+        CaseResult("c", "f", "wrong", "values differ"),
+        CaseResult("d", "f", "pass"),
+    ])
+    return Report("toy", kw.pop("verdict", "error"), cases, 0.5, seed=1, **kw)
+
+
+def test_verdict_is_a_string_with_severity_and_label():
+    assert Verdict("wrong") == "wrong" and f"{Verdict.WRONG}" == "wrong" and str(Verdict.PASS) == "pass"
+    assert Verdict.INTERNAL.severity < Verdict.ERROR.severity < Verdict.PASS.severity
+    assert Verdict.MEMORY.label == "MEMORY" and Verdict.of("nonsense") == Verdict.INTERNAL
+
+
+def test_report_round_trips_through_its_dict():
+    report = _report(trap=TrapMatch("t", "m", "why it is wrong"), output="hi", notes=["n"])
+    back = Report.from_dict(report.to_dict(wire=True))
+    assert back.to_dict(wire=True) == report.to_dict(wire=True)
+    assert back.trap.why == "why it is wrong" and back.shown_case.name == "b"
+    assert "why" not in report.to_dict()["trap"]  # CLI.md's JSON keeps id and message only
+
+
+def test_from_dict_never_raises_on_garbage():
+    assert Report.from_dict("nope").verdict == "internal"
+    odd = Report.from_dict({"verdict": "pass", "cases": [1, {"verdict": 7}], "seed": "x", "seconds": "?"})
+    assert odd.verdict == "pass" and odd.seed is None and odd.cases[0].verdict == "internal"
+
+
+def test_the_shown_case_is_the_most_severe_and_also_failing_lists_the_others_once():
+    text = plain(render(_report(), width=100))
+    assert text.index("case b") < text.index("also failing")
+    assert "also failing: a, c\n" in text and text.count("case b") == 1
+
+
+def test_escape_sequences_from_a_solution_are_made_visible():
+    evil = "\x1b[2J\x1b[1;1H\x1b[32mPASS\x1b[0m"
+    report = _report(output=evil + "\nmore", message="", cases=[CaseResult("a\x1b[31m", "f", "wrong", evil)])
+    for text in (plain(render(report, width=100)), plain(render(report, "compact", width=100)),
+                 ansi(render(report, width=100), color=False)):
+        assert "\x1b" not in text and "\\x1b[2J" in text
+
+
+def test_colour_codes_are_ours_only():
+    report = _report(output="\x1b[32mPASS")
+    coloured = ansi(render(report, width=100), color=True)
+    assert "\x1b[32mPASS" not in coloured and "\\x1b[32mPASS" in coloured
+
+
+def test_the_trap_explanation_is_wrapped_once_to_the_width():
+    why = "A long explanation " * 12
+    report = _report(trap=TrapMatch("some-trap", "matches a thing", why + "\nsecond line"))
+    for width in (40, 60, 100):
+        lines = plain(render(report, width=width)).splitlines()
+        assert all(len(line) <= width for line in lines[1:]), (width, lines)  # the headline is one line
+    assert "second line" in " ".join(plain(render(report, width=60)).split())
+
+
+def test_a_syntax_error_stands_alone():
+    cases = [CaseResult(n, "f", "error", "SyntaxError: invalid syntax at line 1: def f(:") for n in "abcdefgh"]
+    report = _report(cases=cases, message="SyntaxError: invalid syntax at line 1: def f(:", alone=True)
+    text = plain(render(report, width=100))
+    assert "also failing" not in text and "case " not in text and "8 cases" not in text
+    assert text.count("invalid syntax") == 1
+
+
+def test_inputs_are_shown_for_a_case_without_tensors():
+    cases = [CaseResult("zero", "broadcast_shape", "wrong", "expected (0,), got (1,)", inputs="a=(0,), b=(1,)")]
+    assert "inputs: a=(0,), b=(1,)" in plain(render(_report(cases=cases), width=100))
+
+
+def test_shape_sentences_never_say_a_number_equals_itself():
+    text = explain_shape(("B", "T", "d"), (2, 5, 24), (2, 5, 8), {"B": 2, "T": 5, "d": 24})
+    assert "8 = 8" not in text and "but is 8" in text
+    text = explain_shape(("N",), (6,), (6, 24), {"N": 6})
+    assert "24 = 24" not in text
+
+
+def test_a_product_is_named_only_when_every_case_agrees():
+    # unpatchify: sqrt(N) * P happened to equal B * P on one case
+    one = explain_shape(("B", "C", "H", "W"), (3, 4, 10, 40), (3, 4, 20, 20),
+                        {"B": 4, "C": 4, "H": 10, "W": 40, "P": 5})
+    assert "B*P" not in one and "C*P" not in one
+    members = [((8, 5), {"B": 2, "H": 4, "T": 5}), ((21, 6), {"B": 3, "H": 7, "T": 6})]
+    assert confirmed_labels(members) == ["B*H", "T"]
+    chance = [((8, 5), {"B": 2, "H": 4, "T": 5}), ((9, 6), {"B": 3, "H": 7, "T": 6})]
+    assert confirmed_labels(chance) == [None, "T"]
+
+
+def test_no_relative_error_against_an_expected_zero_and_inf_is_signed():
+    from grader.compare import _compare_float
+    from grader.spec import Tolerance
+
+    class _Call:
+        dtype = torch.float32
+
+        class function:  # noqa: N801 - a stand-in namespace
+            exact = False
+
+    tol = {"float32": Tolerance(1e-5, 1e-4)}
+    e = torch.tensor([0.0, 0.0, 1.0])
+    g = torch.tensor([0.5, 0.0, 1.0])
+    msg = _compare_float(e, g, _Call, tol, [3], [3]).message
+    assert "rel error" not in msg and "expected value is 0" in msg
+    e = torch.tensor([float("-inf"), 1.0])
+    g = torch.tensor([0.0, 1.0])
+    msg = _compare_float(e, g, _Call, tol, [2], [2]).message
+    assert "-inf was expected" in msg
