@@ -229,7 +229,8 @@ def _compare_float(expected: torch.Tensor, got: torch.Tensor, call: Call, tolera
         gv = g[first].item() if bad.dim() else g.item()
         ev = e[first].item() if bad.dim() else e.item()
         if finite_expected:
-            text = (f"non-finite values: {fmt_num(gv)} at {n} of {bad.numel()} positions where a finite value was "
+            what = "NaN" if gv != gv else fmt_num(gv)
+            text = (f"non-finite values: {what} at {n} of {bad.numel()} positions where a finite value was "
                     f"expected; first at {fmt_index(first)} (expected {fmt_num(ev)})")
         else:
             text = (f"finite values at {n} of {bad.numel()} positions where {fmt_num(ev)} was expected; "
