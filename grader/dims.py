@@ -176,6 +176,10 @@ def _diagnose(exp_names: tuple[str, ...], expected: tuple[int, ...], got: tuple[
                 return f"axis {i} ({label(i)} = {expected[i]}) is missing (squeezed or reduced away?)"
         return f"one axis too few ({len(got)} instead of {len(expected)})"
     if len(got) > len(expected):
+        ones = [s for s in got if s == 1]
+        if [s for s in got if s != 1] == [s for s in expected if s != 1] and ones:
+            return (f"{len(got) - len(expected)} extra axes of size 1 (a keepdim or unsqueeze that should be "
+                    f"squeezed)")
         return f"{len(got) - len(expected)} axes too many: an accidental outer broadcast?"
     return f"{len(expected) - len(got)} axes too few"
 

@@ -32,11 +32,11 @@ from typing import Callable
 
 from fsrs import Card, Rating, Scheduler, State
 
+from grader.report import SEVERITY
+
 Clock = Callable[[], datetime]
 
-VERDICTS: tuple[str, ...] = (
-    "pass", "wrong", "error", "timeout", "memory", "output", "banned", "missing", "internal",
-)
+VERDICTS: tuple[str, ...] = tuple(reversed(SEVERITY))  # the one list, grader.report's: pass first
 DEFAULT_RETENTION = 0.9
 DEFAULT_DAILY_NEW_LIMIT = 3
 MIN_RETENTION = 0.7
