@@ -4,7 +4,7 @@ A trap is a function in the drill's reference file that makes one classic
 mistake. It is named for a failed submission only when, on every case of the
 function it replaces, the submission behaves like the trap:
 
-1. on every case the submission fails, the trap fails too, with the same
+1. on every case the trap fails, the submission fails too, with the trap's
    result: the same shape, dtype and values (within four times the case's
    tolerance), or, where the trap raises, the same exception type with the
    same message once numbers and quoted names are stripped;
@@ -109,7 +109,7 @@ def explains(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResult]
                 return False
             continue
         if res.verdict == "pass":
-            continue  # the trap fails here and the solution does not: no evidence either way
+            return False  # the trap's mistake shows here and the solution does not make it
         got = outcome.calls.get(call.index)
         if got is None or not _behaves_like(prep, trap, call, got, expected):
             return False

@@ -116,6 +116,14 @@ def trap_no_raise(a: tuple, b: tuple) -> tuple:
     return tuple(max(x, y) for x, y in zip(a, b))
 
 
+def trap_no_raise_right_sizes(a: tuple, b: tuple) -> tuple:
+    """The size-1 rule done right (a 0 against a 1 gives 0), but never raises."""
+    n = max(len(a), len(b))
+    a = (1,) * (n - len(a)) + tuple(a)
+    b = (1,) * (n - len(b)) + tuple(b)
+    return tuple(y if x == 1 else x for x, y in zip(a, b))
+
+
 def trap_assert(a: tuple, b: tuple) -> tuple:
     """Right rule, but an incompatible pair trips an assert instead of raising ValueError."""
     n = max(len(a), len(b))

@@ -1,4 +1,4 @@
-# trap: no-raise
+# trap: no-raise-right-sizes
 def broadcast_shape(a, b):
     n = max(len(a), len(b))
     a = (1,) * (n - len(a)) + tuple(a)
