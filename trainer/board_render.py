@@ -20,8 +20,8 @@ from trainer.team import Board, BoardRow, DrillResult
 
 _SHORT = {"failed": "failed", "skipped": "skipped", "quit": "quit", "timeout": "time up", "not reached": "—"}
 UNTIMED = "untimed"
-UNTIMED_NOTE = ("untimed: graded from files after the fact (`team run --file`), so there is no solving time; "
-                "an untimed run ranks after every timed run with as many solved, and never counts as fastest")
+UNTIMED_NOTE = ("untimed: graded from files after the fact (drill team run --file), so there is no solving "
+                "time; an untimed run ranks after every timed run with as many solved, and never counts as fastest.")
 
 
 def cell_text(d: DrillResult | None) -> str:
@@ -60,7 +60,7 @@ def _notes(board: Board, skipped: list[str]) -> list[str]:
     if board.untimed:
         notes.append(UNTIMED_NOTE[0].upper() + UNTIMED_NOTE[1:])
     if any(row.runs > 1 for row in board.rows):
-        notes.append("A member who ran the session more than once is ranked by their best run")
+        notes.append("A member who ran the session more than once is ranked by their best run.")
     notes += [w[0].upper() + w[1:] for w in skipped]
     return notes
 

@@ -87,7 +87,7 @@ def _mistakes(report: Report) -> str:
     return (f"<table><tr><th>trap</th><th>times</th><th>what it means</th><th>practise</th></tr>{rows}</table>")
 
 
-_BEST_CLASS = {True: "", False: ' class="bad"'}
+_BEST_CLASS = {True: ' style="white-space:nowrap"', False: ' class="bad" style="white-space:nowrap"'}
 
 
 def _weakest(report: Report) -> str:
@@ -109,7 +109,7 @@ def _mocks(report: Report) -> str:
         return '<p class="muted">No mock interview finished in this window yet (<code>drill mock</code>).</p>' + formula
     rows = "".join(f"<tr><td>{esc(m.at.strftime('%Y-%m-%d %H:%M'))}</td><td><b>{m.score}</b></td>"
                    f"<td>{m.passed}/{m.total}</td><td>{'—' if m.minutes is None else f'{m.minutes:g}'}</td></tr>"
-                   for m in reversed(report.mocks[-8:]))
+                   for m in report.mocks[-8:])
     return (f'<div class="grid"><div>{mock_chart(report.mocks)}</div><div><table><tr><th>day</th><th>score</th>'
             f"<th>passed</th><th>minutes</th></tr>{rows}</table></div></div>{formula}")
 

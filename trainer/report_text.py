@@ -130,16 +130,25 @@ def _mistakes(report: Report) -> Table | Text:
     return table
 
 
-def _weakest(report: Report) -> Table:
+def _weakest(report: Report, width: int) -> Group | Table:
+    """The weakest drills; a narrow terminal drops the topic, then the practise column
+    (the command is then said once, under the table)."""
+    wide, topic = width >= 112, width >= 90
     table = make_table("Weakest drills")
-    for name, justify in (("drill", "left"), ("topic", "left"), ("first try", "right"), ("passed", "right"),
-                          ("recall", "right"), ("best / target", "right"), ("practise", "left")):
-        table.add_column(name, justify=justify, no_wrap=name not in ("topic", "drill"))
+    columns = [("drill", "left"), ("topic", "left"), ("first try", "right"), ("passed", "right"),
+               ("recall", "right"), ("best / target", "right"), ("practise", "left")]
+    shown = [c for c in columns if (c[0] != "topic" or topic) and (c[0] != "practise" or wide)]
+    for name, justify in shown:
+        table.add_column(name, justify=justify, no_wrap=name != "topic")
     for w in report.weakest:
-        best = Text(best_text(w), style="" if w.passed else "yellow")
-        table.add_row(Text(w.drill), Text(w.topic), first_try_text(w), f"{w.passes}/{w.attempts}",
-                      percent(w.recall), best, Text(w.command, style="bold"))
-    return table
+        cells = {"drill": Text(w.drill), "topic": Text(w.topic), "first try": first_try_text(w),
+                 "passed": f"{w.passes}/{w.attempts}", "recall": percent(w.recall),
+                 "best / target": Text(best_text(w), style="" if w.passed else "yellow"),
+                 "practise": Text(w.command, style="bold")}
+        table.add_row(*(cells[name] for name, _ in shown))
+    if wide or not report.weakest:
+        return table
+    return Group(table, Text("Practise one with `drill solve DRILL`.", style="dim"))
 
 
 def _mocks(report: Report) -> Group | Text:
@@ -195,7 +204,7 @@ def render_text(report: Report, color: bool = False, width: int = 100) -> str:
         _due(report), Text(""),
         _trends(report), Text(""),
         _mistakes(report), Text(""),
-        _weakest(report), Text(""),
+        _weakest(report, width), Text(""),
         _mocks(report), Text(""),
         Text("Next: " + " · ".join(report.next_steps), style="bold"),
     ]
