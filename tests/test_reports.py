@@ -171,6 +171,10 @@ def test_a_drill_never_passed_shows_not_yet_passed_with_its_real_figures():
     text = render_text(report, width=120)
     [line] = [ln for ln in text.splitlines() if ln.lstrip().startswith("b1 ")]
     assert "not yet passed" in line and "0/2" in line and "0/3" in line and "100%" not in line
+    narrow = render_text(report, width=80)  # the weakest drills still fit: topic and practise make room
+    [line] = [ln for ln in narrow.splitlines() if ln.lstrip().startswith("b1 ")]
+    assert "not yet passed" in line and "0/2" in line and "…" not in narrow
+    assert max(len(ln) for ln in narrow.splitlines()) <= 80
     for page in (render_md(report), render_html(report)):
         assert "not yet passed" in page
     assert r.to_dict(report)["weakest"][0]["recall"] is None

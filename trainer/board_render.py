@@ -151,7 +151,8 @@ def render_board_md(board: Board, title: str = "", skipped: list[str] | None = N
                          f"{', '.join(md_code(d) for d in m.drills)} |")
     notes = _notes(board, skipped or [])
     if notes:
-        lines += [""] + [f"_{md_text(n)}_" for n in notes]
+        for n in notes:
+            lines += ["", f"_{md_text(n)}_"]
     return "\n".join(lines) + "\n"
 
 

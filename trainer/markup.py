@@ -11,8 +11,9 @@ import unicodedata
 from html import escape
 
 # `(` and `)` are left alone: with `[` and `]` escaped they cannot form a link, and shapes
-# such as (B, T) stay readable in the markdown source.
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]#!|~:])")
+# such as (B, T) stay readable in the markdown source. A colon is escaped only where it
+# would start an autolink (`http://`).
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]#!|~]|:(?=//))")
 _MD_LINE_START = re.compile(r"^([-+]|\d+(?=[.)]))")
 
 
