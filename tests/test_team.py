@@ -212,6 +212,21 @@ def test_the_best_run_counts_and_every_run_is_kept():
     assert r.runs == 3 and r.run.finished_at.hour == 18 and r.run.solved_seconds == 500.0
 
 
+def test_a_narrow_terminal_gets_each_drill_on_a_line_instead_of_a_column():
+    from trainer.board_render import render_board_text
+
+    long_names = ("gqa", "masked-mean", "outer-typo")
+    members = [parsed(results(name, SESSION.id, [row(d, seconds=61 + i) for i, d in enumerate(long_names)]), name)
+               for name in ("Ada Lovelace", "Chandrasekhar Subrahmanyan")]
+    board = t.build_board(members, long_names)
+    wide = render_board_text(board, "T", width=140)
+    assert "Each drill" not in wide and "masked-mean" in wide.splitlines()[1]
+    narrow = render_board_text(board, "T", width=60)
+    lines = narrow.splitlines()
+    assert max(len(ln) for ln in lines) <= 60 and "…" not in narrow
+    assert "Each drill" in narrow and any(ln.startswith("outer-typo: Ada Lovelace 1:03") for ln in lines)
+
+
 def test_choose_session_prefers_the_most_members():
     mk = lambda n, s, h: t.MemberResult(n, s, (t.Run(datetime(2026, 12, 1, h, tzinfo=UTC), "repl", "drill 0.1.0", ()),))  # noqa: E731
     rs = [mk("a", "1" * 16, 9), mk("b", "2" * 16, 8), mk("c", "2" * 16, 10)]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import PurePath
 
+from rich.table import Table
 from rich.text import Text
 
 from trainer.markup import html_text as esc
@@ -68,6 +69,37 @@ def _notes(board: Board, skipped: list[str]) -> list[str]:
 # -------------------------------------------------------------------- text
 
 
+def _leaderboard(board: Board, title: str, drills: bool) -> Table:
+    table = make_table(_title(board, title))
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("member", min_width=10)
+    table.add_column("solved", justify="right", no_wrap=True)
+    table.add_column("time solved", justify="right", no_wrap=True)
+    table.add_column("runs", justify="right", no_wrap=True)
+    for drill in board.drills if drills else ():
+        table.add_column(drill, justify="right", no_wrap=True)
+    for row in board.rows:
+        cells = [_cell(row.cell(drill)) for drill in board.drills] if drills else []
+        table.add_row(str(row.rank), Text(row.member.name, style="bold" if row.rank == 1 else ""),
+                      f"{row.run.solved}/{len(board.drills)}", time_text(row), runs_text(row), *cells)
+    return table
+
+
+def _cell(d: DrillResult | None) -> Text:
+    return Text(cell_text(d), style="green" if d is not None and d.solved else "dim")
+
+
+def _cells_by_drill(board: Board) -> Text:
+    """Each drill on its own line, every ranked member's result on it, in rank order."""
+    text = Text("Each drill", style="bold")
+    for drill in board.drills:
+        text.append(f"\n{drill}: ", style="bold")
+        for i, row in enumerate(board.rows):
+            text.append(("" if i == 0 else " · ") + row.member.name + " ")
+            text.append_text(_cell(row.cell(drill)))
+    return text
+
+
 def render_board_text(board: Board, title: str = "", skipped: list[str] | None = None, color: bool = False,
                       width: int = 100) -> str:
     console = make_console(color, width)
@@ -75,24 +107,13 @@ def render_board_text(board: Board, title: str = "", skipped: list[str] | None =
         console.print(Text("No results yet. Each member runs `drill team run SESSION.yaml --name NAME "
                            "--results DIR`; their file lands in DIR.", style="bold"))
         return console.file.getvalue()
-    table = make_table(_title(board, title))
-    table.add_column("#", justify="right")
-    table.add_column("member")
-    table.add_column("solved", justify="right")
-    table.add_column("time solved", justify="right")
-    table.add_column("runs", justify="right")
-    for drill in board.drills:
-        table.add_column(drill, justify="right", no_wrap=True)
-    for row in board.rows:
-        m = row.member
-        cells: list[Text] = []
-        for drill in board.drills:
-            d = row.cell(drill)
-            style = "green" if d is not None and d.solved else "dim"
-            cells.append(Text(cell_text(d), style=style))
-        table.add_row(str(row.rank), Text(m.name, style="bold" if row.rank == 1 else ""),
-                      f"{row.run.solved}/{len(board.drills)}", time_text(row), runs_text(row), *cells)
+    table = _leaderboard(board, title, drills=True)
+    narrow = console.measure(table, options=console.options.update_width(10_000)).maximum > width
+    if narrow:  # the drills go below, one line each, instead of one column each
+        table = _leaderboard(board, title, drills=False)
     parts: list[object] = [table]
+    if narrow:
+        parts += [Text(""), _cells_by_drill(board)]
     if board.flagged:
         flagged = make_table("Not ranked")
         for name in ("member", "file", "why"):
