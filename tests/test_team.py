@@ -5,6 +5,7 @@ file modes, `team new` validation and `team run --file` with a stand-in grader."
 from __future__ import annotations
 
 import json
+import os
 import stat
 from datetime import datetime, timezone
 from pathlib import Path
@@ -391,8 +392,12 @@ def test_team_run_with_files_writes_one_safe_results_file(app, tmp_path, monkeyp
     bad.write_text("# nope\n")
     folder = tmp_path / "shared"
     name = "../../Ada <b>"
-    result = invoke(app, "team", "run", session_file, "--name", name, "--results", folder,
-                    "--file", f"gqa={ok}", "--file", f"masked-mean={bad}")
+    old = os.umask(0o077)  # even a private umask leaves the shared file readable
+    try:
+        result = invoke(app, "team", "run", session_file, "--name", name, "--results", folder,
+                        "--file", f"gqa={ok}", "--file", f"masked-mean={bad}")
+    finally:
+        os.umask(old)
     assert result.exit_code == 0, result.output
     [written] = list(folder.iterdir())
     assert written.name == t.member_filename(name) and written.parent == folder
