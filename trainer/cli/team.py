@@ -410,11 +410,10 @@ def team_board(
                 mine.remove(r)
                 flags.append(Flag(r.name, r.source, f"drill {stray[0]} is not in the session"))
     board = build_board(mine, session.drills if session else None, flags)
-    warnings += [f"not ranked {f.source}: {f.reason}" for f in board.flagged]
-    for w in warnings:
-        _warn(printable(w))
+    skipped = [printable(w) for w in warnings]  # the board lists the flagged files itself
+    for w in skipped + [printable(f"not ranked {f.source}: {f.reason}") for f in board.flagged]:
+        _warn(w)
     title = (session.title if session and session.title else "Team board")
-    skipped = [printable(w) for w in warnings if not w.startswith("not ranked ")]
     if fmt == "md":
         text = render_board_md(board, title, skipped)
     elif fmt == "html":
