@@ -106,7 +106,7 @@ def _weakest(report: Report) -> str:
 def _mocks(report: Report) -> str:
     formula = f'<p class="muted">{esc(MOCK_SCORE_FORMULA[0].upper() + MOCK_SCORE_FORMULA[1:])}.</p>'
     if not report.mocks:
-        return '<p class="muted">No mock interview finished in this window yet (<code>drill mock</code>).</p>' + formula
+        return '<p class="muted">No mock interview finished in this window yet (<code>drill mock</code>).</p>'
     rows = "".join(f"<tr><td>{esc(m.at.strftime('%Y-%m-%d %H:%M'))}</td><td><b>{m.score}</b></td>"
                    f"<td>{m.passed}/{m.total}</td><td>{'—' if m.minutes is None else f'{m.minutes:g}'}</td></tr>"
                    for m in report.mocks[-8:])

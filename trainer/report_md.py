@@ -35,7 +35,7 @@ def _empty(report: Report) -> list[str]:
 def _mocks(report: Report) -> list[str]:
     formula = f"_{md_text(MOCK_SCORE_FORMULA[0].upper() + MOCK_SCORE_FORMULA[1:])}._"
     if not report.mocks:
-        return ["No mock interview finished in this window yet (`drill mock`).", "", formula]
+        return ["No mock interview finished in this window yet (`drill mock`)."]
     rows = [[m.at.strftime("%Y-%m-%d %H:%M"), str(m.score), bar(m.score, 100, 20), f"{m.passed}/{m.total}",
              "—" if m.minutes is None else f"{m.minutes:g}"] for m in report.mocks]
     return (_table(["day", "score", "", "passed", "minutes"], rows)

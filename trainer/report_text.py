@@ -154,8 +154,7 @@ def _weakest(report: Report, width: int) -> Group | Table:
 def _mocks(report: Report) -> Group | Text:
     formula = Text(MOCK_SCORE_FORMULA[0].upper() + MOCK_SCORE_FORMULA[1:] + ".", style="dim")
     if not report.mocks:
-        return Group(Text("Mock interviews: none finished in this window yet (`drill mock`).", style="dim"),
-                     formula)
+        return Text("Mock interviews: none finished in this window yet (`drill mock`).", style="dim")
     table = make_table("Mock interview scores (oldest → newest)")
     for name, justify in (("day", "left"), ("score", "right"), ("", "left"), ("passed", "right"),
                           ("minutes", "right")):
