@@ -31,6 +31,9 @@ Then, for each request (every request may carry an "id", echoed back)::
     {"id": 5, "op": "probe"}                      -> {"id": 5, "ok": true, "features": [
                                                        {"name", "enforced", "detail"}...]}
     {"id": 6, "op": "shutdown"}                   -> {"id": 6, "ok": true, "bye": true}, then it exits
+    {"id": 7, "op": "cases", "drill": ID, "seed": S}
+                                                  -> {"id": 7, "ok": true, "seed": S, "cases": "3f9a0c1d2e4b5a69"}
+       (grader.case_hash: a hash of the prepared cases, which `drill team` records)
 
 A null seed means the worker's session seed for that drill, chosen at random
 once per worker, so a person's repeated submissions are graded on the same
@@ -51,6 +54,7 @@ turns an unanswerable grade into a report with verdict ``internal``::
     report = client.grade("mha-padding", source, "<buffer>", seed=None, timeout=120)
     client.trace(drill, source, filename)       # grader.trace's dict, or {"error": ...}
     client.prepare(drill, seed)                 # warm the cases and the standby child
+    client.case_hash(drill, seed)               # grader.case_hash of those cases, or None
     client.request({"op": "ping"})              # any raw request -> its response
     client.wait_ready()                         # the hello (what is enforced)
     client.close()                              # never waits on a request in flight
@@ -137,6 +141,13 @@ class Worker:
             self.grader.ban_places(spec)
         self.grader.grade_prepared(prep, "", "<warm-up>")  # an empty file: records the job for the standby child
         return {"seed": seed, "calls": len(prep.calls)}
+
+    def op_cases(self, request: dict) -> dict[str, Any]:
+        from grader.case_hash import case_hash
+
+        spec = self.grader.spec(_text(request, "drill"))
+        seed = self._seed_for(spec.id, request)
+        return {"seed": seed, "cases": case_hash(self.grader.prepared(spec, seed))}
 
     def _seed_for(self, drill: str, request: dict) -> int:
         """The request's seed, or this worker's session seed for the drill (chosen once),
@@ -309,6 +320,13 @@ class WorkerClient:
 
     def prepare(self, drill_id: str, seed: int | None = None, timeout: float = 120.0) -> dict[str, Any]:
         return self.request({"op": "prepare", "drill": drill_id, "seed": seed}, timeout)
+
+    def case_hash(self, drill_id: str, seed: int | None, timeout: float = 120.0) -> str | None:
+        """The hash of the cases this drill is graded on with ``seed``; None when the worker
+        cannot say."""
+        answer = self.request({"op": "cases", "drill": drill_id, "seed": seed}, timeout)
+        cases = answer.get("cases") if answer.get("ok") else None
+        return cases if isinstance(cases, str) else None
 
     def trace(self, drill_id: str, source: str, filename: str = "<buffer>", timeout: float = 120.0) -> dict[str, Any]:
         answer = self.request({"op": "trace", "drill": drill_id, "source": source, "filename": filename}, timeout)

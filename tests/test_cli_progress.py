@@ -108,7 +108,7 @@ def test_export_import_round_trip_and_duplicates_are_not_imported(app, home, tmp
     out = tmp_path / "progress.json"
     result = run(app, "export", str(out))
     assert result.exit_code == 0, result.output
-    assert "Exported 3 attempts, 2 cards and 1 sessions" in result.stdout
+    assert "Exported 3 attempts, 2 cards and 1 session to" in result.stdout
     exported = json.loads(out.read_text())
     assert set(exported) == {"format", "exported_at", "attempts", "cards", "sessions"}
 
@@ -161,11 +161,11 @@ def test_reset_asks_first(app, home):
     _fill(home)
     result = run(app, "reset", input="n\n")
     assert result.exit_code == 1 and "Nothing was changed." in result.stdout
-    assert "Forget ALL progress (3 attempts, 2 schedules and 1 sessions)?" in result.stdout
+    assert "Forget ALL progress (3 attempts, 2 schedules and 1 session)?" in result.stdout
     with open_store(home) as store:
         assert store.counts()["attempts"] == 3
     result = run(app, "reset", "gqa", input="y\n")
-    assert result.exit_code == 0 and "Forgot 2 attempts, 1 schedules." in result.stdout
+    assert result.exit_code == 0 and "Forgot 2 attempts, 1 schedule." in result.stdout
     with open_store(home) as store:
         assert {a.drill for a in store.attempts()} == {"top-p"}
 
@@ -174,7 +174,7 @@ def test_reset_yes_forgets_everything_and_keeps_a_backup(app, home):
     _fill(home)
     result = run(app, "reset", "--yes")
     assert result.exit_code == 0, result.output
-    assert "Forgot 3 attempts, 2 schedules and 1 sessions." in result.stdout
+    assert "Forgot 3 attempts, 2 schedules and 1 session." in result.stdout
     assert "A backup was saved first:" in result.stdout
     with open_store(home) as store:
         assert store.counts() == {"attempts": 0, "cards": 0, "review_logs": 0, "sessions": 0}
@@ -207,6 +207,9 @@ def test_a_damaged_database_is_reported_and_restore_fixes_it(app, home):
     assert str(backup) in listed.stdout
     restored = run(app, "restore", "--yes")
     assert restored.exit_code == 0 and "(3 attempts)" in restored.stdout and "kept as" in restored.stdout
+    # the file it keeps is named for what happened (a restore), not for what may not have (damage)
+    [kept] = home.glob("progress.db.before-restore-*[0-9]Z")
+    assert f"kept as {kept}" in restored.stdout and not list(home.glob("*damaged*"))
     assert run(app).exit_code == 0
 
 

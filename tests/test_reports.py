@@ -153,6 +153,106 @@ def test_first_try_mistakes_and_weakest_exact():
     assert (weak[1].attempts, weak[1].passes, weak[1].best) == (3, 1, 95) and weak[1].command == "drill solve a1"
 
 
+def test_a_drill_never_passed_shows_not_yet_passed_with_its_real_figures():
+    """FSRS's recall right after a failed review is high; the report must not show it as
+    100% for a drill that was never passed."""
+    from trainer.report_html import render_html
+    from trainer.report_md import render_md
+    from trainer.report_text import render_text
+
+    attempts = [A("b1", at(2), 300, "wrong"), A("b1", at(1), 250, "wrong", first_try=False),
+                A("b1", at(0), 200, "wrong"), A("a1", at(0), 90)]
+    weak = r.weakest(attempts, {"b1": 1.0, "a1": 0.9}, CAT)
+    b1 = next(w for w in weak if w.drill == "b1")
+    assert (b1.recall, b1.passes, b1.attempts, b1.first_tries, b1.first_passes) == (None, 0, 3, 2, 0)
+    assert not b1.passed and r.best_text(b1) == "not yet passed" and r.first_try_text(b1) == "0/2"
+    assert b1.score == r.weakness_score(0.0, 3, 0, None, 300.0) and weak[0].drill == "b1"
+    report = r.build_report(attempts, [], {"b1": 1.0, "a1": 0.9}, DRILLS, NOW, UTC)
+    text = render_text(report, width=120)
+    [line] = [ln for ln in text.splitlines() if ln.lstrip().startswith("b1 ")]
+    assert "not yet passed" in line and "0/2" in line and "0/3" in line and "100%" not in line
+    narrow = render_text(report, width=80)  # the weakest drills still fit: topic and practise make room
+    [line] = [ln for ln in narrow.splitlines() if ln.lstrip().startswith("b1 ")]
+    assert "not yet passed" in line and "0/2" in line and "…" not in narrow
+    assert max(len(ln) for ln in narrow.splitlines()) <= 80
+    for page in (render_md(report), render_html(report)):
+        assert "not yet passed" in page
+    assert r.to_dict(report)["weakest"][0]["recall"] is None
+
+
+def test_counts_are_pluralised_and_markdown_keeps_shapes_readable():
+    from trainer.report_md import render_md
+    from trainer.report_text import render_text
+
+    cat = [r.DrillInfo("a1", "Alpha one", "alpha", 100.0, (("t-x", "x is (B, T) not (B, 1)"),))]
+    report = r.build_report([A("a1", at(0), 90, "wrong", traps=("t-x",))], [], {}, cat, NOW, UTC)
+    text, md = render_text(report, width=100), render_md(report)
+    assert "1 active day," in text and "busiest 1 attempt" in text and "active days" not in text
+    assert "streak 1 day " in text and "(1 active day)" in md and "**Streak:** 1 day\n" in md
+    assert "x is (B, T) not (B, 1)" in md and "\\(" not in md  # no backslash before a parenthesis
+
+
+def test_the_text_report_uses_one_table_style():
+    from trainer.report_text import render_text
+
+    attempts = [A("a1", at(1), 90, "wrong", traps=("t-x",)), A("a1", at(0), 80)]
+    sessions = [S("mock", at(0), {"score": 70, "passed": 1, "total": 1, "minutes": 30})]
+    text = render_text(r.build_report(attempts, [at(-1)], {"a1": 0.9}, DRILLS, NOW, UTC, sessions=sessions),
+                       width=100)
+    for title in ("Mastery per topic", "Reviews due", "Time to solve", "Most frequent mistakes", "Weakest drills",
+                  "Mock interview scores"):
+        assert title in text
+    assert not set(text) & set("┃│┏┡┗╇━┌└"), "a boxed table: every table is the simple-head style"
+    assert text.count("─" * 4) >= 6  # the one rule under each table's header
+
+
+@dataclass(frozen=True)
+class S:  # the fields of store.SessionRecord the reports read
+    kind: str
+    started_at: datetime
+    summary: dict | None
+
+
+def test_mock_scores_over_time_with_the_formula():
+    from trainer.report_md import render_md
+    from trainer.report_text import render_text
+
+    sessions = [S("mock", at(5), {"score": 40, "passed": 1, "total": 3, "minutes": 30}),
+                S("warmup", at(4), {"score": 99}),
+                S("mock", at(3), None),  # interrupted: no summary
+                S("mock", at(2), {"score": "90", "passed": 1, "total": 3}),  # not a number: left out
+                S("mock", at(1), {"score": 85, "passed": 3, "total": 3, "minutes": 45})]
+    mocks = r.mock_scores(sessions, UTC)
+    assert [(m.score, m.passed, m.total, m.minutes) for m in mocks] == [(40, 1, 3, 30.0), (85, 3, 3, 45.0)]
+    report = r.build_report([A("a1", at(0), 90)], [], {}, DRILLS, NOW, UTC, sessions=sessions)
+    text = render_text(report, width=100)
+    assert "Mock interview scores" in text and "latest 85, best 85" in text
+    assert "each drill is an equal share" in text and "70%" in text and "first submit" in text
+    md = render_md(report)
+    assert "## Mock interview scores" in md and "| 85 |" in md and "each drill is an equal share" in md
+    data = r.to_dict(report)["mocks"]
+    assert data["formula"] == r.MOCK_SCORE_FORMULA and [m["score"] for m in data["scores"]] == [40, 85]
+    window = r.build_report([A("a1", at(0), 90)], [], {}, DRILLS, NOW, UTC, since=TODAY - timedelta(days=2),
+                            sessions=sessions)
+    assert [m.score for m in window.mocks] == [85]
+
+
+def test_the_stated_formula_is_how_a_mock_is_scored():
+    """MOCK_SCORE_FORMULA describes trainer.sessions.score(): 70% a pass, up to 20% speed
+    (all of it at half the target or less, none at the target), 10% a first-submit pass."""
+    from trainer.sessions import MockRow, score
+
+    def one(status, seconds, target, attempts):
+        return score([MockRow("d", status, seconds, target, attempts, ())])
+
+    assert one("passed", 50, 100, 1) == 100  # half the target, first submit
+    assert one("passed", 100, 100, 1) == 80  # at the target: no speed share
+    assert one("passed", 75, 100, 2) == 80  # halfway: half the speed share, not first submit
+    assert one("passed", 200, 100, 3) == 70  # a pass alone
+    assert one("failed", 10, 100, 1) == 0 and one("not reached", 0, 100, 0) == 0
+    assert score([MockRow("a", "passed", 50, 100, 1, ()), MockRow("b", "failed", 0, 100, 1, ())]) == 50  # shares
+
+
 def test_unicode_bars_and_sparklines():
     assert bar(0.5, 1.0, 4) == "██░░"
     assert bar(0, 1.0, 3) == "░░░" and bar(1, 8, 1) == "▏"
@@ -207,6 +307,9 @@ def seed_history() -> None:
         ]
         # what `drill check --record` writes: mode check, no target time
         store.record_attempt("outer-typo", "check", at(0, 10), 0.4, "pass", target_seconds=None)
+        mock = store.start_session("mock", {"seed": 1, "minutes": 30, "drills": ["outer-typo", "broadcast-rule"]})
+        store.end_session(mock, {"seed": 1, "minutes": 30, "passed": 1, "total": 2, "score": 55, "seconds": 900.0,
+                                 "drills": [], "mistakes": []})
         for days, drill, seconds, verdict, traps in plan:
             store.record_attempt(drill, "solve", at(days), seconds, verdict, target_seconds=240, traps=traps)
 
@@ -223,6 +326,7 @@ def test_every_format_on_a_seeded_history(app, fixed_clock, tmp_path):
     assert "streak 4 days" in out and "Mastery per topic" in out and "Practice calendar" in out
     assert "drill solve outer-typo" in out and "outer-broadcast" in out and "Reviews due" in out
     assert "█" in out and "\x1b[" not in out  # not a terminal: glyphs, no colour codes
+    assert "Mock interview scores" in out and "latest 55" in out
 
     md = invoke(app, "report", "--format", "md").stdout
     assert md.startswith("# Drill progress, 2026-12-01")
@@ -247,6 +351,8 @@ def test_every_format_on_a_seeded_history(app, fixed_clock, tmp_path):
     assert data["untimed_passes"] == 1  # the `drill check --record` pass times the grader, not the person
     assert len(data["due"]) == 14 and sum(d["count"] for d in data["due"]) >= 1
     assert {w["drill"] for w in data["weakest"]} == {"broadcast-rule", "outer-typo"}
+    assert data["mocks"]["formula"] == r.MOCK_SCORE_FORMULA
+    assert [(m["score"], m["passed"], m["total"]) for m in data["mocks"]["scores"]] == [(55, 1, 2)]
     assert {d["day"]: d["count"] for d in data["heatmap"]["days"]} == {
         "2026-11-22": 2, "2026-11-28": 1, "2026-11-29": 1, "2026-11-30": 2, "2026-12-01": 2}
 

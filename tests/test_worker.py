@@ -57,6 +57,14 @@ def test_round_trip_every_op(client):
     assert probe["ok"] and {f["name"] for f in probe["features"]} >= {"filesystem", "processes"}
 
 
+def test_cases_op_names_the_cases_a_seed_grades_on(client):
+    first = client.case_hash("sandbox-toy", 5)
+    assert isinstance(first, str) and len(first) == 16 and int(first, 16) >= 0
+    assert client.case_hash("sandbox-toy", 5) == first and client.case_hash("sandbox-toy", 6) != first
+    assert client.request({"op": "cases", "drill": "sandbox-toy", "seed": 5})["cases"] == first
+    assert client.case_hash("no-such-drill", 5) is None
+
+
 def test_errors_answer_and_never_kill_the_worker(client):
     pid = client.pid
     assert client.request({"op": "no-such-op"})["ok"] is False

@@ -10,7 +10,10 @@ import re
 import unicodedata
 from html import escape
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#!|~:])")
+# `(` and `)` are left alone: with `[` and `]` escaped they cannot form a link, and shapes
+# such as (B, T) stay readable in the markdown source. A colon is escaped only where it
+# would start an autolink (`http://`).
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]#!|~]|:(?=//))")
 _MD_LINE_START = re.compile(r"^([-+]|\d+(?=[.)]))")
 
 

@@ -3,8 +3,8 @@ script, no network). Every string from the store or the catalogue is escaped.
 """
 from __future__ import annotations
 
-from trainer.report_svg import due_columns, esc, heatmap_svg, mastery_bars, trend_chart
-from trainer.reports import Report, duration, mmss, percent, untimed_note
+from trainer.report_svg import due_columns, esc, heatmap_svg, mastery_bars, mock_chart, trend_chart
+from trainer.reports import MOCK_SCORE_FORMULA, Report, best_text, duration, first_try_text, percent, plural, untimed_note
 
 CSS = """
 *{box-sizing:border-box}
@@ -68,7 +68,7 @@ def _header(report: Report) -> str:
 def _cards(report: Report) -> str:
     t, ft = report.totals, report.first_try
     return '<div class="cards">' + "".join([
-        _card(f"{report.streak} day{'s' if report.streak != 1 else ''}", "streak"),
+        _card(plural(report.streak, "day"), "streak"),
         _card(percent(report.overall_mastery), "mastery"),
         _card(percent(ft.rate), f"first-try passes ({ft.passes}/{ft.attempts})"),
         _card(f"{t.passes}/{t.attempts}", "passed attempts"),
@@ -87,16 +87,31 @@ def _mistakes(report: Report) -> str:
     return (f"<table><tr><th>trap</th><th>times</th><th>what it means</th><th>practise</th></tr>{rows}</table>")
 
 
+_BEST_CLASS = {True: ' style="white-space:nowrap"', False: ' class="bad" style="white-space:nowrap"'}
+
+
 def _weakest(report: Report) -> str:
     if not report.weakest:
         return '<p class="muted">Nothing practised yet.</p>'
     rows = "".join(
         f"<tr><td><b>{esc(w.drill)}</b><br><span class=\"muted\">{esc(w.title)}</span></td>"
-        f"<td style=\"white-space:nowrap\">{esc(w.topic)}</td><td>{percent(w.recall)}</td><td>{w.passes}/{w.attempts}</td>"
-        f"<td>{esc(mmss(w.best))} / {esc(mmss(w.target))}</td><td>{_cmd(w.command)}</td></tr>"
+        f"<td style=\"white-space:nowrap\">{esc(w.topic)}</td><td>{esc(first_try_text(w))}</td>"
+        f"<td>{w.passes}/{w.attempts}</td><td>{esc(percent(w.recall))}</td>"
+        f"<td{_BEST_CLASS[w.passed]}>{esc(best_text(w))}</td><td>{_cmd(w.command)}</td></tr>"
         for w in report.weakest)
-    return ("<table><tr><th>drill</th><th>topic</th><th>recall</th><th>passed</th><th>best / target</th>"
-            f"<th>practise</th></tr>{rows}</table>")
+    return ("<table><tr><th>drill</th><th>topic</th><th>first try</th><th>passed</th><th>recall</th>"
+            f"<th>best / target</th><th>practise</th></tr>{rows}</table>")
+
+
+def _mocks(report: Report) -> str:
+    formula = f'<p class="muted">{esc(MOCK_SCORE_FORMULA[0].upper() + MOCK_SCORE_FORMULA[1:])}.</p>'
+    if not report.mocks:
+        return '<p class="muted">No mock interview finished in this window yet (<code>drill mock</code>).</p>'
+    rows = "".join(f"<tr><td>{esc(m.at.strftime('%Y-%m-%d %H:%M'))}</td><td><b>{m.score}</b></td>"
+                   f"<td>{m.passed}/{m.total}</td><td>{'—' if m.minutes is None else f'{m.minutes:g}'}</td></tr>"
+                   for m in report.mocks[-8:])
+    return (f'<div class="grid"><div>{mock_chart(report.mocks)}</div><div><table><tr><th>day</th><th>score</th>'
+            f"<th>passed</th><th>minutes</th></tr>{rows}</table></div></div>{formula}")
 
 
 def _trends(report: Report) -> str:
@@ -120,11 +135,11 @@ def render_html(report: Report) -> str:
         _panel("Mastery per topic", mastery_bars(report.mastery), "FSRS recall now"),
         _panel("Reviews due", due_columns(report.due), f"{due_total} in the next 14 days"),
         "</div>",
-        _panel("Practice calendar", heatmap_svg(report.heatmap),
-               f"{report.heatmap.active_days} active days"),
+        _panel("Practice calendar", heatmap_svg(report.heatmap), plural(report.heatmap.active_days, "active day")),
         _panel("Time to solve", _trends(report), f"passing attempts against each drill's target {window}".strip()),
         _panel("Weakest drills", _weakest(report), "the ones to practise next"),
         _panel("Most frequent mistakes", _mistakes(report), window),
+        _panel("Mock interviews", _mocks(report), "score out of 100, oldest → newest"),
         _panel("Next", "<p>" + " · ".join(_cmd(s) for s in report.next_steps) + "</p>"),
     ]
     return page("Drill progress", "".join(body))

@@ -7,7 +7,17 @@ from __future__ import annotations
 
 from trainer.markup import md_code, md_text
 from trainer.report_charts import bar, heat_grid, sparkline
-from trainer.reports import Report, duration, mmss, percent, plural, untimed_note
+from trainer.reports import (
+    MOCK_SCORE_FORMULA,
+    Report,
+    best_text,
+    duration,
+    first_try_text,
+    mmss,
+    percent,
+    plural,
+    untimed_note,
+)
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -22,6 +32,17 @@ def _empty(report: Report) -> list[str]:
     return lines
 
 
+def _mocks(report: Report) -> list[str]:
+    formula = f"_{md_text(MOCK_SCORE_FORMULA[0].upper() + MOCK_SCORE_FORMULA[1:])}._"
+    if not report.mocks:
+        return ["No mock interview finished in this window yet (`drill mock`)."]
+    rows = [[m.at.strftime("%Y-%m-%d %H:%M"), str(m.score), bar(m.score, 100, 20), f"{m.passed}/{m.total}",
+             "—" if m.minutes is None else f"{m.minutes:g}"] for m in report.mocks]
+    return (_table(["day", "score", "", "passed", "minutes"], rows)
+            + ["", (f"Trend {sparkline([m.score for m in report.mocks])}: latest {report.mocks[-1].score}, "
+                    f"best {max(m.score for m in report.mocks)}."), "", formula])
+
+
 def render_md(report: Report) -> str:
     window = f"since {report.since.isoformat()}" if report.since else "all history"
     lines = [f"# Drill progress, {report.today.isoformat()}", "", f"_{md_text(window)}_", ""]
@@ -29,7 +50,7 @@ def render_md(report: Report) -> str:
         return "\n".join(lines + _empty(report)) + "\n"
     t, ft = report.totals, report.first_try
     lines += [
-        f"- **Streak:** {report.streak} day{'s' if report.streak != 1 else ''}",
+        f"- **Streak:** {plural(report.streak, 'day')}",
         f"- **Mastery:** {percent(report.overall_mastery)} (FSRS recall across the catalogue)",
         f"- **First-try pass rate:** {percent(ft.rate)} ({ft.passes} of {ft.attempts})",
         f"- **Attempts:** {t.passes} passed of {t.attempts}, {plural(t.drills, 'drill')}, {plural(t.days, 'day')}, {duration(t.seconds)} practising",
@@ -39,7 +60,7 @@ def render_md(report: Report) -> str:
     lines += _table(["topic", "mastery", "", "practised"],
                     [[md_text(m.topic), percent(m.mastery), bar(m.mastery, 1.0, 20), f"{m.practised}/{m.total}"]
                      for m in report.mastery])
-    lines += ["", f"## Practice calendar ({report.heatmap.active_days} active days)", "", "```text"]
+    lines += ["", f"## Practice calendar ({plural(report.heatmap.active_days, 'active day')})", "", "```text"]
     lines += heat_grid(report.heatmap)
     lines += ["```", "", "## Reviews due in the next 14 days", ""]
     top = max((d.count for d in report.due), default=0)
@@ -66,8 +87,9 @@ def render_md(report: Report) -> str:
     else:
         lines.append("No known trap matched in this window.")
     lines += ["", "## Weakest drills", ""]
-    lines += _table(["drill", "topic", "recall", "passed", "best / target", "practise"],
-                    [[md_code(w.drill), md_text(w.topic), percent(w.recall), f"{w.passes}/{w.attempts}",
-                      f"{mmss(w.best)} / {mmss(w.target)}", md_code(w.command)] for w in report.weakest])
+    lines += _table(["drill", "topic", "first try", "passed", "recall", "best / target", "practise"],
+                    [[md_code(w.drill), md_text(w.topic), first_try_text(w), f"{w.passes}/{w.attempts}",
+                      percent(w.recall), best_text(w), md_code(w.command)] for w in report.weakest])
+    lines += ["", "## Mock interview scores", ""] + _mocks(report)
     lines += ["", "## Next", ""] + [f"- {md_code(s)}" for s in report.next_steps]
     return "\n".join(lines) + "\n"

@@ -8,7 +8,7 @@ from typing import Sequence
 
 from trainer.markup import html_text as esc
 from trainer.report_charts import month_starts
-from trainer.reports import DueDay, DrillTrend, Heatmap, TopicMastery, mmss
+from trainer.reports import DueDay, DrillTrend, Heatmap, MockScore, TopicMastery, mmss
 
 HEAT_COLOURS = ("#ebedf0", "#9be9a8", "#40c463", "#30a14e", "#216e39")
 ACCENT = "#2563eb"
@@ -145,6 +145,32 @@ def trend_chart(t: DrillTrend, width: int = 320, height: int = 124) -> str:
     body.append(_text(width - right, 27, f"best {mmss(t.best)}" + (f" · target {mmss(t.target)}" if t.target else ""),
                       size=10, anchor="end"))
     return _svg(width, height, body, f"time to solve {t.drill}")
+
+
+def mock_chart(mocks: Sequence[MockScore], width: int = 470, height: int = 150) -> str:
+    """Mock interview scores (0..100), one point each, oldest to newest."""
+    left, right, top, bottom = 30, 10, 12, 22
+    plot_w, plot_h = width - left - right, height - top - bottom
+
+    def y(v: float) -> float:
+        return top + plot_h * (1 - v / 100)
+
+    body = []
+    for v in (0, 50, 100):
+        body.append(f'<line x1="{left}" y1="{y(v):.1f}" x2="{left + plot_w}" y2="{y(v):.1f}" stroke="{GRID}"/>')
+        body.append(_text(left - 4, y(v) + 3, str(v), size=9, anchor="end"))
+    xs = _x_positions([m.at for m in mocks], left + 8, plot_w - 16)
+    pts = [(x, y(m.score)) for x, m in zip(xs, mocks)]
+    if len(pts) > 1:
+        path = " ".join(f"{x:.1f},{yy:.1f}" for x, yy in pts)
+        body.append(f'<polyline points="{path}" fill="none" stroke="{ACCENT}" stroke-width="2"/>')
+    for (x, yy), m in zip(pts, mocks):
+        tip = f"{m.at.strftime('%Y-%m-%d %H:%M')}: {m.score}/100, {m.passed}/{m.total} passed"
+        body.append(f'<circle cx="{x:.1f}" cy="{yy:.1f}" r="4" fill="{ACCENT}"><title>{esc(tip)}</title></circle>')
+    if mocks:
+        body.append(_text(left, height - 6, mocks[0].at.strftime("%d %b"), size=9))
+        body.append(_text(left + plot_w, height - 6, mocks[-1].at.strftime("%d %b"), size=9, anchor="end"))
+    return _svg(width, height, body, "mock interview scores")
 
 
 def hbar_chart(rows: Sequence[tuple[str, float, str]], width: int = 520, colour: str = ACCENT,

@@ -9,13 +9,25 @@ from __future__ import annotations
 import io
 from dataclasses import replace
 
+from rich import box
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from trainer.report_charts import HEAT_GLYPHS, WEEKDAYS, bar, month_row, sparkline
-from trainer.reports import Heatmap, Report, duration, mmss, percent, plural, untimed_note
+from trainer.reports import (
+    MOCK_SCORE_FORMULA,
+    Heatmap,
+    Report,
+    best_text,
+    duration,
+    first_try_text,
+    mmss,
+    percent,
+    plural,
+    untimed_note,
+)
 
 HEAT_STYLES = ("grey50", "green4", "green3", "green1", "bold bright_green")
 
@@ -25,6 +37,13 @@ def make_console(color: bool, width: int = 100) -> Console:
     return Console(file=io.StringIO(), force_terminal=color, no_color=not color, width=width,
                    color_system="standard" if color else None, highlight=False, emoji=False,
                    legacy_windows=False)
+
+
+def make_table(title: str) -> Table:
+    """The one table style of the text report and the team board: a bold title on the
+    left, a rule under the header, no outer box. The title is plain text (never markup)."""
+    return Table(title=Text(title, style="bold"), title_justify="left", box=box.SIMPLE_HEAD, show_edge=False,
+                 pad_edge=False)
 
 
 def fit_weeks(hm: Heatmap, width: int) -> Heatmap:
@@ -50,12 +69,13 @@ def _heatmap(report: Report, width: int) -> Text:
     text.append("    less ", style="dim")
     for level, glyph in enumerate(HEAT_GLYPHS):
         text.append(glyph + " ", style=HEAT_STYLES[level])
-    text.append(f"more   {hm.active_days} active days, busiest {hm.max_count} attempts", style="dim")
+    text.append(f"more   {plural(hm.active_days, 'active day')}, busiest {plural(hm.max_count, 'attempt')}",
+                style="dim")
     return text
 
 
 def _mastery(report: Report) -> Table:
-    table = Table(title="Mastery per topic (FSRS recall now)", title_justify="left", box=None, pad_edge=False)
+    table = make_table("Mastery per topic (FSRS recall now)")
     table.add_column("topic")
     table.add_column("", no_wrap=True)
     table.add_column("mastery", justify="right")
@@ -68,7 +88,7 @@ def _mastery(report: Report) -> Table:
 
 
 def _due(report: Report) -> Table:
-    table = Table(title="Reviews due in the next 14 days", title_justify="left", box=None, pad_edge=False)
+    table = make_table("Reviews due in the next 14 days")
     table.add_column("day", no_wrap=True)
     table.add_column("", no_wrap=True)
     table.add_column("due", justify="right")
@@ -84,7 +104,7 @@ def _trends(report: Report) -> Group | Table | Text:
     note = untimed_note(report.untimed)
     if not report.trends:
         return Text(f"Time to solve: no timed pass in this window yet. {note}".rstrip(), style="dim")
-    table = Table(title="Time to solve (passing attempts, oldest → newest)", title_justify="left")
+    table = make_table("Time to solve (passing attempts, oldest → newest)")
     for name, justify in (("drill", "left"), ("trend", "left"), ("best", "right"), ("latest", "right"),
                           ("target", "right"), ("", "left")):
         table.add_column(name, justify=justify, no_wrap=name != "drill")
@@ -99,7 +119,7 @@ def _trends(report: Report) -> Group | Table | Text:
 def _mistakes(report: Report) -> Table | Text:
     if not report.mistakes:
         return Text("Mistakes: no known trap matched in this window.", style="dim")
-    table = Table(title="Most frequent mistakes", title_justify="left")
+    table = make_table("Most frequent mistakes")
     table.add_column("trap", no_wrap=True)
     table.add_column("times", justify="right")
     table.add_column("what it means")
@@ -110,15 +130,42 @@ def _mistakes(report: Report) -> Table | Text:
     return table
 
 
-def _weakest(report: Report) -> Table:
-    table = Table(title="Weakest drills", title_justify="left")
-    for name, justify in (("drill", "left"), ("topic", "left"), ("recall", "right"), ("passed", "right"),
-                          ("best / target", "right"), ("practise", "left")):
+def _weakest(report: Report, width: int) -> Group | Table:
+    """The weakest drills; a narrow terminal drops the topic, then the practise column
+    (the command is then said once, under the table)."""
+    wide, topic = width >= 112, width >= 90
+    table = make_table("Weakest drills")
+    columns = [("drill", "left"), ("topic", "left"), ("first try", "right"), ("passed", "right"),
+               ("recall", "right"), ("best / target", "right"), ("practise", "left")]
+    shown = [c for c in columns if (c[0] != "topic" or topic) and (c[0] != "practise" or wide)]
+    for name, justify in shown:
         table.add_column(name, justify=justify, no_wrap=name != "topic")
     for w in report.weakest:
-        table.add_row(Text(w.drill), Text(w.topic), percent(w.recall), f"{w.passes}/{w.attempts}",
-                      f"{mmss(w.best)} / {mmss(w.target)}", Text(w.command, style="bold"))
-    return table
+        cells = {"drill": Text(w.drill), "topic": Text(w.topic), "first try": first_try_text(w),
+                 "passed": f"{w.passes}/{w.attempts}", "recall": percent(w.recall),
+                 "best / target": Text(best_text(w), style="" if w.passed else "yellow"),
+                 "practise": Text(w.command, style="bold")}
+        table.add_row(*(cells[name] for name, _ in shown))
+    if wide or not report.weakest:
+        return table
+    return Group(table, Text("Practise one with `drill solve DRILL`.", style="dim"))
+
+
+def _mocks(report: Report) -> Group | Text:
+    formula = Text(MOCK_SCORE_FORMULA[0].upper() + MOCK_SCORE_FORMULA[1:] + ".", style="dim")
+    if not report.mocks:
+        return Text("Mock interviews: none finished in this window yet (`drill mock`).", style="dim")
+    table = make_table("Mock interview scores (oldest → newest)")
+    for name, justify in (("day", "left"), ("score", "right"), ("", "left"), ("passed", "right"),
+                          ("minutes", "right")):
+        table.add_column(name, justify=justify, no_wrap=True)
+    for m in report.mocks:
+        table.add_row(m.at.strftime("%Y-%m-%d %H:%M"), str(m.score), Text(bar(m.score, 100, 20), style="cyan"),
+                      f"{m.passed}/{m.total}", "—" if m.minutes is None else f"{m.minutes:g}")
+    trend = Text("trend ")
+    trend.append(sparkline([m.score for m in report.mocks]), style="cyan")
+    trend.append(f"  latest {report.mocks[-1].score}, best {max(m.score for m in report.mocks)}")
+    return Group(table, trend, formula)
 
 
 def _headline(report: Report) -> Text:
@@ -156,7 +203,8 @@ def render_text(report: Report, color: bool = False, width: int = 100) -> str:
         _due(report), Text(""),
         _trends(report), Text(""),
         _mistakes(report), Text(""),
-        _weakest(report), Text(""),
+        _weakest(report, width), Text(""),
+        _mocks(report), Text(""),
         Text("Next: " + " · ".join(report.next_steps), style="bold"),
     ]
     console.print(Group(*parts))

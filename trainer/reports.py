@@ -13,12 +13,17 @@ renderers draw. Nothing here reads a file, a database or the clock.
 - the first-try pass rate;
 - the mistakes made most often (trap ids) with the drills that drill them;
 - the reviews due in each of the next 14 days (today includes overdue ones);
-- the five weakest drills with the command to practise each.
+- the five weakest drills with the command to practise each;
+- the score of every mock interview, oldest first (``MOCK_SCORE_FORMULA``).
 
 ``since`` limits the window of the history-shaped sections (heatmap, trend,
-first try, mistakes, totals). Mastery, streak, due reviews and the weakest
+first try, mistakes, totals, mock scores). Mastery, streak, due reviews and the weakest
 drills describe the present and use the whole history. Days are calendar days
 in the ``tz`` given (the person's local zone in the CLI, UTC in tests).
+
+One model, several renderers: ``Report`` holds every section; report_text,
+report_md, report_html and ``to_dict`` (JSON) each draw all of it. A new section
+is a field here plus one function in each renderer.
 """
 from __future__ import annotations
 
@@ -33,6 +38,14 @@ DUE_DAYS = 14
 WEAKEST = 5
 MISTAKES = 8
 TREND_POINTS = 12
+MOCK_POINTS = 20
+
+# How trainer.sessions.score() scores a mock interview (tests/test_reports.py checks
+# the two agree).
+MOCK_SCORE_FORMULA = ("score out of 100: each drill is an equal share; a pass earns 70% of its share, "
+                      "up to 20% more for speed (all of it at half the drill's target time or less, "
+                      "none at the target or slower) and 10% for passing on the first submit; "
+                      "a drill not passed earns nothing")
 
 
 # ---------------------------------------------------------------- inputs
@@ -140,9 +153,11 @@ class WeakDrill:
     drill: str
     title: str
     topic: str
-    recall: float
+    recall: float | None  # FSRS recall now; None for a drill never passed (there is nothing to recall)
     attempts: int
     passes: int
+    first_tries: int  # attempts that were a first submit
+    first_passes: int  # ... and passed
     best: float | None
     target: float | None
     score: float  # 0 (solid) .. 1 (weakest)
@@ -150,6 +165,21 @@ class WeakDrill:
     @property
     def command(self) -> str:
         return f"drill solve {self.drill}"
+
+    @property
+    def passed(self) -> bool:
+        return self.passes > 0
+
+
+@dataclass(frozen=True)
+class MockScore:
+    """One finished mock interview, as its session summary stored it."""
+
+    at: datetime  # when it started, in the report's zone
+    score: int  # 0..100, MOCK_SCORE_FORMULA
+    passed: int
+    total: int
+    minutes: float | None
 
 
 @dataclass(frozen=True)
@@ -178,6 +208,7 @@ class Report:
     due: tuple[DueDay, ...]
     weakest: tuple[WeakDrill, ...]
     next_steps: tuple[str, ...]  # shell commands, most useful first
+    mocks: tuple[MockScore, ...] = ()  # oldest first, the last MOCK_POINTS in the window
 
     @property
     def overall_mastery(self) -> float:
@@ -363,13 +394,39 @@ def weakest(attempts: Iterable[Any], recall: Mapping[str, float], drills: Mappin
         if info is None:
             continue  # a drill no longer in the catalogue cannot be practised
         passes = [a for a in tries if is_clean_pass(a)]
+        firsts = [a for a in tries if a.first_try]
         best = min((float(a.seconds) for a in passes if is_timed(a)), default=None)
-        r = float(recall.get(drill, 0.0))
-        rows.append(WeakDrill(drill, info.title, info.topic, r, len(tries), len(passes), best,
-                              info.target_seconds,
-                              weakness_score(r, len(tries), len(passes), best, info.target_seconds)))
+        # FSRS's recall right after a failed review is high; a drill never passed has nothing to recall
+        r = float(recall.get(drill, 0.0)) if passes else None
+        rows.append(WeakDrill(drill, info.title, info.topic, r, len(tries), len(passes), len(firsts),
+                              sum(1 for a in firsts if is_clean_pass(a)), best, info.target_seconds,
+                              weakness_score(r or 0.0, len(tries), len(passes), best, info.target_seconds)))
     rows.sort(key=lambda w: (-w.score, w.drill))
     return rows[:limit]
+
+
+def _count(v: Any, top: int) -> int | None:
+    return v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= top else None
+
+
+def mock_scores(sessions: Iterable[Any], tz: tzinfo, limit: int = MOCK_POINTS) -> list[MockScore]:
+    """The finished mock interviews whose summary holds a score, oldest first (the last
+    ``limit``). A summary that does not hold one (an interrupted or odd session) is left out."""
+    out = []
+    for s in sessions:
+        summary = getattr(s, "summary", None)
+        if getattr(s, "kind", None) != "mock" or not isinstance(summary, dict):
+            continue
+        score = _count(summary.get("score"), 100)
+        total = _count(summary.get("total"), 1000)
+        passed = _count(summary.get("passed"), total if total is not None else 0)
+        if score is None or total is None or passed is None:
+            continue
+        minutes = summary.get("minutes")
+        ok_minutes = isinstance(minutes, (int, float)) and not isinstance(minutes, bool) and 0 < minutes < 10_000
+        out.append(MockScore(s.started_at.astimezone(tz), score, passed, total, float(minutes) if ok_minutes else None))
+    out.sort(key=lambda m: m.at)
+    return out[-limit:] if limit else out
 
 
 def totals(attempts: Sequence[Any], tz: tzinfo) -> Totals:
@@ -402,9 +459,11 @@ def build_report(
     now: datetime,
     tz: tzinfo,
     since: date | None = None,
+    sessions: Iterable[Any] = (),
 ) -> Report:
-    """Everything `drill report` shows, from the whole history (``attempts``), every card's
-    due date, the retrievability of every drill with a card at ``now``, and the catalogue."""
+    """Everything `drill report` shows, from the whole history (``attempts`` and the
+    ``sessions`` records), every card's due date, the retrievability of every drill with
+    a card at ``now``, and the catalogue."""
     catalogue = {d.id: d for d in drills}
     today = local_day(now, tz)
     window = [a for a in attempts if since is None or local_day(a.started_at, tz) >= since]
@@ -429,6 +488,7 @@ def build_report(
         due=tuple(due),
         weakest=tuple(weak),
         next_steps=tuple(next_steps(empty, due[0].count if due else 0, weak, drills[0].id if drills else None)),
+        mocks=tuple(mock_scores((s for s in sessions if since is None or local_day(s.started_at, tz) >= since), tz)),
     )
 
 
@@ -466,6 +526,18 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else ('es' if word.endswith('s') else 's')}"
 
 
+def first_try_text(w: WeakDrill) -> str:
+    """'1/3' first submits passed, or a dash when no attempt was a first submit."""
+    return f"{w.first_passes}/{w.first_tries}" if w.first_tries else "—"
+
+
+def best_text(w: WeakDrill) -> str:
+    """'1:05 / 3:00' (best timed pass against the target), or 'not yet passed'."""
+    if not w.passed:
+        return "not yet passed"
+    return f"{mmss(w.best)} / {mmss(w.target)}"
+
+
 def percent(value: float | None) -> str:
     return "—" if value is None else f"{round(100 * value)}%"
 
@@ -499,8 +571,13 @@ def to_dict(report: Report) -> dict[str, Any]:
         "mistakes": [{"trap": m.trap, "count": m.count, "message": m.message, "made_in": list(m.made_in),
                       "practise": [f"drill solve {d}" for d in m.practise]} for m in report.mistakes],
         "due": [{"day": d.day.isoformat(), "count": d.count} for d in report.due],
-        "weakest": [{"drill": w.drill, "title": w.title, "topic": w.topic, "recall": round(w.recall, 4),
-                     "attempts": w.attempts, "passes": w.passes, "best": w.best, "target": w.target,
+        "weakest": [{"drill": w.drill, "title": w.title, "topic": w.topic,
+                     "recall": None if w.recall is None else round(w.recall, 4),
+                     "attempts": w.attempts, "passes": w.passes, "first_tries": w.first_tries,
+                     "first_passes": w.first_passes, "best": w.best, "target": w.target,
                      "score": w.score, "command": w.command} for w in report.weakest],
+        "mocks": {"formula": MOCK_SCORE_FORMULA,
+                  "scores": [{"at": m.at.isoformat(), "score": m.score, "passed": m.passed, "total": m.total,
+                              "minutes": m.minutes} for m in report.mocks]},
         "next_steps": list(report.next_steps),
     }

@@ -472,7 +472,7 @@ def _prune_backups(home: Path, kind: str) -> None:
 
 def restore_backup(home: Path | None = None, backup: Path | None = None, clock: Clock | None = None) -> tuple[Path, Path | None]:
     """Put ``backup`` (default: ``latest_backup``) in place of progress.db. The current file,
-    if any, is kept as ``progress.db.damaged-<time>`` (with its -wal/-shm), never deleted.
+    if any, is kept as ``progress.db.before-restore-<time>`` (with its -wal/-shm), never deleted.
     Returns (the backup restored, where the old file went)."""
     home = Path(home) if home is not None else drill_home()
     now = (clock or utc_now)()
@@ -495,12 +495,12 @@ def restore_backup(home: Path | None = None, backup: Path | None = None, clock: 
         stamp = as_utc(now).strftime(_TS_FORMAT)
         try:
             if path.exists():
-                kept = path.with_name(f"{DB_NAME}.damaged-{stamp}")
+                kept = path.with_name(f"{DB_NAME}.before-restore-{stamp}")
                 shutil.copyfile(path, kept)
             for suffix in ("-wal", "-shm"):
                 side = path.with_name(DB_NAME + suffix)
                 if side.exists():
-                    os.replace(side, path.with_name(f"{DB_NAME}.damaged-{stamp}{suffix}"))
+                    os.replace(side, path.with_name(f"{DB_NAME}.before-restore-{stamp}{suffix}"))
             os.replace(tmp, path)
         finally:
             tmp.unlink(missing_ok=True)

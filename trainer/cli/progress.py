@@ -19,6 +19,7 @@ import typer
 from trainer.cli.app import app, usage_error
 from trainer.files import write_atomically
 from trainer.plans import PlanError, StudyPlan, load_plan, next_new_drills
+from trainer.reports import plural
 from trainer.scheduling import utc_now
 from trainer.store import (
     EXPORT_FORMAT,
@@ -154,8 +155,8 @@ def export_command(
     except OSError as exc:
         typer.echo(f"drill: cannot write {target}: {exc.strerror or exc}", err=True)
         raise typer.Exit(1) from None
-    typer.echo(f"Exported {len(data['attempts'])} attempts, {len(data['cards'])} cards and "
-               f"{len(data['sessions'])} sessions to {target}.")
+    typer.echo(f"Exported {plural(len(data['attempts']), 'attempt')}, {plural(len(data['cards']), 'card')} and "
+               f"{plural(len(data['sessions']), 'session')} to {target}.")
 
 
 @app.command("import")
@@ -205,7 +206,7 @@ def reset_command(
             if drill_id is None:
                 counts = store.counts()
                 n_attempts, what = counts["attempts"], "ALL progress"
-                n_extra = f", {counts['cards']} schedules and {counts['sessions']} sessions"
+                n_extra = f", {plural(counts['cards'], 'schedule')} and {plural(counts['sessions'], 'session')}"
             else:
                 n_attempts = len(store.attempts(drill=drill_id))
                 has_card = store.card(drill_id) is not None
@@ -215,12 +216,12 @@ def reset_command(
                     typer.echo(f"No progress recorded for {drill_id}; nothing to reset.")
                     return
                 what, n_extra = f"progress on {drill_id}", " and its schedule"
-            if not yes and not _confirm(f"Forget {what} ({n_attempts} attempts{n_extra})?"):
+            if not yes and not _confirm(f"Forget {what} ({plural(n_attempts, 'attempt')}{n_extra})?"):
                 typer.echo("Nothing was changed.")
                 raise typer.Exit(1)
             result = store.reset(drill_id)
-    typer.echo(f"Forgot {result.attempts_removed} attempts, {result.cards_removed} schedules"
-               + (f" and {result.sessions_removed} sessions" if drill_id is None else "") + ".")
+    typer.echo(f"Forgot {plural(result.attempts_removed, 'attempt')}, {plural(result.cards_removed, 'schedule')}"
+               + (f" and {plural(result.sessions_removed, 'session')}" if drill_id is None else "") + ".")
     if result.backup is not None:
         typer.echo(f"A backup was saved first: {result.backup} (undo with `drill restore {result.backup}`).")
 
@@ -233,7 +234,7 @@ def restore_command(
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask (for scripts)."),
 ) -> None:
     """Replace the progress database with a backup from DRILL_HOME/backups (the current
-    file is kept beside it as progress.db.damaged-<time>)."""
+    file is kept beside it as progress.db.before-restore-<time>)."""
     with store_errors():
         backups = list_backups()
         if list_only:
@@ -254,7 +255,7 @@ def restore_command(
         restored, kept = restore_backup(backup=chosen)
         with open_store() as store:
             n = store.counts()["attempts"]
-    typer.echo(f"Restored {restored} ({n} attempts).")
+    typer.echo(f"Restored {restored} ({plural(n, 'attempt')}).")
     if kept is not None:
         typer.echo(f"The previous file was kept as {kept}.")
 

@@ -55,13 +55,14 @@ def gather(moment: datetime, tz: tzinfo, since: date | None) -> Report:
     from trainer.store import database_exists, open_store
 
     infos = drill_infos(load_catalogue().specs.values())
-    attempts, dues, recall = [], [], {}
+    attempts, dues, recall, sessions = [], [], {}, []
     if database_exists():
         with open_store(clock=lambda: moment) as store:
             attempts = store.attempts()
             dues = [c.due for c in store.cards()]
             recall = store.retrievabilities(moment)
-    return build_report(attempts, dues, recall, infos, moment, tz, since)
+            sessions = store.sessions()
+    return build_report(attempts, dues, recall, infos, moment, tz, since, sessions)
 
 
 def render(report: Report, fmt: str, color: bool = False, width: int = 100) -> str:
@@ -95,7 +96,7 @@ def report_command(
                                           help="write to FILE instead of the terminal"),
 ) -> None:
     """Progress: mastery per topic, streak, practice calendar, time-to-solve trend,
-    first-try rate, frequent mistakes, reviews due and the weakest drills."""
+    first-try rate, frequent mistakes, reviews due, the weakest drills and mock scores."""
     from trainer.cli.progress import store_errors
 
     fmt = fmt.lower()

@@ -4,12 +4,15 @@
 - `run` does the session in the REPL under the session's countdown and seed
   (`DrillRepl` from trainer.repl, as `drill mock` does), records each attempt in
   your own progress (mode `team`), and writes ``DIR/<safe name>.json`` after
-  every drill, atomically. Without a terminal, ``--file ID=PATH`` grades
-  solution files instead (for scripts and CI); those times are grading times,
-  not solving times, and the results file says so (``"mode": "files"``).
+  every drill, atomically, readable by the group and others (0644): the folder
+  is shared. A re-run adds a run to the file and keeps the earlier ones. Each
+  graded drill records the hash of its cases (``grading.case_hash``). Without a
+  terminal, ``--file ID=PATH`` grades solution files instead (for scripts and
+  CI); such a run is untimed (``"mode": "files"``, no seconds).
 - `board` merges every member's results file in DIR into a leaderboard. The
-  files are untrusted: a malformed or foreign one is skipped with a warning
-  naming it, and the board still exits 0.
+  files are untrusted: a malformed one is skipped with a warning naming it; one
+  from another session, or graded on other cases than most members', is listed
+  as not ranked, with the reason; the board still exits 0.
 """
 from __future__ import annotations
 
@@ -26,16 +29,20 @@ from trainer.cli.app import app, emit, no_color, usage_error
 from trainer.cli.catalogue import load_catalogue_or_exit
 from trainer.files import write_atomically
 from trainer.markup import printable
+from trainer.reports import plural
 from trainer.scheduling import utc_now
 from trainer.verdict import ansi, render
 from trainer.team import (
     MAX_RESULTS_BYTES,
+    MAX_RUNS,
     DrillResult,
+    Flag,
     MemberResult,
     ResultsError,
     TeamError,
     TeamRun,
     TeamSession,
+    add_run,
     build_board,
     check_name,
     choose_session,
@@ -54,6 +61,7 @@ team_app = typer.Typer(help="Team study sessions: one session file, one results 
 app.add_typer(team_app, name="team")
 
 BOARD_FORMATS = ("text", "md", "html")
+SHARED_MODE = 0o644  # session and results files: teammates read them from a shared folder
 
 
 def _warn(message: str) -> None:
@@ -115,10 +123,10 @@ def team_new(
         usage_error(f"{out} exists; pass --force to overwrite it")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(out, session_yaml(session))
+        write_atomically(out, session_yaml(session), mode=SHARED_MODE)
     except OSError as exc:
         usage_error(f"cannot write {out}: {exc.strerror or exc}")
-    typer.echo(f"wrote {out}: {len(session.drills)} drill(s), {session.minutes:g} minutes, seed {session.seed} "
+    typer.echo(f"wrote {out}: {plural(len(session.drills), 'drill')}, {session.minutes:g} minutes, seed {session.seed} "
                f"(session {session.id}).")
     typer.echo(f"Each member runs: drill team run {out} --name NAME --results SHARED_FOLDER")
 
@@ -143,10 +151,45 @@ def _record(attempt: dict[str, Any]) -> Any:
 
 def _save(path: Path, result: MemberResult) -> None:
     try:
-        write_atomically(path, results_json(result))
+        write_atomically(path, results_json(result), mode=SHARED_MODE)
     except OSError as exc:
         _warn(f"cannot write {path}: {exc.strerror or exc}")
         raise typer.Exit(1) from None
+
+
+def case_hash(grading: Any, drill: str, seed: int) -> str | None:
+    """The hash of the cases ``drill`` is graded on with ``seed`` (None when the grader cannot say)."""
+    getter = getattr(grading, "case_hash", None)
+    if getter is None:
+        return None
+    try:
+        value = getter(drill, seed)
+    except Exception:  # noqa: BLE001 - the board flags a pass with no case hash
+        return None
+    return value if isinstance(value, str) else None
+
+
+def _earlier(target: Path, session: TeamSession, name: str, known: set[str]) -> MemberResult | None:
+    """The runs already in the member's results file (a re-run keeps them); a usage error
+    when the file cannot be kept (another session, another name, malformed, full)."""
+    if not target.exists():
+        return None
+    try:
+        earlier = parse_results(_read_capped(target), str(target), known)
+    except OSError as exc:
+        usage_error(f"cannot read {target}: {exc.strerror or exc}")
+    except ResultsError as exc:
+        usage_error(f"{printable(exc)}; move it away or choose another --results folder (nothing was changed)")
+    if earlier.session != session.id:
+        usage_error(f"{target} holds results of another session ({earlier.session}); "
+                    f"choose another --results folder for this one (nothing was changed)")
+    if earlier.name != name:
+        usage_error(f"{target} holds the results of {printable(earlier.name)!r}, not {printable(name)!r} "
+                    f"(nothing was changed)")
+    if len(earlier.runs) >= MAX_RUNS:
+        usage_error(f"{target} already holds {MAX_RUNS} runs, the most a results file keeps; "
+                    f"move it away to start afresh (nothing was changed)")
+    return earlier
 
 
 def _grade_files(session: TeamSession, files: dict[str, str], flow: TeamRun, session_id: int,
@@ -162,16 +205,17 @@ def _grade_files(session: TeamSession, files: dict[str, str], flow: TeamRun, ses
     try:
         while (drill := flow.next_drill()) is not None:
             if drill not in sources:
-                flow.add(DrillResult(drill, "skipped", 0.0))
+                flow.add(DrillResult(drill, "skipped", None))
                 continue
             started = utc_now()
             report = grading.grade(drill, sources[drill], str(Path(files[drill]).resolve()), session.seed)
-            # graded after the fact: the grading time is not a solving time (no target)
+            # graded after the fact: the grading time is not a solving time (no target), and the
+            # result is untimed (no seconds)
             _record(attempt_from(report, drill=drill, mode="team", started_at=started, seconds=report.seconds,
                                  code=sources[drill], session_id=session_id, target_seconds=None))
             trap = report.trap.id if report.trap else None
-            flow.add(DrillResult(drill, "passed" if report.verdict == "pass" else "failed", report.seconds, 1, 0,
-                                 (trap,) if trap else ()))
+            flow.add(DrillResult(drill, "passed" if report.verdict == "pass" else "failed", None, 1, 0,
+                                 (trap,) if trap else (), case_hash(grading, drill, session.seed)))
             typer.echo(ansi(render(report, "compact", width=shutil.get_terminal_size().columns),
                             color=not no_color() and sys.stdout.isatty()), nl=False)
             save()
@@ -205,8 +249,10 @@ def _run_repl(session: TeamSession, flow: TeamRun, session_id: int, save: Any, c
                                   label=f"team {pos}/{total}", in_session=True, vi=vi)
             outcome = run_drill(cat.get(drill), grading, options, clock)
             status = outcome.status if outcome.status in ("passed", "skipped", "quit", "timeout") else "failed"
+            graded = int(outcome.attempts) > 0 or status in ("passed", "failed")
             flow.add(DrillResult(drill, status, float(outcome.seconds), int(outcome.attempts), int(outcome.hints),
-                                 tuple(outcome.traps)), stop=bool(outcome.stop))
+                                 tuple(outcome.traps), case_hash(grading, drill, session.seed) if graded else None),
+                     stop=bool(outcome.stop))
             typer.echo(f"{drill}: {status}")
             save()
     finally:
@@ -254,6 +300,7 @@ def team_run(
     if not folder.is_dir():
         usage_error(f"{folder} is not a folder")
     target = _results_path(folder, name)
+    earlier = _earlier(target, session, name, set(cat.specs))
     clock = make_clock()
     flow = TeamRun(session, clock)
     mode = "files" if files else "repl"
@@ -265,23 +312,27 @@ def team_run(
                                                       "name": name, "mode": mode})
 
     def save() -> None:
-        _save(target, flow.result(name, clock.now(), mode))
+        _save(target, add_run(earlier, session, name, flow.run(clock.now(), mode)))
 
-    again = " (replacing your earlier results there)" if target.exists() else ""
-    typer.echo(f"Team session {session.id}: {len(session.drills)} drill(s) in {session.minutes:g} minutes, "
+    again = ""
+    if earlier is not None:
+        n = len(earlier.runs)
+        again = f" (after your {'earlier run, which stays' if n == 1 else f'{n} earlier runs, which stay'} there)"
+    typer.echo(f"Team session {session.id}: {plural(len(session.drills), 'drill')} in {session.minutes:g} minutes, "
                f"seed {session.seed}. Results go to {target}{again}.")
     with store_errors():
         if files:
             _grade_files(session, files, flow, session_id, save)
         else:
             _run_repl(session, flow, session_id, save, clock, vi_mode)
-    final = flow.result(name, clock.now(), mode)
-    _save(target, final)
+    final = flow.run(clock.now(), mode)
+    _save(target, add_run(earlier, session, name, final))
     with store_errors():
         with open_store() as store:
             store.end_session(session_id, {"solved": final.solved, "seconds": final.solved_seconds,
                                            "results": str(target)})
-    typer.echo(f"{name}: solved {final.solved}/{len(session.drills)}; wrote {target}. "
+    timing = "" if final.timed else " (untimed: graded from files)"
+    typer.echo(f"{name}: solved {final.solved}/{len(session.drills)}{timing}; wrote {target}. "
                f"`drill team board {folder}` shows the board.")
 
 
@@ -350,20 +401,19 @@ def team_board(
     results, warnings = load_results(folder, known)
     chosen = choose_session(results, session.id if session else None)
     mine, foreign = split_foreign(results, chosen)
-    warnings += [f"skipped {r.source}: it belongs to another session ({r.session}, not {chosen})" for r in foreign]
+    flags = [Flag(r.name, r.source, f"another session ({r.session}, not {chosen})") for r in foreign]
     if session is not None:
         wanted = set(session.drills)
         for r in list(mine):
-            stray = [d.drill for d in r.drills if d.drill not in wanted]
+            stray = [d.drill for run in r.runs for d in run.drills if d.drill not in wanted]
             if stray:
                 mine.remove(r)
-                warnings.append(f"skipped {r.source}: drill {stray[0]} is not in the session")
-    warnings = [printable(w) for w in warnings]
-    for w in warnings:
+                flags.append(Flag(r.name, r.source, f"drill {stray[0]} is not in the session"))
+    board = build_board(mine, session.drills if session else None, flags)
+    skipped = [printable(w) for w in warnings]  # the board lists the flagged files itself
+    for w in skipped + [printable(f"not ranked {f.source}: {f.reason}") for f in board.flagged]:
         _warn(w)
-    board = build_board(mine, session.drills if session else None)
     title = (session.title if session and session.title else "Team board")
-    skipped = warnings
     if fmt == "md":
         text = render_board_md(board, title, skipped)
     elif fmt == "html":

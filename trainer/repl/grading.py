@@ -50,6 +50,16 @@ class InProcessGrading:
         except Exception as exc:  # noqa: BLE001 - the grader's fault, never the person's
             return internal_report(drill_id, seed, f"the grader failed: {type(exc).__name__}: {exc}")
 
+    def case_hash(self, drill_id: str, seed: int) -> str | None:
+        """grader.case_hash of the cases ``drill_id`` is graded on with ``seed``."""
+        from grader.case_hash import case_hash
+
+        try:
+            grader = self._get()
+            return case_hash(grader.prepared(grader.spec(drill_id), seed))
+        except Exception:  # noqa: BLE001 - unknown is an answer; the caller records None
+            return None
+
     def trace(self, drill_id: str, source: str, filename: str = "<buffer>") -> dict[str, Any]:
         from grader.trace import trace
 
@@ -78,6 +88,13 @@ class WorkerGrading:
                 return self._client.grade(drill_id, source, filename=filename, seed=seed, timeout=timeout)
             except Exception as exc:  # noqa: BLE001
                 return internal_report(drill_id, seed, f"the grader worker failed: {exc}")
+
+    def case_hash(self, drill_id: str, seed: int) -> str | None:
+        with self._lock:
+            try:
+                return self._client.case_hash(drill_id, seed)
+            except Exception:  # noqa: BLE001
+                return None
 
     def trace(self, drill_id: str, source: str, filename: str = "<buffer>") -> dict[str, Any]:
         with self._lock:
