@@ -751,6 +751,11 @@ class Store:
                          "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                          (key, json.dumps(value)))
 
+    def delete_setting(self, key: str) -> None:
+        """Forget a stored setting (its default applies again)."""
+        with self._writing() as conn:
+            conn.execute("DELETE FROM settings WHERE key = ?", (key,))
+
     # -- writing attempts
 
     def record_attempt(
