@@ -94,22 +94,31 @@ def scored(points: Sequence[Point]) -> list[Point]:
     return sorted(out, key=lambda p: (p.at, p.drill))
 
 
-def log_loss(points: Sequence[Point], parameters: Sequence[float], since: datetime | None = None) -> tuple[float, int]:
-    """Mean binary log loss of predicted recall on the scored reviews at or after ``since``
-    (recall: any rating but Again); every drill's history is replayed from its start."""
-    scheduler = Scheduler(parameters=tuple(parameters), enable_fuzzing=False)
-    total, n = 0.0, 0
+def predictions(points: Sequence[Point], parameters: Sequence[float] | None = None,
+                since: datetime | None = None) -> list[tuple[float, bool]]:
+    """(predicted recall, recalled) for each scored review at or after ``since``, replaying
+    every drill's history from its start with ``parameters`` (None: fsrs's defaults).
+    Recalled means any rating but Again."""
+    scheduler = Scheduler(parameters=tuple(parameters or DEFAULT_PARAMETERS), enable_fuzzing=False)
+    out = []
     for drill_index, history in enumerate(_histories(points).values()):
         card = Card(card_id=drill_index + 1, due=history[0].at)
         for p in history:
             if card.last_review is not None and (p.at - card.last_review).days > 0 \
                     and (since is None or p.at >= since):
-                r = min(max(float(scheduler.get_card_retrievability(card, p.at)), 1e-6), 1 - 1e-6)
-                y = 0.0 if p.rating == Rating.Again else 1.0
-                total -= y * math.log(r) + (1 - y) * math.log(1 - r)
-                n += 1
+                out.append((float(scheduler.get_card_retrievability(card, p.at)), p.rating != Rating.Again))
             card, _ = scheduler.review_card(card, Rating(p.rating), p.at)
-    return (total / n if n else math.nan), n
+    return out
+
+
+def log_loss(points: Sequence[Point], parameters: Sequence[float], since: datetime | None = None) -> tuple[float, int]:
+    """Mean binary log loss of the predicted recall on the scored reviews at or after ``since``."""
+    pairs = predictions(points, parameters, since)
+    total = 0.0
+    for r, recalled in pairs:
+        r = min(max(r, 1e-6), 1 - 1e-6)
+        total -= math.log(r) if recalled else math.log(1 - r)
+    return (total / len(pairs) if pairs else math.nan), len(pairs)
 
 
 def _optimizer() -> Any:

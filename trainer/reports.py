@@ -178,6 +178,7 @@ class Report:
     due: tuple[DueDay, ...]
     weakest: tuple[WeakDrill, ...]
     next_steps: tuple[str, ...]  # shell commands, most useful first
+    scheduler: Any = None  # trainer.report_scheduler.SchedulerSection, when the store was read
 
     @property
     def overall_mastery(self) -> float:
@@ -503,4 +504,11 @@ def to_dict(report: Report) -> dict[str, Any]:
                      "attempts": w.attempts, "passes": w.passes, "best": w.best, "target": w.target,
                      "score": w.score, "command": w.command} for w in report.weakest],
         "next_steps": list(report.next_steps),
+        "scheduler": _scheduler_dict(report.scheduler),
     }
+
+
+def _scheduler_dict(section: Any) -> dict[str, Any] | None:
+    from trainer.report_scheduler import to_dict as scheduler_to_dict
+
+    return None if section is None else scheduler_to_dict(section)
