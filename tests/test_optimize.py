@@ -71,8 +71,10 @@ def test_the_fit_beats_the_defaults_on_held_out_reviews_of_a_simulated_person(ap
     points = simulate()
     assert len(points) == 1000 and len(scored(points)) >= needed()
     _store_reviews(points)
-    result = CliRunner().invoke(app, ["optimize"])
+    result = CliRunner().invoke(app, ["optimize", "--retention"])
     assert result.exit_code == 0, result.output
+    [advice] = [line for line in result.output.splitlines() if line.startswith("Optimal desired retention")]
+    assert 0.7 <= float(advice.split()[3]) <= 0.95 and "drill settings retention" in advice
     losses = {line.split()[0]: float(line.split()[-1]) for line in result.output.splitlines()
               if line.startswith("  ") and line.split()[-1][0].isdigit()}
     assert losses["new"] < losses["default"]

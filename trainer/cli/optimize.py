@@ -28,7 +28,7 @@ def optimize(
     from trainer.store import PARAMETERS_KEY, open_store
 
     with store_errors():
-        with open_store() as store:
+        with open_store(create=False) as store:
             fitted = store.fitted()
             if reset:
                 if fitted is None:
