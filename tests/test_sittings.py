@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -15,11 +16,10 @@ from pathlib import Path
 import pytest
 from fsrs import Rating
 
-import trainer.store as store_mod
 from grader.report import Report, Verdict
 from trainer.scheduling import Submit, derive_rating, sitting_rating
 from trainer.sittings import SittingRecorder, WatchSitting
-from trainer.store import MIGRATIONS, SCHEMA_VERSION, list_backups, open_store
+from trainer.store import SCHEMA_VERSION, list_backups, open_store
 
 ROOT = Path(__file__).resolve().parents[1]
 T0 = datetime(2025, 3, 3, 9, 0, tzinfo=timezone.utc)
@@ -190,63 +190,46 @@ def test_a_sitting_of_another_host_waits_a_day(home):
 
 # ------------------------------------------------------------------ migration
 
-def _build_v2(path: Path) -> None:
-    """A file as the current release (schema v2) writes it: every submit of a REPL sitting
-    carries the drill's opening time, and each one moved the card."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    for step in MIGRATIONS[:2]:
-        for statement in step:
-            conn.execute(statement)
-    conn.execute("PRAGMA user_version = 2")
-    conn.close()
-    monkey = store_mod.MIGRATIONS
-    try:
-        store_mod.MIGRATIONS = MIGRATIONS[:2]
-        store_mod.SCHEMA_VERSION = 2
-        opened = T0.isoformat()
-        with open_store(path.parent, clock=Clock()) as old:
-            assert old.schema_version() == 2
-            for seconds, verdict in ((20, "wrong"), (40, "error"), (60, "pass")):   # one sitting
-                old._conn.execute("BEGIN")
-                old._conn.execute(
-                    "INSERT INTO attempts(uid, drill, mode, started_at, seconds, verdict, hints, code, "
-                    "first_try, target_seconds) VALUES (?, 'gqa', 'solve', ?, ?, ?, 0, 'x', ?, 100)",
-                    (f"s{seconds}", opened, seconds, verdict, int(seconds == 20)))
-                old._conn.execute("INSERT INTO review_logs(attempt_id, drill, rating, reviewed_at, duration_ms) "
-                                  "VALUES (last_insert_rowid(), 'gqa', 1, ?, 1)", (opened,))
-                old._conn.execute("COMMIT")
-            old._conn.execute("INSERT INTO cards VALUES ('gqa', 'relearning', 0, 0.5, 9.0, ?, ?, 3, 0)",
-                              (opened, opened))
-            old._conn.execute(
-                "INSERT INTO attempts(uid, drill, mode, started_at, seconds, verdict, hints, code, target_seconds) "
-                "VALUES ('c1', 'top-p', 'check', ?, 1.5, 'pass', 0, 'y', NULL)", (opened,))
-    finally:
-        store_mod.MIGRATIONS = monkey
-        store_mod.SCHEMA_VERSION = len(monkey)
+V2_FILE = ROOT / "tests" / "fixtures" / "progress-v2.db"
+# Written by the current release (schema v2, commit 0d0b795) through its own Store.record_attempt:
+# - mha-padding, solve: wrong 60 s, error 120 s, pass 200 s (target 420), all stamped with the
+#   drill's opening time, as the REPL does; v2 rated each one (Again, Again, Hard);
+# - gqa: a mock session with one wrong submit (target 600), then a solve passed in 100 s;
+# - top-p: `check --record` pass (no target); lora: wrong, then the solution revealed.
+_ATTEMPT_FIELDS = ("id, uid, drill, mode, started_at, seconds, verdict, failing_case, hints, code, seed, "
+                   "session_id, traps, revealed, first_try, target_seconds")
 
 
 def test_migration_from_the_current_version_replays_the_history(home):
     home.mkdir()
-    _build_v2(home / "progress.db")
-    before = sqlite3.connect(home / "progress.db").execute(
-        "SELECT id, uid, drill, mode, started_at, seconds, verdict, hints, code, first_try FROM attempts "
-        "ORDER BY id").fetchall()
-    with open_store(clock=Clock(T0 + timedelta(days=1))) as store:
+    shutil.copyfile(V2_FILE, home / "progress.db")
+    conn = sqlite3.connect(home / "progress.db")
+    before = conn.execute(f"SELECT {_ATTEMPT_FIELDS} FROM attempts ORDER BY id").fetchall()
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert conn.execute("SELECT count(*) FROM review_logs").fetchone()[0] == 8  # one per submit
+    conn.close()
+    with open_store(clock=Clock(T0 + timedelta(days=40))) as store:
         assert store.schema_version() == SCHEMA_VERSION == 3
-        after = store._conn.execute(
-            "SELECT id, uid, drill, mode, started_at, seconds, verdict, hints, code, first_try FROM attempts "
-            "ORDER BY id").fetchall()
+        after = store._conn.execute(f"SELECT {_ATTEMPT_FIELDS} FROM attempts ORDER BY id").fetchall()
         assert after == before                                   # nothing in the attempts changed
-        sittings = store.sittings()
-        assert [(s.drill, s.rating) for s in sittings] == [("gqa", int(Rating.Hard)), ("top-p", int(Rating.Good))]
-        assert [(r.drill, r.rating) for r in store.reviews()] == [("top-p", 3), ("gqa", 2)]
-        gqa = store.card("gqa")
-        assert (gqa.reps, gqa.lapses) == (1, 0)                  # one review, not three
-        assert store.attempts()[2].rating == int(Rating.Hard)
+        by_drill = {}
+        for s in store.sittings():
+            by_drill.setdefault(s.drill, []).append((s.mode, s.rating))
+        assert by_drill == {
+            "mha-padding": [("solve", int(Rating.Hard))],         # fail, fail, pass: one review
+            "gqa": [("mock", int(Rating.Again)), ("solve", int(Rating.Easy))],
+            "top-p": [("check", int(Rating.Good))],
+            "lora": [("solve", int(Rating.Again))],                # revealed
+        }
+        assert len(store.reviews()) == 5
+        assert {c.drill: c.reps for c in store.cards()} == {"mha-padding": 1, "gqa": 2, "top-p": 1, "lora": 1}
+        assert store.card("mha-padding").lapses == 0
+        assert [a.rating for a in store.attempts(drill="mha-padding")] == [None, None, int(Rating.Hard)]
+        assert {a.sitting_id for a in store.attempts(drill="mha-padding")} != {None}
     [backup] = [p for p in list_backups(home) if "pre-v3" in p.name]
     old = sqlite3.connect(backup)
     assert old.execute("PRAGMA user_version").fetchone()[0] == 2
-    assert old.execute("SELECT count(*) FROM review_logs").fetchone()[0] == 3
+    assert old.execute("SELECT count(*) FROM review_logs").fetchone()[0] == 8
     old.close()
 
 

@@ -17,8 +17,8 @@ rated from its stored attempts the next time any process opens the store
 
 Schema versions live in ``PRAGMA user_version`` and ``MIGRATIONS`` (add-only;
 each step runs in its own transaction together with the version bump, after a
-backup copy of the file; a step is SQL text or a function of the connection). A file newer than this program is refused and left
-untouched. ``PRAGMA quick_check`` runs on every open; a damaged file is
+backup copy of the file; a step is SQL text or a function of the connection).
+A file newer than this program is refused and left untouched. ``PRAGMA quick_check`` runs on every open; a damaged file is
 reported with the newest backup and the command that restores it.
 
 Backups are whole-database copies in ``DRILL_HOME/backups/`` made with the
