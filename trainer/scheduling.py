@@ -9,8 +9,9 @@ attempt, but the card moves once per sitting, with the rating of the whole
 sitting (``sitting_rating``):
 
 1. ``internal`` verdicts (the grader's own fault) do not count as submits.
-2. The first pass decides, at once: **Easy** if it was the first submit, without
-   hints, in under half the target time; **Hard** after failed submits or hints,
+2. The first pass decides, at once: **Easy** if it was the first submit (no
+   counted submit before it, and not marked a retry), without hints, in under
+   half the target time; **Hard** after failed submits or hints,
    or over the target time; otherwise **Good** (passed within the target).
 3. A revealed solution before any pass decides at once: **Again**.
 4. A sitting that closes without a pass (skipped, left, out of time, crashed)
