@@ -280,3 +280,22 @@ def test_watch_left_after_fails_is_again(home):
     sitting.close()
     with open_store(home, clock=clock) as store:
         assert [(s.outcome, s.rating) for s in store.sittings()] == [("left", int(Rating.Again))]
+
+
+def test_check_record_is_one_sitting_per_run(home):
+    from typer.testing import CliRunner
+
+    from trainer.cli import _register, app
+
+    _register()
+    folder = ROOT / "tests" / "solutions" / "mha-padding"
+    result = CliRunner().invoke(app, ["check", "mha-padding", str(folder / "bad_scale_d.py"),
+                                      str(folder / "ok_einsum.py"), "--record", "--seed", "3"])
+    assert result.exit_code == 1, result.output  # one file failed
+    with open_store() as store:
+        attempts = store.attempts()
+        assert [a.verdict == "pass" for a in attempts] == [False, True]
+        assert len({a.sitting_id for a in attempts}) == 1
+        [sitting] = store.sittings()
+        assert (sitting.mode, sitting.outcome, sitting.rating) == ("check", "passed", int(Rating.Hard))
+        assert store.card("mha-padding").reps == 1
