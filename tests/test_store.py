@@ -72,7 +72,7 @@ def test_open_creates_database_in_drill_home_with_pragmas(home):
         assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
         assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == store_mod.BUSY_TIMEOUT_MS
         assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
-        assert store.schema_version() == SCHEMA_VERSION == 2
+        assert store.schema_version() == SCHEMA_VERSION == 3
 
 
 def test_create_false_does_not_create(home):
@@ -118,17 +118,18 @@ def test_migration_from_v1_keeps_data_and_takes_a_backup(home):
     with open_store(clock=Clock()) as store:
         assert store.schema_version() == SCHEMA_VERSION
         [attempt] = store.attempts()
+        # the v3 replay re-rated the pass: v1 kept no target time, so it is Good, not Easy
         assert (attempt.uid, attempt.drill, attempt.seconds, attempt.code, attempt.rating) == (
-            "u1", "gqa", 42.5, "def f(): pass", 4)
+            "u1", "gqa", 42.5, "def f(): pass", 3)
         assert attempt.traps == () and attempt.revealed is False and attempt.first_try is True
         [session] = store.sessions()
         assert session.kind == "mock" and len(session.uid) == 32 and attempt.session_id == session.id
-        assert store.card("gqa").stability == 8.3
+        assert store.card("gqa").reps == 1 and store.card("gqa").stability != 8.3  # rebuilt by the replay
         assert store.settings().retention == 0.85
         assert store.integrity_check() == "ok"
         _record(store, "gqa", traps=["repeat-tiling"])
         assert store.attempts()[-1].traps == ("repeat-tiling",)
-    backups = [p for p in list_backups(home) if "pre-v2" in p.name]
+    backups = [p for p in list_backups(home) if f"pre-v{SCHEMA_VERSION}" in p.name]
     assert len(backups) == 1
     old = sqlite3.connect(backups[0])
     assert old.execute("PRAGMA user_version").fetchone()[0] == 1
@@ -145,7 +146,7 @@ def test_a_failing_migration_step_leaves_the_previous_version_intact(home, monke
     with pytest.raises(StoreError):
         open_store(clock=Clock())
     conn = sqlite3.connect(home / "progress.db")
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 2  # v2 applied, v3 rolled back
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION  # the real steps applied, the broken one rolled back
     columns = [r[1] for r in conn.execute("PRAGMA table_info(attempts)")]
     assert "traps" in columns and "extra" not in columns
     conn.close()

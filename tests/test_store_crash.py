@@ -1,9 +1,11 @@
 """Crash safety and a full disk, with real processes.
 
 * Writers are killed with SIGKILL at random points (while opening, migrating from
-  a v1 file, taking the daily backup, recording); afterwards every attempt whose
-  uid a writer printed (it prints only after `record_attempt` returned, i.e.
-  after COMMIT) is present and `PRAGMA integrity_check` is "ok".
+  a v1 file, taking the daily backup, recording, in the middle of a sitting with
+  failed submits); afterwards every attempt whose uid a writer printed (it
+  prints only after `record_attempt` returned, i.e. after COMMIT) is present,
+  `PRAGMA integrity_check` is "ok", and every sitting a killed writer left open
+  was closed and rated from its attempts when the store was next opened.
 * A full disk is simulated with RLIMIT_FSIZE in a subprocess (SIGXFSZ ignored so
   the write fails instead of killing the process): the failure is a clear
   domain error, the CLI prints one line and exits non-zero, and nothing saved
@@ -36,12 +38,17 @@ WRITER = textwrap.dedent("""
     drills = ["gqa", "top-p", "mha-padding", "lora"]
     while True:
         with open_store(clock=clock) as store:     # reopen often so kills hit open too
-            for _ in range(rng.randint(1, 6)):
-                verdict = rng.choice(["pass", "pass", "wrong", "internal"])
-                result = store.record_attempt(rng.choice(drills), "check", clock(), rng.random() * 200,
-                                              verdict, code="x = 1\\n" * rng.randint(1, 3000),
-                                              target_seconds=120, traps=["t"] if verdict == "wrong" else None)
-                print("ACK", result.uid, flush=True)
+            for _ in range(rng.randint(1, 4)):
+                drill = rng.choice(drills)
+                sitting = store.open_sitting(drill, "solve", target_seconds=120)
+                for _ in range(rng.randint(1, 4)):  # sittings with failed submits, often left open by the kill
+                    verdict = rng.choice(["pass", "wrong", "wrong", "internal"])
+                    result = store.record_attempt(drill, "solve", clock(), rng.random() * 200,
+                                                  verdict, code="x = 1\\n" * rng.randint(1, 3000),
+                                                  target_seconds=120, traps=["t"] if verdict == "wrong" else None,
+                                                  sitting_id=sitting)
+                    print("ACK", result.uid, flush=True)
+                store.close_sitting(sitting, "left")
 """)
 
 
@@ -98,8 +105,13 @@ def test_sigkilled_writers_never_lose_an_acknowledged_attempt(tmp_path):
         assert acked <= present, f"lost {len(acked - present)} acknowledged attempts"
         assert len(present - acked) <= trials * 2  # at most one unprinted commit per killed writer
         counts = store.counts()
-        assert counts["review_logs"] == sum(
-            1 for a in store.attempts() if a.verdict != "internal" and a.uid != "from-v1")
+        sittings = store.sittings()
+        assert all(s.closed_at is not None for s in sittings)  # the killed writers' sittings were recovered
+        assert any(s.outcome == "abandoned" for s in sittings)
+        counted = {a.sitting_id for a in store.attempts() if a.verdict != "internal"}
+        assert {s.id for s in sittings if s.rating is not None} == counted  # rated iff touched
+        assert counts["review_logs"] == len(counted)  # one review per sitting
+        assert sum(c.reps for c in store.cards()) == len(counted)
     conn = sqlite3.connect(home / "progress.db")
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     conn.close()

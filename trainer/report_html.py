@@ -47,6 +47,12 @@ def _panel(title: str, inner: str, note: str = "") -> str:
     return f'<section class="panel"><h2>{esc(title)}{extra}</h2>{inner}</section>'
 
 
+def _scheduler(report: Report) -> str:
+    from trainer.report_scheduler import html
+
+    return "" if report.scheduler is None else _panel("Scheduler", html(report.scheduler), "FSRS at work")
+
+
 def _cmd(command: str) -> str:
     return f"<code>{esc(command)}</code>"
 
@@ -136,6 +142,7 @@ def render_html(report: Report) -> str:
         _panel("Reviews due", due_columns(report.due), f"{due_total} in the next 14 days"),
         "</div>",
         _panel("Practice calendar", heatmap_svg(report.heatmap), plural(report.heatmap.active_days, "active day")),
+        _scheduler(report),
         _panel("Time to solve", _trends(report), f"passing attempts against each drill's target {window}".strip()),
         _panel("Weakest drills", _weakest(report), "the ones to practise next"),
         _panel("Most frequent mistakes", _mistakes(report), window),

@@ -67,6 +67,10 @@ def render_md(report: Report) -> str:
     lines += ["```text"] + [f"{'today' if i == 0 else d.day.strftime('%a'):<5} {d.day.strftime('%d %b')}  "
                             f"{bar(d.count, top, 20, empty=' ')} {d.count}".rstrip()
                             for i, d in enumerate(report.due)] + ["```", ""]
+    if report.scheduler is not None:
+        from trainer.report_scheduler import lines as scheduler_lines
+
+        lines += ["## Scheduler", ""] + [md_text(line) for line in scheduler_lines(report.scheduler)] + [""]
     lines += ["## Time to solve", ""]
     if report.trends:
         lines += _table(["drill", "trend", "best", "latest", "target", ""],

@@ -168,6 +168,14 @@ def _mocks(report: Report) -> Group | Text:
     return Group(table, trend, formula)
 
 
+def _scheduler(report: Report) -> list[Text]:
+    from trainer.report_scheduler import lines
+
+    if report.scheduler is None:
+        return []
+    return [Text("Scheduler", style="bold"), Text("\n".join(lines(report.scheduler))), Text("")]
+
+
 def _headline(report: Report) -> Text:
     t, ft = report.totals, report.first_try
     window = f"since {report.since.isoformat()}" if report.since else "all history"
@@ -201,6 +209,7 @@ def render_text(report: Report, color: bool = False, width: int = 100) -> str:
         _mastery(report), Text(""),
         Text("Practice calendar", style="bold"), _heatmap(report, width), Text(""),
         _due(report), Text(""),
+        *_scheduler(report),
         _trends(report), Text(""),
         _mistakes(report), Text(""),
         _weakest(report, width), Text(""),

@@ -209,6 +209,7 @@ class Report:
     weakest: tuple[WeakDrill, ...]
     next_steps: tuple[str, ...]  # shell commands, most useful first
     mocks: tuple[MockScore, ...] = ()  # oldest first, the last MOCK_POINTS in the window
+    scheduler: Any = None  # trainer.report_scheduler.SchedulerSection, when the store was read
 
     @property
     def overall_mastery(self) -> float:
@@ -580,4 +581,11 @@ def to_dict(report: Report) -> dict[str, Any]:
                   "scores": [{"at": m.at.isoformat(), "score": m.score, "passed": m.passed, "total": m.total,
                               "minutes": m.minutes} for m in report.mocks]},
         "next_steps": list(report.next_steps),
+        "scheduler": _scheduler_dict(report.scheduler),
     }
+
+
+def _scheduler_dict(section: Any) -> dict[str, Any] | None:
+    from trainer.report_scheduler import to_dict as scheduler_to_dict
+
+    return None if section is None else scheduler_to_dict(section)

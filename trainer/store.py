@@ -6,10 +6,19 @@ IMMEDIATE`` transaction covering the attempt row, the card update and the
 review log, committed before ``record_attempt`` returns: a caller that prints
 after the call never reports an attempt that is not on disk.
 
+Attempts are grouped in **sittings** (one drill from opening to pass, skip, leave
+or timeout; see trainer.scheduling): ``open_sitting`` -> ``record_attempt(...,
+sitting_id=)`` -> ``close_sitting``. The card moves once per sitting, in the
+transaction of the submit (or the closing) that decides its rating. A sitting
+left open by a process that died (SIGKILL, crash, power cut) is closed and
+rated from its stored attempts the next time any process opens the store
+(``recover_sittings``); a sitting whose process still runs is left alone.
+``record_attempt`` without a sitting is a sitting of its own.
+
 Schema versions live in ``PRAGMA user_version`` and ``MIGRATIONS`` (add-only;
 each step runs in its own transaction together with the version bump, after a
-backup copy of the file). A file newer than this program is refused and left
-untouched. ``PRAGMA quick_check`` runs on every open; a damaged file is
+backup copy of the file; a step is SQL text or a function of the connection).
+A file newer than this program is refused and left untouched. ``PRAGMA quick_check`` runs on every open; a damaged file is
 reported with the newest backup and the command that restores it.
 
 Backups are whole-database copies in ``DRILL_HOME/backups/`` made with the
@@ -30,6 +39,7 @@ import json
 import os
 import random
 import shutil
+import socket
 import sqlite3
 import time
 import uuid
@@ -48,10 +58,13 @@ from trainer.scheduling import (
     STATES,
     VERDICTS,
     CardState,
+    Submit,
     as_utc,
+    check_parameters,
     derive_rating,
     retrievability,
     review,
+    sitting_rating,
     utc_now,
 )
 
@@ -64,10 +77,12 @@ AUTO_BACKUP_EVERY = timedelta(days=1)
 BUSY_TIMEOUT_MS = 15_000
 EXPORT_FORMAT = 1
 SESSION_KINDS: tuple[str, ...] = ("warmup", "mock", "team")
+PARAMETERS_KEY = "fsrs_parameters"  # {"parameters": [21 floats], "fitted_at": ISO time, ...} or absent
+FOREIGN_OWNER_GRACE = timedelta(days=1)  # an open sitting of another host is presumed dead after this
 _TS_FORMAT = "%Y%m%dT%H%M%SZ"
 
 # Add-only. MIGRATIONS[i] takes the schema from version i to version i + 1.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
+MIGRATIONS: tuple[tuple[Any, ...], ...] = (
     (  # v1: attempts, cards, review logs, sessions, settings
         """CREATE TABLE sessions (
             id INTEGER PRIMARY KEY,
@@ -122,6 +137,28 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "UPDATE sessions SET uid = lower(hex(randomblob(16))) WHERE uid IS NULL",
         "CREATE UNIQUE INDEX sessions_by_uid ON sessions(uid)",
         "CREATE INDEX attempts_by_time ON attempts(started_at)",
+    ),
+    (  # v3: sittings (one review per sitting); the history is replayed through the new rule
+        """CREATE TABLE sittings (
+            id INTEGER PRIMARY KEY,
+            uid TEXT NOT NULL UNIQUE,
+            drill TEXT NOT NULL,
+            mode TEXT NOT NULL,
+            session_id INTEGER REFERENCES sessions(id) ON DELETE SET NULL,
+            target_seconds REAL,
+            opened_at TEXT NOT NULL,
+            closed_at TEXT,
+            outcome TEXT,
+            revealed INTEGER NOT NULL DEFAULT 0,
+            hints INTEGER NOT NULL DEFAULT 0,
+            rating INTEGER,
+            owner TEXT
+        )""",
+        "CREATE INDEX sittings_open ON sittings(closed_at)",
+        "ALTER TABLE attempts ADD COLUMN sitting_id INTEGER REFERENCES sittings(id) ON DELETE SET NULL",
+        "CREATE INDEX attempts_by_sitting ON attempts(sitting_id)",
+        "ALTER TABLE review_logs ADD COLUMN sitting_id INTEGER REFERENCES sittings(id) ON DELETE CASCADE",
+        lambda conn: _replay_history(conn),
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -266,6 +303,7 @@ class AttemptRecord:
     first_try: bool
     target_seconds: float | None
     rating: int | None
+    sitting_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -275,6 +313,23 @@ class ReviewRecord:
     rating: int
     reviewed_at: datetime
     duration_ms: int | None
+    sitting_id: int | None = None
+
+
+@dataclass(frozen=True)
+class SittingRecord:
+    """One sitting. ``rating`` is None while undecided, and for an untouched sitting."""
+
+    id: int
+    uid: str
+    drill: str
+    mode: str
+    session_id: int | None
+    target_seconds: float | None
+    opened_at: datetime
+    closed_at: datetime | None
+    outcome: str | None
+    rating: int | None
 
 
 @dataclass(frozen=True)
@@ -583,6 +638,10 @@ class Store:
             if version < SCHEMA_VERSION:
                 self._migrate(version)
             self._auto_backup()
+        try:
+            self.recover_sittings()
+        except StoreError:
+            pass  # read-only or busy: the next open tries again; nothing is lost meanwhile
 
     def _enter_wal(self) -> None:
         """Switch to WAL. From a rollback-journal file (a new, restored or v1 file) two
@@ -618,7 +677,10 @@ class Store:
                 if self.schema_version() >= target:  # another process got there first
                     continue
                 for statement in MIGRATIONS[target - 1]:
-                    self._conn.execute(statement)
+                    if callable(statement):
+                        statement(self._conn)
+                    else:
+                        self._conn.execute(statement)
                 self._conn.execute(f"PRAGMA user_version = {target}")
 
     def _auto_backup(self) -> None:
@@ -689,6 +751,11 @@ class Store:
                          "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                          (key, json.dumps(value)))
 
+    def delete_setting(self, key: str) -> None:
+        """Forget a stored setting (its default applies again)."""
+        with self._writing() as conn:
+            conn.execute("DELETE FROM settings WHERE key = ?", (key,))
+
     # -- writing attempts
 
     def record_attempt(
@@ -708,48 +775,125 @@ class Store:
         first_try: bool = True,
         revealed: bool = False,
         traps: list[str] | None = None,
+        sitting_id: int | None = None,
     ) -> RecordResult:
-        """Record one attempt and move its drill's card, in one transaction committed
-        before returning. ``internal`` verdicts are recorded but never touch the card."""
+        """Record one attempt, in one transaction committed before returning. In an open
+        sitting (``sitting_id``) the card moves only if this attempt decides the sitting's
+        rating (its first pass, or a reveal); without one the attempt is a sitting of its
+        own, rated at once. ``internal`` verdicts are recorded but never touch the card.
+        ``rating`` in the result is the rating applied now (None: the card did not move)."""
         if not drill or not mode:
             raise ValueError("drill and mode must be non-empty")
         if seconds < 0 or hints < 0:
             raise ValueError("seconds and hints must not be negative")
+        if verdict not in VERDICTS:
+            raise ValueError(f"unknown verdict {verdict!r}; expected one of {', '.join(VERDICTS)}")
         started = as_utc(started_at)
-        rating = derive_rating(verdict, seconds, target_seconds, hints=hints,
-                               first_try=first_try, revealed=revealed)
         uid = uuid.uuid4().hex
         with self._writing() as conn:
             if session_id is not None and not conn.execute(
                     "SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone():
                 raise ValueError(f"unknown session id {session_id}")
+            single = sitting_id is None
+            if single:
+                sitting_id = _insert_sitting(conn, drill, mode, session_id, target_seconds, started, None)
+            else:
+                row = conn.execute("SELECT drill, closed_at FROM sittings WHERE id = ?", (sitting_id,)).fetchone()
+                if row is None:
+                    raise ValueError(f"unknown sitting id {sitting_id}")
+                if row[0] != drill:
+                    raise ValueError(f"sitting {sitting_id} is for drill {row[0]!r}, not {drill!r}")
+                if row[1] is not None:
+                    raise ValueError(f"sitting {sitting_id} is already closed; open a new one")
             attempt_id = self._insert_attempt(conn, uid, drill, mode, started, seconds, verdict,
                                               failing_case, hints, code, seed, session_id,
-                                              list(traps or []), revealed, first_try, target_seconds)
+                                              list(traps or []), revealed, first_try, target_seconds,
+                                              sitting_id)
+            rating = _rate_sitting(conn, sitting_id, closed=single)
+            if single:
+                conn.execute("UPDATE sittings SET closed_at = opened_at, outcome = 'single' WHERE id = ?",
+                             (sitting_id,))
             card = _read_card(conn, drill)
-            if rating is None:
-                return RecordResult(attempt_id, uid, None, card.due if card else None, card)
-            retention = float(_stored_setting(conn, "retention"))
-            outcome = review(drill, card, rating, started + timedelta(seconds=seconds),
-                             desired_retention=retention, duration_ms=int(round(seconds * 1000)))
-            _write_card(conn, outcome.card)
-            conn.execute("INSERT INTO review_logs(attempt_id, drill, rating, reviewed_at, duration_ms) "
-                         "VALUES (?, ?, ?, ?, ?)",
-                         (attempt_id, drill, int(rating), _iso(outcome.reviewed_at), outcome.duration_ms))
-        return RecordResult(attempt_id, uid, int(rating), outcome.card.due, outcome.card)
+        return RecordResult(attempt_id, uid, rating, card.due if card else None, card)
+
+    # -- sittings
+
+    def open_sitting(self, drill: str, mode: str, *, session_id: int | None = None,
+                     target_seconds: float | None = None, opened_at: datetime | None = None) -> int:
+        """Open a sitting of ``drill`` (now, or at ``opened_at``); returns its id for
+        ``record_attempt`` and ``close_sitting``. Sittings left open by dead processes are
+        closed and rated first."""
+        if not drill or not mode:
+            raise ValueError("drill and mode must be non-empty")
+        if target_seconds is not None and not target_seconds > 0:
+            raise ValueError("target_seconds must be a positive number or None")
+        when = as_utc(opened_at) if opened_at is not None else as_utc(self.clock())
+        self.recover_sittings()
+        with self._writing() as conn:
+            if session_id is not None and not conn.execute(
+                    "SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone():
+                raise ValueError(f"unknown session id {session_id}")
+            return _insert_sitting(conn, drill, mode, session_id, target_seconds, when, _owner_token())
+
+    def close_sitting(self, sitting_id: int, outcome: str, *, revealed: bool = False,
+                      hints: int = 0) -> SittingRecord:
+        """Close a sitting (``outcome``: passed, skipped, quit, timeout, ...). An undecided
+        sitting is rated now: Again if it had a counted submit or ``revealed``, nothing if
+        untouched. Closing a closed sitting changes nothing."""
+        outcome = str(outcome or "").strip()[:40] or "closed"
+        with self._writing() as conn:
+            row = conn.execute("SELECT closed_at FROM sittings WHERE id = ?", (sitting_id,)).fetchone()
+            if row is None:
+                raise ValueError(f"unknown sitting id {sitting_id}")
+            if row[0] is None:
+                conn.execute("UPDATE sittings SET revealed = max(revealed, ?), hints = max(hints, ?) "
+                             "WHERE id = ?", (int(bool(revealed)), max(0, int(hints)), sitting_id))
+                _rate_sitting(conn, sitting_id, closed=True)
+                conn.execute("UPDATE sittings SET closed_at = ?, outcome = ? WHERE id = ?",
+                             (_iso(self.clock()), outcome, sitting_id))
+        return self.sitting(sitting_id)
+
+    def recover_sittings(self) -> list[int]:
+        """Close and rate every open sitting whose process is gone (crash, SIGKILL); returns
+        their ids. Sittings of live processes (this one included) are left open."""
+        with self._reading() as conn:
+            rows = conn.execute("SELECT id, owner, opened_at FROM sittings WHERE closed_at IS NULL").fetchall()
+        dead = [r[0] for r in rows if not _owner_alive(r[1], _parse(r[2]), self.clock())]
+        closed = []
+        for sitting_id in dead:
+            with self._writing() as conn:
+                if conn.execute("SELECT closed_at FROM sittings WHERE id = ?", (sitting_id,)).fetchone()[0]:
+                    continue  # another process recovered it first
+                _rate_sitting(conn, sitting_id, closed=True)
+                conn.execute("UPDATE sittings SET closed_at = ?, outcome = 'abandoned' WHERE id = ?",
+                             (_iso(self.clock()), sitting_id))
+                closed.append(sitting_id)
+        return closed
+
+    def sitting(self, sitting_id: int) -> SittingRecord:
+        with self._reading() as conn:
+            row = conn.execute(f"SELECT {_SITTING_COLUMNS} FROM sittings WHERE id = ?", (sitting_id,)).fetchone()
+        if row is None:
+            raise ValueError(f"unknown sitting id {sitting_id}")
+        return _sitting_from_row(row)
+
+    def sittings(self) -> list[SittingRecord]:
+        with self._reading() as conn:
+            rows = conn.execute(f"SELECT {_SITTING_COLUMNS} FROM sittings ORDER BY opened_at, id").fetchall()
+        return [_sitting_from_row(r) for r in rows]
 
     @staticmethod
     def _insert_attempt(conn: sqlite3.Connection, uid: str, drill: str, mode: str, started: datetime,
                         seconds: float, verdict: str, failing_case: str | None, hints: int, code: str,
                         seed: int | None, session_id: int | None, traps: list[str], revealed: bool,
-                        first_try: bool, target_seconds: float | None) -> int:
+                        first_try: bool, target_seconds: float | None, sitting_id: int | None = None) -> int:
         cur = conn.execute(
             "INSERT INTO attempts(uid, drill, mode, started_at, seconds, verdict, failing_case, hints, "
-            "code, seed, session_id, traps, revealed, first_try, target_seconds) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "code, seed, session_id, traps, revealed, first_try, target_seconds, sitting_id) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (uid, drill, mode, _iso(started), float(seconds), verdict, failing_case, int(hints), code,
              seed, session_id, json.dumps([str(t) for t in traps]), int(bool(revealed)),
-             int(bool(first_try)), target_seconds),
+             int(bool(first_try)), target_seconds, sitting_id),
         )
         return int(cur.lastrowid)
 
@@ -812,14 +956,14 @@ class Store:
         return [_attempt_from_row(r) for r in rows]
 
     def reviews(self, since: datetime | None = None) -> list[ReviewRecord]:
-        sql = "SELECT attempt_id, drill, rating, reviewed_at, duration_ms FROM review_logs"
+        sql = "SELECT attempt_id, drill, rating, reviewed_at, duration_ms, sitting_id FROM review_logs"
         args: list[Any] = []
         if since is not None:
             sql += " WHERE reviewed_at >= ?"
             args.append(_iso(since))
         with self._reading() as conn:
             rows = conn.execute(sql + " ORDER BY reviewed_at, id", args).fetchall()
-        return [ReviewRecord(r[0], r[1], r[2], _parse(r[3]), r[4]) for r in rows]
+        return [ReviewRecord(r[0], r[1], r[2], _parse(r[3]), r[4], r[5]) for r in rows]
 
     def drill_summaries(self) -> dict[str, DrillSummary]:
         """Every drill with a card or an attempt; drills absent from the map are new."""
@@ -858,8 +1002,18 @@ class Store:
 
     def retrievabilities(self, now: datetime) -> dict[str, float]:
         """FSRS retrievability (0..1) at ``now`` of every drill with a card (for mastery)."""
-        retention = self.settings().retention
-        return {c.drill: retrievability(c, now, retention) for c in self.cards()}
+        retention, parameters = self.scheduler_config()
+        return {c.drill: retrievability(c, now, retention, parameters) for c in self.cards()}
+
+    def scheduler_config(self) -> tuple[float, tuple[float, ...] | None]:
+        """(desired retention, the fitted FSRS parameters or None for fsrs's defaults)."""
+        with self._reading() as conn:
+            return _scheduler_config(conn)
+
+    def fitted(self) -> dict[str, Any] | None:
+        """The `drill optimize` fit in use (parameters, fitted_at, losses), or None (defaults)."""
+        with self._reading() as conn:
+            return fitted_parameters(conn)
 
     def counts(self) -> dict[str, int]:
         with self._reading() as conn:
@@ -871,7 +1025,8 @@ class Store:
     def export(self) -> dict[str, Any]:
         """Everything as the `drill export` JSON (format 1; times UTC ISO-8601)."""
         sessions = {s.id: s for s in self.sessions()}
-        attempts = [_attempt_to_json(a, sessions) for a in self.attempts()]
+        sittings = {s.id: s.uid for s in self.sittings()}
+        attempts = [_attempt_to_json(a, sessions, sittings) for a in self.attempts()]
         cards = [_card_to_json(c) for c in self.cards()]
         return {
             "format": EXPORT_FORMAT,
@@ -922,21 +1077,34 @@ class Store:
 
     def _import_attempt(self, conn: sqlite3.Connection, uid: str, a: Mapping[str, Any],
                         session_id: int | None) -> None:
+        """One exported attempt, in its sitting (found or made by the export's sitting uid; an
+        attempt without one is a sitting of its own), with the review its ``rating`` records."""
         started = _parse(a["started_at"])
+        end = started + timedelta(seconds=float(a["seconds"]))
+        sitting_uid = a.get("sitting")
+        row = conn.execute("SELECT id FROM sittings WHERE uid = ?", (sitting_uid,)).fetchone() \
+            if sitting_uid else None
+        if row is not None:
+            sitting_id = int(row[0])
+        else:
+            sitting_id = _insert_sitting(conn, a["drill"], a["mode"], session_id, a.get("target_seconds"),
+                                         started, None)
+            conn.execute("UPDATE sittings SET closed_at = ?, outcome = 'imported', uid = ? WHERE id = ?",
+                         (_iso(end), sitting_uid or uuid.uuid4().hex, sitting_id))
         attempt_id = self._insert_attempt(
             conn, uid, a["drill"], a["mode"], started, float(a["seconds"]), a["verdict"],
             a.get("failing_case"), int(a["hints"]), a["code"], a.get("seed"), session_id,
             list(a.get("traps") or []), bool(a.get("revealed", False)), bool(a.get("first_try", True)),
-            a.get("target_seconds"))
+            a.get("target_seconds"), sitting_id)
         rating = a["rating"] if "rating" in a else derive_rating(
             a["verdict"], float(a["seconds"]), a.get("target_seconds"), hints=int(a["hints"]),
             first_try=bool(a.get("first_try", True)), revealed=bool(a.get("revealed", False)))
         if rating is not None:
-            conn.execute("INSERT INTO review_logs(attempt_id, drill, rating, reviewed_at, duration_ms) "
-                         "VALUES (?, ?, ?, ?, ?)",
-                         (attempt_id, a["drill"], int(rating),
-                          _iso(started + timedelta(seconds=float(a["seconds"]))),
+            conn.execute("INSERT INTO review_logs(attempt_id, sitting_id, drill, rating, reviewed_at, duration_ms) "
+                         "VALUES (?, ?, ?, ?, ?, ?)",
+                         (attempt_id, sitting_id, a["drill"], int(rating), _iso(end),
                           int(round(float(a["seconds"]) * 1000))))
+            conn.execute("UPDATE sittings SET rating = ? WHERE id = ? AND rating IS NULL", (int(rating), sitting_id))
 
     def reset(self, drill: str | None = None) -> ResetResult:
         """Forget one drill's progress (attempts, reviews, card) or everything (also
@@ -953,10 +1121,10 @@ class Store:
         backup = self.backup("pre-reset")
         with self._writing() as conn:
             if drill is None:
-                for table in ("review_logs", "attempts", "cards", "sessions"):
+                for table in ("review_logs", "attempts", "sittings", "cards", "sessions"):
                     conn.execute(f"DELETE FROM {table}")
             else:
-                for table in ("review_logs", "attempts", "cards"):
+                for table in ("review_logs", "attempts", "sittings", "cards"):
                     conn.execute(f"DELETE FROM {table} WHERE drill = ?", (drill,))
         return ResetResult(int(n_attempts), int(n_cards), int(n_sessions), backup)
 
@@ -970,7 +1138,7 @@ class Store:
 _CARD_COLUMNS = "drill, state, step, stability, difficulty, due, last_review, reps, lapses"
 _ATTEMPT_COLUMNS = ("a.id, a.uid, a.drill, a.mode, a.started_at, a.seconds, a.verdict, a.failing_case, "
                     "a.hints, a.code, a.seed, a.session_id, a.traps, a.revealed, a.first_try, "
-                    "a.target_seconds, r.rating")
+                    "a.target_seconds, r.rating, a.sitting_id")
 
 
 def _card_from_row(r: tuple) -> CardState:
@@ -990,6 +1158,159 @@ def _write_card(conn: sqlite3.Connection, c: CardState) -> None:
          _iso(c.last_review) if c.last_review else None, c.reps, c.lapses))
 
 
+_SITTING_COLUMNS = "id, uid, drill, mode, session_id, target_seconds, opened_at, closed_at, outcome, rating"
+
+
+def _sitting_from_row(r: tuple) -> SittingRecord:
+    return SittingRecord(id=r[0], uid=r[1], drill=r[2], mode=r[3], session_id=r[4], target_seconds=r[5],
+                         opened_at=_parse(r[6]), closed_at=_parse(r[7]), outcome=r[8], rating=r[9])
+
+
+def _insert_sitting(conn: sqlite3.Connection, drill: str, mode: str, session_id: int | None,
+                    target_seconds: float | None, opened_at: datetime, owner: str | None) -> int:
+    cur = conn.execute("INSERT INTO sittings(uid, drill, mode, session_id, target_seconds, opened_at, owner) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (uuid.uuid4().hex, drill, mode, session_id, target_seconds, _iso(opened_at), owner))
+    return int(cur.lastrowid)
+
+
+def fitted_parameters(conn_or_value: Any) -> dict[str, Any] | None:
+    """The stored ``fsrs_parameters`` setting when it is valid (else None: the defaults apply).
+    Takes a connection or the setting's value."""
+    value = conn_or_value
+    if isinstance(conn_or_value, sqlite3.Connection):
+        row = conn_or_value.execute("SELECT value FROM settings WHERE key = ?", (PARAMETERS_KEY,)).fetchone()
+        try:
+            value = json.loads(row[0]) if row else None
+        except ValueError:
+            return None
+    try:
+        return _validate_parameters_setting(value)
+    except ValueError:
+        return None
+
+
+def _scheduler_config(conn: sqlite3.Connection) -> tuple[float, tuple[float, ...] | None]:
+    """(desired retention, fitted parameters or None for fsrs's defaults)."""
+    fitted = fitted_parameters(conn)
+    return float(_stored_setting(conn, "retention")), (tuple(fitted["parameters"]) if fitted else None)
+
+
+def _sitting_submits(conn: sqlite3.Connection, sitting_id: int) -> list[tuple]:
+    return conn.execute("SELECT id, started_at, seconds, verdict, hints, revealed, first_try FROM attempts "
+                        "WHERE sitting_id = ? ORDER BY id", (sitting_id,)).fetchall()
+
+
+def _rate_sitting(conn: sqlite3.Connection, sitting_id: int, *, closed: bool,
+                  now: datetime | None = None) -> int | None:
+    """Apply the sitting's one rating if it is decided and not yet applied: move the card and
+    log the review (dated at the end of the deciding submit). Returns the rating applied now."""
+    drill, target, revealed, applied, closed_at = conn.execute(
+        "SELECT drill, target_seconds, revealed, rating, closed_at FROM sittings WHERE id = ?",
+        (sitting_id,)).fetchone()
+    if applied is not None:
+        return None
+    rows = _sitting_submits(conn, sitting_id)
+    decided = sitting_rating([Submit(r[3], float(r[2]), int(r[4]), bool(r[5]), bool(r[6])) for r in rows],
+                             target, closed=closed, revealed=bool(revealed))
+    if decided is None:
+        return None
+    if decided.index is not None:
+        deciding = rows[decided.index]
+        attempt_id, seconds = deciding[0], float(deciding[2])
+        when = _parse(deciding[1]) + timedelta(seconds=seconds)
+        duration: int | None = int(round(seconds * 1000))
+    else:
+        attempt_id, duration = None, None
+        when = _parse(closed_at) or as_utc(now or utc_now())
+    retention, parameters = _scheduler_config(conn)
+    outcome = review(drill, _read_card(conn, drill), decided.rating, when, desired_retention=retention,
+                     duration_ms=duration, parameters=parameters)
+    _write_card(conn, outcome.card)
+    conn.execute("INSERT INTO review_logs(attempt_id, sitting_id, drill, rating, reviewed_at, duration_ms) "
+                 "VALUES (?, ?, ?, ?, ?, ?)",
+                 (attempt_id, sitting_id, drill, int(decided.rating), _iso(outcome.reviewed_at), duration))
+    conn.execute("UPDATE sittings SET rating = ? WHERE id = ?", (int(decided.rating), sitting_id))
+    return int(decided.rating)
+
+
+def _replay_history(conn: sqlite3.Connection) -> None:
+    """Migration to v3: group the stored attempts into sittings (same drill, mode, session and
+    opening time: the REPL stamps every submit with the drill's opening time), then rebuild
+    every card and the review log through the one-review-per-sitting rule. The attempts'
+    own fields are left as they were; only their new ``sitting_id`` is filled in."""
+    rows = conn.execute("SELECT id, drill, mode, session_id, started_at, seconds, verdict, target_seconds "
+                        "FROM attempts ORDER BY started_at, id").fetchall()
+    groups: dict[tuple, list[tuple]] = {}
+    for r in rows:
+        groups.setdefault((r[1], r[2], r[3], r[4]), []).append(r)
+    order: list[tuple[datetime, int]] = []
+    for (drill, mode, session_id, started), members in groups.items():
+        end = max(_parse(m[4]) + timedelta(seconds=float(m[5])) for m in members)
+        target = next((m[7] for m in members if m[7] is not None), None)
+        sitting_id = _insert_sitting(conn, drill, mode, session_id, target, _parse(started), None)
+        outcome = "passed" if any(m[6] == "pass" for m in members) else "failed"
+        conn.execute("UPDATE sittings SET closed_at = ?, outcome = ? WHERE id = ?", (_iso(end), outcome, sitting_id))
+        conn.executemany("UPDATE attempts SET sitting_id = ? WHERE id = ?", [(sitting_id, m[0]) for m in members])
+        order.append((end, sitting_id))
+    conn.execute("DELETE FROM review_logs")
+    conn.execute("DELETE FROM cards WHERE drill IN (SELECT drill FROM attempts WHERE verdict != 'internal')")
+    decided: list[tuple[datetime, int]] = []
+    for end, sitting_id in order:
+        subs = _sitting_submits(conn, sitting_id)
+        target = conn.execute("SELECT target_seconds FROM sittings WHERE id = ?", (sitting_id,)).fetchone()[0]
+        d = sitting_rating([Submit(r[3], float(r[2]), int(r[4]), bool(r[5]), bool(r[6])) for r in subs],
+                           target, closed=True)
+        if d is not None:
+            deciding = subs[d.index]
+            decided.append((_parse(deciding[1]) + timedelta(seconds=float(deciding[2])), sitting_id))
+    for _when, sitting_id in sorted(decided):
+        _rate_sitting(conn, sitting_id, closed=True)
+
+
+def _proc_stat(pid: int) -> tuple[str, str] | None:
+    """(state, start time in clock ticks) of a process from /proc (Linux); None elsewhere."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text[text.rfind(")") + 2:].split()
+    return (fields[0], fields[19]) if len(fields) > 19 else None
+
+
+def _owner_token() -> str:
+    """host:pid:start, enough to tell later whether the process that opened a sitting lives."""
+    pid = os.getpid()
+    stat = _proc_stat(pid)
+    return f"{socket.gethostname()}:{pid}:{stat[1] if stat else ''}"
+
+
+def _owner_alive(owner: str | None, opened_at: datetime | None, now: datetime) -> bool:
+    if not owner:
+        return False
+    parts = owner.rsplit(":", 2)
+    try:
+        host, pid, start = parts[0], int(parts[1]), parts[2]
+    except (ValueError, IndexError):
+        return False
+    if host != socket.gethostname():  # a shared folder used from another machine: cannot ask it
+        return opened_at is not None and as_utc(now) - opened_at < FOREIGN_OWNER_GRACE
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    except OSError:
+        return False
+    stat = _proc_stat(pid)
+    if stat is None:
+        return True  # alive, and no /proc to check it is the same process
+    return stat[0] not in ("Z", "X") and (not start or stat[1] == start)
+
+
 def _stored_setting(conn: sqlite3.Connection, key: str) -> Any:
     row = conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
     return json.loads(row[0]) if row else SETTING_DEFAULTS[key]
@@ -1000,7 +1321,7 @@ def _attempt_from_row(r: tuple) -> AttemptRecord:
         id=r[0], uid=r[1], drill=r[2], mode=r[3], started_at=_parse(r[4]), seconds=r[5], verdict=r[6],
         failing_case=r[7], hints=r[8], code=r[9], seed=r[10], session_id=r[11],
         traps=tuple(json.loads(r[12] or "[]")), revealed=bool(r[13]), first_try=bool(r[14]),
-        target_seconds=r[15], rating=r[16])
+        target_seconds=r[15], rating=r[16], sitting_id=r[17])
 
 
 def _newer(incoming: CardState, current: CardState) -> bool:
@@ -1015,7 +1336,26 @@ def _session_kind(kind: str) -> str:
     return normal
 
 
+def _validate_parameters_setting(value: Any) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict) or "parameters" not in value:
+        raise ValueError(f"{PARAMETERS_KEY} must be an object with a \"parameters\" list "
+                         f"(`drill optimize` writes it; `drill optimize --reset` removes it)")
+    out = dict(value)
+    out["parameters"] = list(check_parameters(value["parameters"]))
+    fitted_at = value.get("fitted_at")
+    if fitted_at is not None:
+        try:
+            as_utc(datetime.fromisoformat(str(fitted_at)))
+        except ValueError as exc:
+            raise ValueError(f"{PARAMETERS_KEY}.fitted_at must be an ISO-8601 time with a zone") from exc
+    return out
+
+
 def _validate_setting(key: str, value: Any) -> Any:
+    if key == PARAMETERS_KEY:
+        return _validate_parameters_setting(value)
     if key == "retention":
         if isinstance(value, bool) or not isinstance(value, (int, float)) \
                 or not MIN_RETENTION <= float(value) <= MAX_RETENTION:
@@ -1039,9 +1379,11 @@ def _validate_setting(key: str, value: Any) -> Any:
 # ---------------------------------------------------------------- export JSON
 
 
-def _attempt_to_json(a: AttemptRecord, sessions: Mapping[int, SessionRecord]) -> dict[str, Any]:
+def _attempt_to_json(a: AttemptRecord, sessions: Mapping[int, SessionRecord],
+                     sittings: Mapping[int, str] | None = None) -> dict[str, Any]:
     session = sessions.get(a.session_id) if a.session_id is not None else None
     return {
+        "sitting": (sittings or {}).get(a.sitting_id) if a.sitting_id is not None else None,
         "drill": a.drill, "mode": a.mode, "started_at": a.started_at.isoformat(), "seconds": a.seconds,
         "verdict": a.verdict, "hints": a.hints, "code": a.code,
         "uid": a.uid, "seed": a.seed, "failing_case": a.failing_case,
@@ -1130,6 +1472,7 @@ _ATTEMPT_SPEC: dict[str, tuple[Callable[[Any], bool], str]] = {
     "seed": (_opt(_is_int), "a whole number or null"),
     "failing_case": (_opt(lambda v: isinstance(v, str)), "a string or null"),
     "session": (_opt(lambda v: isinstance(v, str)), "a session uid or null"),
+    "sitting": (_opt(lambda v: isinstance(v, str) and 0 < len(v) <= 64), "a sitting uid or null"),
     "traps": (lambda v: isinstance(v, list) and all(isinstance(t, str) for t in v), "a list of strings"),
     "revealed": (lambda v: isinstance(v, bool), "true or false"),
     "first_try": (lambda v: isinstance(v, bool), "true or false"),

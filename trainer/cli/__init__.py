@@ -9,7 +9,7 @@ def _register() -> None:
     # Importing a module registers its commands on `app`.
     from trainer.cli import catalogue, grading  # noqa: F401
 
-    for name in ("progress", "practice", "reporting", "team", "doctor"):
+    for name in ("progress", "practice", "reporting", "team", "doctor", "optimize"):
         try:
             __import__(f"trainer.cli.{name}")
         except ModuleNotFoundError as exc:  # a group not written yet

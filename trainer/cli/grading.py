@@ -40,7 +40,7 @@ def check(
     files: List[Path] = typer.Argument(..., metavar="FILE...", help="solution files to grade"),
     as_json: bool = typer.Option(False, "--json", help="one JSON object per file on stdout, nothing else"),
     seed: Optional[int] = typer.Option(None, "--seed", help="case seed (default: a new one per run)"),
-    record: bool = typer.Option(False, "--record", help="record each attempt in your progress"),
+    record: bool = typer.Option(False, "--record", help="record each file as an attempt; the run is one sitting"),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="every case, and what the sandbox enforces"),
 ) -> None:
     """Grade solution files once: no REPL, no progress recorded unless --record."""
@@ -50,6 +50,7 @@ def check(
 
     grader = Grader()
     reports = []
+    sitting = _sitting() if record else None
     for path, source in zip(files, sources):
         started = datetime.now(timezone.utc)
         report = grader.grade(spec.id, source, str(path.resolve()), seed)
@@ -61,24 +62,30 @@ def check(
             sys.stdout.flush()
         else:
             typer.echo(render_report(report, path=str(path), verbose=verbose), nl=False)
-        if record:
-            _record(spec, report, source, started)
+        if sitting is not None:
+            _record(spec, report, source, started, sitting)
+    if sitting is not None:
+        sitting.close("passed" if any(r.verdict == "pass" for r in reports) else "failed")
     if verbose and not as_json:
         _print_confinement()
     raise typer.Exit(0 if all(r.verdict == "pass" for r in reports) else 1)
 
 
-def _record(spec, report, source: str, started: datetime) -> None:
+def _sitting():
+    from trainer.sittings import SittingRecorder
+
+    return SittingRecorder()
+
+
+def _record(spec, report, source: str, started: datetime, sitting) -> None:
     from trainer.attempts import attempt_from
     from trainer.cli.progress import store_errors
-    from trainer.store import open_store
 
     # grading time is not solving time: no target, so a pass is rated Good, not Easy
     attempt = attempt_from(report, drill=spec.id, mode="check", started_at=started, seconds=report.seconds,
                            code=source, target_seconds=None)
     with store_errors():
-        with open_store() as store:
-            store.record_attempt(**attempt)
+        sitting(**attempt)
 
 
 def _print_confinement() -> None:

@@ -16,14 +16,11 @@ from trainer.cli.catalogue import get_spec_or_exit, load_catalogue_or_exit
 
 
 def _store_recorder() -> Any:
-    """record_attempt through a fresh store handle each time (one transaction per attempt)."""
-    from trainer.store import open_store
+    """One sitting: record_attempt through a fresh store handle each time (one transaction per
+    attempt); `.close(status)` ends the sitting (trainer.sittings)."""
+    from trainer.sittings import SittingRecorder
 
-    def record(**attempt: Any) -> Any:
-        with open_store() as store:
-            return store.record_attempt(**attempt)
-
-    return record
+    return SittingRecorder()
 
 
 def _vi_mode(flag: Optional[bool]) -> bool:
@@ -61,9 +58,11 @@ def solve(
         vi_mode = _vi_mode(vi)
     grading = open_grading()  # the worker starts importing torch now, while the person reads
     try:
-        repl = DrillRepl(spec, grading, record=_store_recorder(), home=drill_home(),
+        sitting = _store_recorder()
+        repl = DrillRepl(spec, grading, record=sitting, home=drill_home(),
                          options=ReplOptions(mode="solve", seed=seed, vi=vi_mode))
         outcome = repl.run()
+        sitting.close(outcome.status, revealed=outcome.revealed, hints=outcome.hints)
         typer.echo(_outcome_line(outcome))  # before the worker's shutdown, which may take a moment
     finally:
         grading.close()
@@ -88,7 +87,10 @@ def _run_drill(spec: Any, grading: Any, options: Any) -> Any:
     from trainer.paths import drill_home
     from trainer.repl.app import DrillRepl
 
-    return DrillRepl(spec, grading, record=_store_recorder(), home=drill_home(), options=options).run()
+    sitting = _store_recorder()
+    outcome = DrillRepl(spec, grading, record=sitting, home=drill_home(), options=options).run()
+    sitting.close(outcome.status, revealed=outcome.revealed, hints=outcome.hints)
+    return outcome
 
 
 def _drill_result(item: Any, outcome: Any) -> Any:
@@ -250,6 +252,7 @@ def watch_command(
     file: Path = typer.Argument(..., metavar="FILE", help="the solution file to grade on every save"),
     seed: Optional[int] = typer.Option(None, "--seed", help="case seed (default: a new one per grade)"),
     interval: float = typer.Option(0.3, "--interval", min=0.05, help="seconds between checks of FILE"),
+    record: bool = typer.Option(False, "--record", help="record the saves up to the first pass as one sitting"),
 ) -> None:
     """Grade FILE again each time it is saved (Ctrl-C stops)."""
     import shutil
@@ -268,13 +271,18 @@ def watch_command(
         usage_error(f"{file} is a folder; give a solution .py file")
     grading = open_grading()
     style = repl_style()
+    from trainer.sittings import WatchSitting
+
+    sitting = WatchSitting(spec.id, float(spec.target_seconds)) if record else None
     typer.echo(f"Watching {file} for {spec.id}; every save is graded. Ctrl-C stops.")
     try:
         watch(file, lambda source: grading.grade(spec.id, source, str(file.resolve()), seed),
               lambda frags: print_formatted_text(FormattedText(frags), style=style, end=""),
               sleep=time.sleep, now=lambda: datetime.now().strftime("%H:%M:%S"), interval=interval,
-              width=shutil.get_terminal_size().columns)
+              width=shutil.get_terminal_size().columns, after=sitting.record if sitting else None)
     except KeyboardInterrupt:
         typer.echo("")
     finally:
+        if sitting is not None:
+            sitting.close()
         grading.close()

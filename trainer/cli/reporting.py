@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from dataclasses import replace
 from datetime import date, datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import Optional
@@ -55,14 +56,17 @@ def gather(moment: datetime, tz: tzinfo, since: date | None) -> Report:
     from trainer.store import database_exists, open_store
 
     infos = drill_infos(load_catalogue().specs.values())
-    attempts, dues, recall, sessions = [], [], {}, []
+    attempts, dues, recall, sessions, section = [], [], {}, [], None
     if database_exists():
+        from trainer.report_scheduler import scheduler_section
+
         with open_store(clock=lambda: moment) as store:
             attempts = store.attempts()
             dues = [c.due for c in store.cards()]
             recall = store.retrievabilities(moment)
             sessions = store.sessions()
-    return build_report(attempts, dues, recall, infos, moment, tz, since, sessions)
+            section = scheduler_section(store.reviews(), store.fitted(), store.settings().retention, moment)
+    return replace(build_report(attempts, dues, recall, infos, moment, tz, since, sessions), scheduler=section)
 
 
 def render(report: Report, fmt: str, color: bool = False, width: int = 100) -> str:

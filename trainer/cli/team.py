@@ -232,8 +232,12 @@ def run_drill(spec: Any, grading: Any, options: Any, clock: Any) -> Any:
     from trainer.paths import drill_home
     from trainer.repl.app import DrillRepl
 
-    return DrillRepl(spec, grading, record=lambda **a: _record(a), home=drill_home(), clock=clock,
-                     options=options).run()
+    from trainer.sittings import SittingRecorder
+
+    sitting = SittingRecorder()
+    outcome = DrillRepl(spec, grading, record=sitting, home=drill_home(), clock=clock, options=options).run()
+    sitting.close(outcome.status, revealed=outcome.revealed, hints=outcome.hints)
+    return outcome
 
 
 def _run_repl(session: TeamSession, flow: TeamRun, session_id: int, save: Any, clock: Any, vi: bool = False) -> None:

@@ -1,0 +1,39 @@
+"""`drill optimize` on a simulated person (tests/test_optimize.py's `simulate`): the
+real fit (fsrs's five epochs, not the test's one), its CPU and wall time, and the
+held-out log loss of the default and the fitted parameters.
+
+    PYTHONPATH=. OMP_NUM_THREADS=1 python bench/optimize_sim.py [--epochs N]
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--epochs", type=int, default=None, help="override fsrs's epochs (default: its own)")
+    args = parser.parse_args()
+    import fsrs.optimizer
+
+    from test_optimize import simulate
+    from trainer.optimizing import fit, scored
+
+    if args.epochs is not None:
+        fsrs.optimizer.num_epochs = args.epochs
+    points = simulate()
+    cpu, wall = time.process_time(), time.perf_counter()
+    result = fit(points)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    print(f"reviews {len(points)}, scored {len(scored(points))}, trained on {result.trained_on}, "
+          f"held out {result.held_out}, epochs {fsrs.optimizer.num_epochs}")
+    print(f"log loss: default {result.loss_default:.4f}, fitted {result.loss_fitted:.4f}")
+    print(f"fit: {cpu:.1f} s CPU, {wall:.1f} s wall")
+
+
+if __name__ == "__main__":
+    main()

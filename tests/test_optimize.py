@@ -1,0 +1,125 @@
+"""`drill optimize`: a simulated person with known, non-default FSRS parameters
+(about 1000 reviews) gets a fit that beats the defaults on held-out reviews; too
+few reviews and missing extras are one clear message that changes nothing."""
+from __future__ import annotations
+
+import json
+import random
+import sys
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from fsrs import Card, Rating, Scheduler
+from fsrs.scheduler import DEFAULT_PARAMETERS
+from typer.testing import CliRunner
+
+from trainer.optimizing import NotEnoughReviews, Point, fit, needed, scored
+from trainer.store import PARAMETERS_KEY, open_store
+
+# A forgetful person: far lower initial stabilities and slower growth than fsrs's defaults.
+TRUE_PARAMETERS = (0.1, 0.25, 0.6, 2.0) + tuple(DEFAULT_PARAMETERS[4:8]) + (0.9,) + tuple(DEFAULT_PARAMETERS[9:])
+
+
+def simulate(true_parameters=TRUE_PARAMETERS, drills: int = 40, per_drill: int = 25, seed: int = 7) -> list[Point]:
+    """The app schedules with the defaults (reviews a day apart at least, as daily warm-ups do);
+    the person recalls with the probability the true parameters give, and rates accordingly."""
+    rng = random.Random(seed)
+    app_scheduler = Scheduler(enable_fuzzing=False)
+    truth = Scheduler(parameters=true_parameters, enable_fuzzing=False)
+    t0 = datetime(2024, 1, 1, 9, tzinfo=timezone.utc)
+    points = []
+    for d in range(drills):
+        at = t0 + timedelta(days=d % 20, hours=rng.random() * 8)
+        seen, memory = Card(), Card()
+        for i in range(per_drill):
+            if i and rng.random() > truth.get_card_retrievability(memory, at):
+                rating = Rating.Again
+            else:
+                rating = rng.choice([Rating.Good, Rating.Good, Rating.Hard, Rating.Easy if i else Rating.Again])
+            points.append(Point(f"drill-{d}", int(rating), at, rng.randint(20_000, 300_000)))
+            seen, _ = app_scheduler.review_card(seen, rating, at)
+            memory, _ = truth.review_card(memory, rating, at)
+            at = max(seen.due, at + timedelta(days=1)).replace(hour=9) + timedelta(minutes=rng.randint(0, 600))
+    return points
+
+
+def _store_reviews(points: list[Point]) -> None:
+    with open_store() as store:
+        with store._writing() as conn:
+            conn.executemany("INSERT INTO review_logs(attempt_id, drill, rating, reviewed_at, duration_ms) "
+                             "VALUES (NULL, ?, ?, ?, ?)",
+                             [(p.drill, p.rating, p.at.isoformat(timespec="microseconds"), p.duration_ms)
+                              for p in points])
+
+
+@pytest.fixture(scope="module")
+def app():
+    from trainer.cli import _register, app
+
+    _register()
+    return app
+
+
+def test_the_fit_beats_the_defaults_on_held_out_reviews_of_a_simulated_person(app, monkeypatch):
+    pytest.importorskip("pandas")
+    pytest.importorskip("tqdm")
+    import fsrs.optimizer
+
+    # One epoch instead of fsrs's five keeps this test at seconds; bench/optimize_sim.py runs
+    # the real five and prints the figures.
+    monkeypatch.setattr(fsrs.optimizer, "num_epochs", 1)
+    points = simulate()
+    assert len(points) == 1000 and len(scored(points)) >= needed()
+    _store_reviews(points)
+    result = CliRunner().invoke(app, ["optimize", "--retention"])
+    assert result.exit_code == 0, result.output
+    [advice] = [line for line in result.output.splitlines() if line.startswith("Optimal desired retention")]
+    assert 0.7 <= float(advice.split()[3]) <= 0.95 and "drill settings retention" in advice
+    losses = {line.split()[0]: float(line.split()[-1]) for line in result.output.splitlines()
+              if line.startswith("  ") and line.split()[-1][0].isdigit()}
+    assert losses["new"] < losses["default"]
+    assert "Kept the new fit" in result.output
+    with open_store() as store:
+        kept = store.fitted()
+        assert kept is not None and kept["loss_fitted"] < kept["loss_default"]
+        assert tuple(kept["parameters"]) != tuple(DEFAULT_PARAMETERS)
+        assert store.scheduler_config()[1] == tuple(kept["parameters"])   # it schedules from now on
+    reset = CliRunner().invoke(app, ["optimize", "--reset"])
+    assert reset.exit_code == 0 and "Back to fsrs's default parameters" in reset.output
+    with open_store() as store:
+        assert store.fitted() is None and store.scheduler_config()[1] is None
+
+
+def test_too_few_reviews_says_how_many_more_and_changes_nothing(app):
+    points = simulate(drills=4, per_drill=10)
+    _store_reviews(points)
+    have = len(scored(points))
+    result = CliRunner().invoke(app, ["optimize"])
+    assert result.exit_code == 1
+    assert f"you have {have}, so {needed() - have} more are needed" in result.output
+    with open_store() as store:
+        assert store.fitted() is None
+    with pytest.raises(NotEnoughReviews):
+        fit(points)
+
+
+def test_missing_extras_name_the_install_command(app, monkeypatch):
+    _store_reviews(simulate())
+    monkeypatch.setitem(sys.modules, "pandas", None)   # `import pandas` now raises ImportError
+    result = CliRunner().invoke(app, ["optimize"])
+    assert result.exit_code == 1
+    assert "pip install pandas tqdm" in result.output and "Traceback" not in result.output
+    with open_store() as store:
+        assert store.fitted() is None
+
+
+def test_stored_parameters_are_validated(app):
+    with open_store() as store:
+        with pytest.raises(ValueError, match="21 numbers"):
+            store.set_setting(PARAMETERS_KEY, {"parameters": [1, 2, 3]})
+        with pytest.raises(ValueError, match="w0 must be"):
+            store.set_setting(PARAMETERS_KEY, {"parameters": [500.0] + list(DEFAULT_PARAMETERS[1:])})
+        # a hand-broken value in the file falls back to the defaults instead of failing
+        with store._writing() as conn:
+            conn.execute("INSERT INTO settings VALUES (?, ?)", (PARAMETERS_KEY, json.dumps({"parameters": "x"})))
+        assert store.fitted() is None and store.scheduler_config()[1] is None

@@ -1,0 +1,75 @@
+"""`drill optimize`: fit the scheduler to the person's own reviews (trainer.optimizing).
+
+Prints the held-out log loss of the default parameters (and of the fitted ones in
+use, if any) and of the new fit; keeps the new fit in settings only when it is
+better. `--reset` returns to fsrs's defaults; `--retention` also computes the
+desired retention that costs least time per remembered drill.
+"""
+from __future__ import annotations
+
+import typer
+
+from trainer.cli.app import app
+
+
+def _stamp(moment) -> str:
+    return moment.astimezone().strftime("%Y-%m-%d")
+
+
+@app.command("optimize")
+def optimize(
+    reset: bool = typer.Option(False, "--reset", help="forget fitted parameters; use fsrs's defaults"),
+    retention: bool = typer.Option(False, "--retention", help="also compute the optimal desired retention"),
+) -> None:
+    """Fit FSRS's parameters to your review history; keep them only if they predict better."""
+    from trainer.cli.progress import store_errors
+    from trainer.optimizing import MissingExtras, NotEnoughReviews, Point, fit
+    from trainer.scheduling import utc_now
+    from trainer.store import PARAMETERS_KEY, open_store
+
+    with store_errors():
+        with open_store(create=False) as store:
+            fitted = store.fitted()
+            if reset:
+                if fitted is None:
+                    typer.echo("Already using fsrs's default parameters; nothing changed.")
+                else:
+                    store.delete_setting(PARAMETERS_KEY)
+                    typer.echo(f"Back to fsrs's default parameters (the fit of "
+                               f"{fitted.get('fitted_at', 'an unknown date')[:10]} is forgotten).")
+                return
+            points = [Point(r.drill, r.rating, r.reviewed_at, r.duration_ms) for r in store.reviews()]
+            current_retention = store.settings().retention
+    try:
+        result = fit(points, fitted["parameters"] if fitted else None, retention=retention)
+    except NotEnoughReviews as exc:
+        typer.echo(str(exc))
+        raise typer.Exit(1) from None
+    except MissingExtras as exc:
+        typer.echo(f"drill: {exc}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"Fitted on {result.trained_on} reviews; scored on the {result.held_out} later reviews "
+               f"held out (from {_stamp(result.held_out_from)}). Log loss, lower is better:")
+    typer.echo(f"  default parameters   {result.loss_default:.4f}")
+    if result.loss_current is not None:
+        typer.echo(f"  fitted in use now    {result.loss_current:.4f}  (fitted {str(fitted.get('fitted_at'))[:10]})")
+    typer.echo(f"  new fit              {result.loss_fitted:.4f}")
+    if result.better:
+        value = {"parameters": list(result.parameters), "fitted_at": utc_now().isoformat(),
+                 "loss_default": round(result.loss_default, 6), "loss_fitted": round(result.loss_fitted, 6),
+                 "trained_on": result.trained_on, "held_out": result.held_out}
+        with store_errors():
+            with open_store() as store:
+                store.set_setting(PARAMETERS_KEY, value)
+        typer.echo("Kept the new fit (settings: fsrs_parameters); it schedules your next reviews. "
+                   "`drill optimize --reset` returns to the defaults.")
+    else:
+        kept = "the fitted parameters in use" if fitted else "fsrs's default parameters"
+        typer.echo(f"The new fit is not better; nothing changed ({kept} stay).")
+    if retention:
+        if result.retention is None:
+            typer.echo("The optimal retention needs 512 timed reviews; not computed.")
+        else:
+            typer.echo(f"Optimal desired retention: {result.retention:.2f} (now {current_retention:.2f}). "
+                       f"Set it with `drill settings retention {result.retention:.2f}`.")
+
