@@ -25,11 +25,13 @@ from prompt_toolkit.layout import (ConditionalContainer, Dimension, FormattedTex
 from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.layout.margins import NumberedMargin
 from prompt_toolkit.filters import Condition
+from prompt_toolkit.key_binding.vi_state import InputMode
 from prompt_toolkit.lexers import PygmentsLexer
 from pygments.lexers.python import PythonLexer
 
 from grader.report import Report
 from trainer.repl import editor as editor_mod
+from trainer.repl.code import CodeBuffer, essence, opening, untouched, without_commands
 from trainer.repl.clock import Clock, SystemClock
 from trainer.repl.actions import DrillCommands
 from trainer.repl.commands import Command, commands_of, key_label, parse_command_line
@@ -56,6 +58,8 @@ class ReplOptions:
     label: str = ""  # "warm-up 2/5" in the bar
     in_session: bool = False  # warm-up/mock: a pass offers :next
     show_reference: bool = True
+    # solve: after a pass, the next drill to offer ("masked-mean (due)") and its id, or None
+    next_drill: Callable[[], tuple[str, str] | None] | None = None
 
 
 @dataclass
@@ -70,12 +74,22 @@ class DrillOutcome:
     revealed: bool = False
     stop: bool = False  # the person asked to end the whole session
     draft: bool = False  # the buffer was left as a draft
+    report: Report | None = None  # the last graded report
+    code: str = ""  # the code that report graded
+    next_drill: str | None = None  # solve: the person asked for this drill next
 
 
 @dataclass
 class Question:
+    """A question in the bottom bar: one key per choice; Esc and Ctrl-C cancel."""
+
     text: str
-    on_answer: Callable[[bool], Any]
+    choices: list[tuple[str, str, Callable[[], Any]]]  # (key, what it does, action)
+    cancel: Callable[[], Any] = lambda: None
+
+    @property
+    def yes_no(self) -> bool:
+        return [k for k, _, _ in self.choices] == ["y", "n"]
 
 
 def rows(fragments: Fragments, width: int) -> int:
@@ -105,6 +119,13 @@ class DrillRepl(DrillCommands):
         self.header_open = True
         self.question: Question | None = None
         self.busy = ""
+        self.cancellable = False  # the running job is a grade or a trace: Esc / Ctrl-C cancel it
+        self._job: object | None = None
+        self.closing = False  # a mock's time is up: the buffer is read-only while it is graded
+        self.vi_return: tuple[str, int, str] | None = None  # where ':' in vi normal mode was pressed
+        self._wrote_draft = False
+        self.next_offer: tuple[str, str] | None = None  # solve, after a pass: (label, drill id)
+        self.next_drill: str | None = None  # the drill the person asked to open next
         self.message = ""
         self.attempts = 0
         self.hints = 0
@@ -113,13 +134,15 @@ class DrillRepl(DrillCommands):
         self.passed_at: float | None = None
         self.revealed = False
         self.submitted_text = self.skeleton
+        self.graded_code = ""  # the source of the last graded report
         self.pending: list[tuple[str, str]] = []  # commands typed while a job ran
         self.results: list[Report] = []  # every graded report, in order (tests read this)
         self.commands: dict[str, Command] = commands_of(self)
         if history is None:
             history = FileHistory(str(self._history_path())) if home is not None else InMemoryHistory()
-        self.buffer = Buffer(document=Document(self.skeleton, len(self.skeleton)), multiline=True, history=history,
-                             on_text_changed=self._changed)
+        self.buffer = CodeBuffer(document=Document(self.skeleton, opening(self.skeleton)), multiline=True,
+                                 history=history, on_text_changed=self._changed,
+                                 read_only=Condition(lambda: self.closing))
         self.app = self._build(input, output)
         self._offer_draft()
 
@@ -138,8 +161,9 @@ class DrillRepl(DrillCommands):
         return self.passed_at is not None
 
     def unsubmitted(self) -> bool:
+        """The buffer holds work that no submit has graded."""
         text = self.buffer.text
-        return text.strip() != self.submitted_text.strip() and text.strip() != self.skeleton.strip()
+        return not untouched(text, self.skeleton) and essence(text) != essence(self.submitted_text)
 
     def show(self, fragments: Fragments) -> None:
         self.output = list(fragments)
@@ -148,13 +172,35 @@ class DrillRepl(DrillCommands):
         self.app.invalidate()
 
     def ask(self, text: str, on_answer: Callable[[bool], Any]) -> None:
-        self.question = Question(text, on_answer)
+        """A yes/no question; Esc and Ctrl-C answer no."""
+        self.question = Question(text, [("y", "yes", lambda: on_answer(True)), ("n", "no", lambda: on_answer(False))],
+                                 lambda: on_answer(False))
+        self.app.invalidate()
+
+    def choose(self, text: str, choices: list[tuple[str, str, Callable[[], Any]]]) -> None:
+        """A question with one key per choice; Esc and Ctrl-C leave things as they are."""
+        self.question = Question(text, choices)
         self.app.invalidate()
 
     def answer(self, yes: bool) -> None:
+        self.press("y" if yes else "n")
+
+    def press(self, key: str) -> None:
+        """A key pressed while a question is open: its choice, or nothing."""
+        q = self.question
+        if q is None:
+            return
+        for k, _, action in q.choices:
+            if k == key.lower():
+                self.question = None
+                action()
+                break
+        self.app.invalidate()
+
+    def cancel_question(self) -> None:
         q, self.question = self.question, None
         if q is not None:
-            q.on_answer(yes)
+            q.cancel()
         self.app.invalidate()
 
     def finish(self, status: str, stop: bool = False) -> None:
@@ -164,13 +210,14 @@ class DrillRepl(DrillCommands):
 
     def outcome(self, status: str, stop: bool = False) -> DrillOutcome:
         verdict = str(self.last_result.verdict) if self.last_result else None
-        if self.passed() and status in ("quit", "skipped", "next"):
+        if self.passed() and status in ("quit", "skipped", "next", "timeout"):
             status = "passed"
         elif status == "next":
             status = "failed"
         draft = self.drafts is not None and self.drafts.path(self.spec.id).exists()
         return DrillOutcome(self.spec.id, status, verdict, self.elapsed(), self.attempts, self.hints,
-                            list(self.traps), self.revealed, stop, draft)
+                            list(self.traps), self.revealed, stop, draft, self.last_result,
+                            self.graded_code if self.last_result else "", self.next_drill)
 
     # -------------------------------------------------------------- drafts
 
@@ -183,27 +230,38 @@ class DrillRepl(DrillCommands):
         self._save_draft()
 
     def _save_draft(self) -> None:
+        """The buffer, less any `:`-line, as the drill's draft; an untouched buffer is no draft
+        (one this REPL wrote earlier goes)."""
         if self.drafts is None:
             return
         if self.passed() and not self.unsubmitted():
             self.drafts.clear(self.spec.id)  # the passing code is in the store
             return
-        if self.buffer.text.strip() == self.skeleton.strip():
+        text = without_commands(self.buffer.text)
+        if untouched(text, self.skeleton):
+            if self._wrote_draft:
+                self.drafts.clear(self.spec.id)
+                self._wrote_draft = False
             return
-        self.drafts.save(self.spec.id, self.buffer.text)
+        self.drafts.save(self.spec.id, text)
+        self._wrote_draft = True
 
     def _offer_draft(self) -> None:
         if self.drafts is None:
             return
         draft = self.drafts.load(self.spec.id)
-        if draft is None or draft.text.strip() == self.skeleton.strip() or not draft.text.strip():
+        text = without_commands(draft.text) if draft is not None else ""
+        if draft is None:
             return
-        lines = len(draft.text.splitlines())
+        if untouched(text, self.skeleton):
+            self.drafts.clear(self.spec.id)  # nothing of the person's in it (an old `:quit`, say)
+            return
+        lines = len(text.splitlines())
         stamp = draft.saved_at.astimezone().strftime("%d %b %H:%M")
 
         def answered(yes: bool) -> None:
             if yes:
-                self.buffer.set_document(Document(draft.text, len(draft.text)), bypass_readonly=True)
+                self.buffer.set_document(Document(text, len(text)), bypass_readonly=True)
                 self.message = "draft restored"
             else:
                 self.drafts.set_aside(self.spec.id)
@@ -235,11 +293,26 @@ class DrillRepl(DrillCommands):
         self.finish("quit", stop=True)
 
     async def _watch_deadline(self) -> None:
-        while True:
-            if (self.left() or 0) <= 0:
-                self.finish("timeout", stop=True)
-                return
+        """At 0:00 the buffer is frozen; a grade in flight is waited for, and work no submit
+        has graded yet is graded and counted, before the drill ends."""
+        while (self.left() or 0) > 0:
             await asyncio.sleep(0.2)
+        self.closing = True
+        self.pending.clear()
+        self.question = None
+        while self.busy:
+            await asyncio.sleep(0.05)
+        if not self.passed() and self.unsubmitted():
+            source = self.buffer.text
+            self.submitted_text = source
+            elapsed = self.elapsed()
+            self.busy = "time is up: grading your last buffer…"
+            self.app.invalidate()
+            result = await asyncio.get_running_loop().run_in_executor(
+                None, lambda: self.grading.grade(self.spec.id, source, "<buffer>", self.options.seed))
+            self.busy = ""
+            self._graded(result, source, elapsed)
+        self.finish("timeout", stop=True)
 
     def run_line(self, line: str) -> bool:
         """Run a `:`-line; False when the line is not a command."""
@@ -255,7 +328,7 @@ class DrillRepl(DrillCommands):
         return True
 
     def run_command(self, name: str, arg: str = "") -> None:
-        if self.question is not None:
+        if self.question is not None or self.closing:
             return
         cmd = self.commands[name]
         if cmd.info.name in self.options.locked:
@@ -278,13 +351,21 @@ class DrillRepl(DrillCommands):
             self.run_command(name, arg)
 
     def _spawn(self, label: str, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        """Run `work` (a grade or a trace) in a thread; `done` gets its result unless the
+        person cancelled it first (Esc or Ctrl-C)."""
         self.busy = label
+        self.cancellable = True
         self.message = ""
+        token = self._job = object()
         self.app.invalidate()
 
         async def job() -> None:
+            result = await asyncio.get_running_loop().run_in_executor(None, work)
+            if self._job is not token:
+                return  # cancelled: the drill moved on without it
+            self._job = None
+            self.cancellable = False
             try:
-                result = await asyncio.get_running_loop().run_in_executor(None, work)
                 done(result)
             finally:
                 self._job_done()
@@ -292,14 +373,35 @@ class DrillRepl(DrillCommands):
 
         self.app.create_background_task(job())
 
+    def cancel_job(self) -> bool:
+        """Esc / Ctrl-C while a grade or a trace runs: stop it; nothing is recorded, the
+        drill stays open. False when there is nothing to cancel."""
+        if not (self.busy and self.cancellable) or self.closing:
+            return False
+        what = "grade" if self.busy.startswith("grading") else "run"
+        self._job = None
+        self.cancellable = False
+        self.busy = ""
+        self.pending.clear()
+        cancel = getattr(self.grading, "cancel", None)
+        if cancel is not None:
+            cancel()
+        self.message = f"{what} cancelled; nothing recorded"
+        self.app.invalidate()
+        return True
+
     # ------------------------------------------------------------- layout
+
+    def goes_on(self) -> bool:
+        """After a pass, with the buffer as it passed: Enter (and ^N) go to the next item."""
+        return self.passed() and not self.unsubmitted() and (self.options.in_session or self.next_offer is not None)
 
     def key_hints(self) -> list[tuple[str, str]]:
         names = ["submit", "try", "hint", "shapes", "edit", "quit"]
         hints = []
-        if self.passed() and self.options.in_session:
+        if self.goes_on():
             names = ["quit"]
-            hints.append(("^N", "next"))
+            hints.append(("Enter", f"next: {self.next_offer[0]}" if self.next_offer else "next"))
         for name in names:
             info = self.commands[name].info
             if name in self.options.locked or not info.key:
@@ -338,9 +440,24 @@ class DrillRepl(DrillCommands):
         message = self.message
         if self.output_clipped():
             message = (message + "  " if message else "") + "PgDn: more ▼"
+        if self.busy and self.cancellable:
+            message = "Esc: cancel"
+        question = self.question
         return BarState(self.spec.id, self.options.label, self.elapsed(), float(self.spec.target_seconds),
-                        self.left(), self.busy, self.question.text if self.question else "", message,
-                        self.key_hints(), self.passed())
+                        self.left(), self.busy, question.text if question else "", message,
+                        self.key_hints(), self.passed(), self.vi_mode(),
+                        [] if question is None or question.yes_no else [(k, what) for k, what, _ in question.choices])
+
+    def vi_mode(self) -> str:
+        """INSERT / NORMAL / REPLACE in vi mode; "" with emacs keys."""
+        if not self.options.vi:
+            return ""
+        try:
+            mode = self.app.vi_state.input_mode
+        except AttributeError:
+            return ""
+        return {InputMode.INSERT: "INSERT", InputMode.NAVIGATION: "NORMAL", InputMode.REPLACE: "REPLACE",
+                InputMode.INSERT_MULTIPLE: "INSERT", InputMode.REPLACE_SINGLE: "REPLACE"}.get(mode, "")
 
     def _build(self, input: Any, output: Any) -> Application:
         def header() -> Any:
@@ -371,15 +488,23 @@ class DrillRepl(DrillCommands):
 
         has_output = Condition(lambda: bool(self.output))
         self.output_window = Window(FormattedTextControl(output_text), height=output_height, wrap_lines=True)
+        # long lines wrap (the line number stays on a line's first row): nothing scrolls sideways
         editor = Window(BufferControl(self.buffer, lexer=PygmentsLexer(PythonLexer)),
-                        left_margins=[NumberedMargin()], height=Dimension(min=5, weight=1), wrap_lines=False)
+                        left_margins=[NumberedMargin()], height=Dimension(min=3, weight=1), wrap_lines=True)
+
+        def bar_fragments() -> Fragments:
+            return bar(self.bar_state(), width())
+
+        def bar_height() -> Dimension:
+            n = min(3, rows(bar_fragments(), width()))
+            return Dimension(min=n, max=n, preferred=n)
         root = HSplit([
             Window(FormattedTextControl(header), height=header_height, wrap_lines=True, style="class:header"),
             Window(height=1, char="─", style="class:rule"),
             editor,
             ConditionalContainer(Window(height=1, char="─", style="class:rule"), filter=has_output),
             ConditionalContainer(self.output_window, filter=has_output),
-            Window(FormattedTextControl(lambda: bar(self.bar_state(), width())), height=1, style="class:bar"),
+            Window(FormattedTextControl(bar_fragments), height=bar_height, wrap_lines=True, style="class:bar"),
         ])
         self.scroll_page = lambda direction: self._scroll(direction, max(3, (self.app.output.get_size().rows // 3)))
         return Application(

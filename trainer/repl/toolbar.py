@@ -1,7 +1,13 @@
-"""The bottom bar: the drill, a live countdown against the target, the key hints."""
+"""The bottom bar: the drill, one clock, the vi mode, a message and the key hints.
+
+It fits the width: the key hints are dropped whole, least needed first (never cut
+to `^…`), then the clock and the label take their short forms. In a warm-up
+the clock counts down to the drill's target; in a mock or team session it is
+the session's countdown, with the drill's target beside it.
+"""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from trainer.verdict import Fragments, mmss
 
@@ -12,43 +18,92 @@ class BarState:
     label: str  # "warm-up 2/5", "mock 1/3" or ""
     elapsed: float
     target: float
-    left: float | None  # seconds left in a mock interview
+    left: float | None  # seconds left in a mock or team session
     busy: str  # "grading..." while a job runs
     question: str
     message: str
     hints: list[tuple[str, str]]  # (key label, command)
     passed: bool = False
+    vi_mode: str = ""  # INSERT / NORMAL with vi keys
+    choices: list[tuple[str, str]] = field(default_factory=list)  # (key, what) of a question that is not y/n
 
 
-def countdown(elapsed: float, target: float) -> tuple[str, str]:
-    """'5:48 to 7:00' counting down to the target; '+0:12 over 7:00' in red once past it."""
+KEEP_FIRST = ("submit", "quit")  # the hints dropped last
+
+
+def countdown(elapsed: float, target: float, short: bool = False) -> tuple[str, str]:
+    """'5:48 left of 7:00' counting down to the target; '+0:12 over 7:00' in red once past it."""
     if elapsed <= target:
-        return ("class:bar.clock", f" {mmss(target - elapsed)} left of {mmss(target)} ")
-    return ("class:bar.over bold", f" +{mmss(elapsed - target)} over {mmss(target)} ")
+        text = f" {mmss(target - elapsed)} left " if short else f" {mmss(target - elapsed)} left of {mmss(target)} "
+        return ("class:bar.clock", text)
+    return ("class:bar.over bold", f" +{mmss(elapsed - target)} over " if short
+            else f" +{mmss(elapsed - target)} over {mmss(target)} ")
+
+
+def session_clock(left: float, elapsed: float, target: float, short: bool = False) -> Fragments:
+    """The session's countdown, the one clock, and the drill's target beside it."""
+    style = "class:bar.over bold" if left < 60 else "class:bar.clock"
+    over = elapsed > target
+    target_text = f" target {mmss(target)} " if short else f" drill target {mmss(target)} "
+    return [(style, f" {mmss(left)} left "), ("class:bar.over" if over else "class:bar.label", target_text)]
+
+
+def question_bar(state: BarState) -> Fragments:
+    if not state.choices:
+        return [("class:question bold", f" {state.question} "), ("class:question", " [y/n] ")]
+    out: Fragments = [("class:question bold", f" {state.question} ")]
+    for key, what in state.choices:
+        out.append(("class:question bold", f" {key}"))
+        out.append(("class:question", f" {what} "))
+    out.append(("class:question", " Esc stay "))
+    return out
+
+
+def _status(state: BarState, short: bool) -> Fragments:
+    out: Fragments = [("class:bar.drill bold", f" {state.drill} ")]
+    if state.label:
+        label = state.label.replace("warm-up ", "") if short else state.label
+        out.append(("class:bar.label", f" {label} "))
+    if state.passed:
+        out.append(("class:bar.passed bold", f" solved in {mmss(state.elapsed)} "))
+        if state.left is not None:
+            out.append(session_clock(state.left, state.elapsed, state.target, short)[0])
+    elif state.left is not None:
+        out += session_clock(state.left, state.elapsed, state.target, short)
+    else:
+        out.append(countdown(state.elapsed, state.target, short))
+    if state.vi_mode:
+        out.append(("class:bar.mode bold", f" {state.vi_mode} "))
+    return out
+
+
+def _fit_hints(hints: list[tuple[str, str]], room: int) -> str:
+    """As many whole hints as fit in `room`, the ones in KEEP_FIRST kept longest, in bar order."""
+    order = sorted(range(len(hints)), key=lambda i: (hints[i][1].split(":")[0] not in KEEP_FIRST
+                                                     and not hints[i][1].startswith("next"), i))
+    kept: list[int] = []
+    for i in order:
+        trial = sorted(kept + [i])
+        if len("  ".join(f"{hints[j][0]} {hints[j][1]}" for j in trial)) <= room:
+            kept = trial
+    return "  ".join(f"{hints[j][0]} {hints[j][1]}" for j in kept)
 
 
 def bar(state: BarState, width: int = 100) -> Fragments:
+    """The bar's fragments; a long message or question wraps onto a second row rather than
+    losing its end (the REPL gives the bar the rows it needs)."""
     if state.question:
-        return [("class:question bold", f" {state.question} "), ("class:question", " [y/n] ")]
-    out: Fragments = [("class:bar.drill bold", f" {state.drill} ")]
-    if state.label:
-        out.append(("class:bar.label", f" {state.label} "))
-    if state.passed:
-        out.append(("class:bar.passed bold", f" solved in {mmss(state.elapsed)} "))
-    else:
-        out.append(countdown(state.elapsed, state.target))
-    if state.left is not None:
-        style = "class:bar.over bold" if state.left < 60 else "class:bar.clock"
-        out.append((style, f" session {mmss(state.left)} left "))
-    if state.busy:
-        out.append(("class:bar.busy bold", f" {state.busy} "))
-    elif state.message:
-        out.append(("class:bar.message", f" {state.message} "))
+        return question_bar(state)
+    width = max(20, width)
+    note = state.busy or state.message
+    out = _status(state, short=False)
+    if sum(len(t) for _, t in out) + len(note) + 2 > width:
+        out = _status(state, short=True)
+    if note:
+        out.append(("class:bar.busy bold" if state.busy else "class:bar.message", f" {note} "))
     used = sum(len(t) for _, t in out)
-    hint_text = "  ".join(f"{k} {c}" for k, c in state.hints)
-    room = width - used - 1
-    if room > 10:
-        if len(hint_text) > room:
-            hint_text = hint_text[: room - 1] + "…"
+    room = width - (used % width if used > width else used) - 1  # what is left of the last row
+    hint_text = _fit_hints(state.hints, room - 1)
+    if hint_text:
         out.append(("class:bar.hints", " " * max(1, room - len(hint_text)) + hint_text))
     return out
