@@ -49,7 +49,8 @@ def solve(
     seed: Optional[int] = typer.Option(None, "--seed", help="case seed (default: a new one per submit)"),
     vi: Optional[bool] = typer.Option(None, "--vi/--emacs", help="key bindings (default: the vi_mode setting)"),
 ) -> None:
-    """The REPL on one drill: write it, :try it, :submit it."""
+    """The REPL on one drill: write it, :try it, :submit it. After a pass, Enter opens the
+    next due or new drill."""
     spec = get_spec_or_exit(drill_id)
     _need_terminal()
     from trainer.cli.progress import store_errors
@@ -61,12 +62,37 @@ def solve(
         vi_mode = _vi_mode(vi)
     grading = open_grading()  # the worker starts importing torch now, while the person reads
     try:
-        repl = DrillRepl(spec, grading, record=_store_recorder(), home=drill_home(),
-                         options=ReplOptions(mode="solve", seed=seed, vi=vi_mode))
-        outcome = repl.run()
-        typer.echo(_outcome_line(outcome))  # before the worker's shutdown, which may take a moment
+        while spec is not None:
+            current = spec.id
+            repl = DrillRepl(spec, grading, record=_store_recorder(), home=drill_home(),
+                             options=ReplOptions(mode="solve", seed=seed, vi=vi_mode,
+                                                 next_drill=lambda: _next_drill_offer(current)))
+            outcome = repl.run()
+            typer.echo(_outcome_line(outcome))  # before the worker's shutdown, which may take a moment
+            spec = get_spec_or_exit(outcome.next_drill) if outcome.next_drill else None
     finally:
         grading.close()
+
+
+def _next_drill_offer(current: str) -> Any:
+    """After a pass: the first drill due now, else the next new drill the plan allows today,
+    as ("id (due)", id); None when there is neither."""
+    from datetime import datetime, timezone
+
+    from trainer.plans import load_plan, next_new_drills
+    from trainer.store import open_store
+
+    cat = load_catalogue_or_exit()
+    now = datetime.now(timezone.utc)
+    with open_store() as store:
+        due = [d for d in store.due(now) if d in cat.specs and d != current]
+        if due:
+            return f"{due[0]} (due)", due[0]
+        settings = store.settings()
+        new = next_new_drills(load_plan(settings.plan), store.drill_summaries(), now.astimezone().date(),
+                              settings.daily_new_limit, known=list(cat.specs))
+    new = [d for d in new if d != current]
+    return (f"{new[0]} (new)", new[0]) if new else None
 
 
 def _outcome_line(outcome: Any) -> str:
@@ -75,7 +101,10 @@ def _outcome_line(outcome: Any) -> str:
     if outcome.status == "passed":
         return f"{outcome.drill}: passed in {mmss(outcome.seconds)} after {outcome.attempts} submit(s)."
     if outcome.status == "timeout":
-        return f"{outcome.drill}: time ran out."
+        graded = f" Your last buffer was graded: {outcome.verdict}." if outcome.verdict else ""
+        return f"{outcome.drill}: time ran out.{graded}"
+    if outcome.status == "skipped" and not outcome.attempts:
+        return f"{outcome.drill}: skipped; nothing recorded."
     tail = f" Your buffer is saved as a draft; `drill solve {outcome.drill}` picks it up." \
         if outcome.draft else ""
     return f"{outcome.drill}: left after {mmss(outcome.seconds)} ({outcome.attempts} submit(s)).{tail}"
@@ -92,10 +121,22 @@ def _run_drill(spec: Any, grading: Any, options: Any) -> Any:
 
 
 def _drill_result(item: Any, outcome: Any) -> Any:
-    from trainer.sessions import ItemResult
+    """The session's record of one drill: its status, and its last grade (verdict, the
+    failing case, the compact verdict and the code graded)."""
+    import shutil
 
+    from trainer.sessions import ItemResult
+    from trainer.verdict import plain, render
+
+    report = outcome.report
+    detail: tuple[str, ...] = ()
+    failing = None
+    if report is not None:
+        width = min(100, shutil.get_terminal_size().columns) - 2
+        detail = tuple(plain(render(report, "compact", width=width, title=False)).rstrip("\n").split("\n"))
+        failing = report.shown_case.name if report.shown_case and report.verdict != "pass" else None
     return ItemResult(item, outcome.status, outcome.seconds, outcome.attempts, outcome.hints,
-                      tuple(outcome.traps), outcome.revealed)
+                      tuple(outcome.traps), outcome.revealed, outcome.verdict, failing, detail, outcome.code)
 
 
 @app.command("warmup")
@@ -186,7 +227,8 @@ MOCK_LOCKED = frozenset({"hint", "try", "solution"})
 
 @app.command("mock")
 def mock(
-    minutes: float = typer.Option(30, "--minutes", "-m", min=1, help="the whole interview's time limit"),
+    minutes: float = typer.Option(30, "--minutes", "-m", min=0.1,
+                                  help="the whole interview's time limit (0.5 is 30 seconds)"),
     count: int = typer.Option(3, "--count", "-n", min=1, help="how many drills"),
     seed: Optional[int] = typer.Option(None, "--seed", help="choose drills and cases from this seed"),
     vi: Optional[bool] = typer.Option(None, "--vi/--emacs", help="key bindings (default: the vi_mode setting)"),
@@ -238,10 +280,42 @@ def mock(
     with store_errors():
         with open_store() as store:
             store.end_session(session_id, report.to_dict())
-    typer.echo("\n".join(report.lines()))
+    import shutil
+
+    typer.echo("\n".join(report.lines(shutil.get_terminal_size().columns)))
 
 
 # -------------------------------------------------------------------- watch
+
+
+def _pass_recorder(spec: Any) -> Any:
+    """`watch --record`: the first pass becomes an attempt (mode "watch"; grading time is not
+    solving time, so no target: a pass is rated Good). Says what it did, or why it could not."""
+    import time
+    from datetime import datetime, timezone
+
+    from trainer.attempts import attempt_from
+    from trainer.store import StoreError, open_store
+    from trainer.verdict import when
+
+    started_at, started = datetime.now(timezone.utc), time.monotonic()
+    done: list[bool] = []
+
+    def after(report: Any, source: str) -> Any:
+        if done or report.verdict != "pass":
+            return None
+        attempt = attempt_from(report, drill=spec.id, mode="watch", started_at=started_at,
+                               seconds=time.monotonic() - started, code=source, target_seconds=None)
+        try:
+            with open_store() as store:
+                result = store.record_attempt(**attempt)
+        except (StoreError, OSError, ValueError) as exc:
+            return [("class:fail", f"  could not record this pass: {exc}\n")]
+        done.append(True)
+        due = f"; back for review {when(result.due, datetime.now(timezone.utc))}" if result.due else ""
+        return [("class:dim", f"  recorded as an attempt{due}. Later passes are not recorded.\n")]
+
+    return after
 
 
 @app.command("watch")
@@ -250,6 +324,7 @@ def watch_command(
     file: Path = typer.Argument(..., metavar="FILE", help="the solution file to grade on every save"),
     seed: Optional[int] = typer.Option(None, "--seed", help="case seed (default: a new one per grade)"),
     interval: float = typer.Option(0.3, "--interval", min=0.05, help="seconds between checks of FILE"),
+    record: bool = typer.Option(False, "--record", help="record the first pass as an attempt in your progress"),
 ) -> None:
     """Grade FILE again each time it is saved (Ctrl-C stops)."""
     import shutil
@@ -268,12 +343,13 @@ def watch_command(
         usage_error(f"{file} is a folder; give a solution .py file")
     grading = open_grading()
     style = repl_style()
-    typer.echo(f"Watching {file} for {spec.id}; every save is graded. Ctrl-C stops.")
+    typer.echo(f"Watching {file} for {spec.id}; every save is graded"
+               + (", the first pass recorded" if record else "") + ". Ctrl-C stops.")
     try:
         watch(file, lambda source: grading.grade(spec.id, source, str(file.resolve()), seed),
               lambda frags: print_formatted_text(FormattedText(frags), style=style, end=""),
               sleep=time.sleep, now=lambda: datetime.now().strftime("%H:%M:%S"), interval=interval,
-              width=shutil.get_terminal_size().columns)
+              width=shutil.get_terminal_size().columns, after=_pass_recorder(spec) if record else None)
     except KeyboardInterrupt:
         typer.echo("")
     finally:

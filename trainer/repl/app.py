@@ -149,8 +149,11 @@ class DrillRepl(DrillCommands):
     # ---------------------------------------------------------------- state
 
     def elapsed(self) -> float:
+        """Seconds on this drill: up to the pass, or to the session's 0:00."""
         end = self.passed_at if self.passed_at is not None else self.clock.monotonic()
-        return end - self.started
+        if self.options.deadline is not None:
+            end = min(end, self.options.deadline)
+        return max(0.0, end - self.started)
 
     def left(self) -> float | None:
         if self.options.deadline is None:
@@ -440,11 +443,10 @@ class DrillRepl(DrillCommands):
         message = self.message
         if self.output_clipped():
             message = (message + "  " if message else "") + "PgDn: more ▼"
-        if self.busy and self.cancellable:
-            message = "Esc: cancel"
+        busy = f"{self.busy} Esc cancels" if self.busy and self.cancellable else self.busy
         question = self.question
         return BarState(self.spec.id, self.options.label, self.elapsed(), float(self.spec.target_seconds),
-                        self.left(), self.busy, question.text if question else "", message,
+                        self.left(), busy, question.text if question else "", message,
                         self.key_hints(), self.passed(), self.vi_mode(),
                         [] if question is None or question.yes_no else [(k, what) for k, what, _ in question.choices])
 

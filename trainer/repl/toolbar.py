@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from trainer.repl.wrap import wrap_line
 from trainer.verdict import Fragments, mmss
 
 
@@ -48,14 +49,26 @@ def session_clock(left: float, elapsed: float, target: float, short: bool = Fals
     return [(style, f" {mmss(left)} left "), ("class:bar.over" if over else "class:bar.label", target_text)]
 
 
-def question_bar(state: BarState) -> Fragments:
+def question_bar(state: BarState, width: int) -> Fragments:
+    """The question and its keys, folded at spaces when it is wider than the bar."""
     if not state.choices:
-        return [("class:question bold", f" {state.question} "), ("class:question", " [y/n] ")]
-    out: Fragments = [("class:question bold", f" {state.question} ")]
-    for key, what in state.choices:
-        out.append(("class:question bold", f" {key}"))
-        out.append(("class:question", f" {what} "))
-    out.append(("class:question", " Esc stay "))
+        out: Fragments = [("class:question bold", f" {state.question} "), ("class:question", " [y/n] ")]
+    else:
+        out = [("class:question bold", f" {state.question} ")]
+        for key, what in state.choices:
+            out.append(("class:question bold", f" {key}"))
+            out.append(("class:question", f" {what} "))
+        out.append(("class:question", " Esc stay "))
+    return _folded(out, width)
+
+
+def _folded(line: Fragments, width: int) -> Fragments:
+    rows = wrap_line(line, width - 1)
+    out: Fragments = []
+    for i, row in enumerate(rows):
+        if i:
+            out.append(("", "\n"))
+        out.extend(row)
     return out
 
 
@@ -90,19 +103,22 @@ def _fit_hints(hints: list[tuple[str, str]], room: int) -> str:
 
 
 def bar(state: BarState, width: int = 100) -> Fragments:
-    """The bar's fragments; a long message or question wraps onto a second row rather than
-    losing its end (the REPL gives the bar the rows it needs)."""
-    if state.question:
-        return question_bar(state)
+    """The bar's fragments. A long message or question folds onto a second row rather than
+    losing its end (the REPL gives the bar the rows it needs); the hints fill what is left
+    of the last row."""
     width = max(20, width)
+    if state.question:
+        return question_bar(state, width)
     note = state.busy or state.message
     out = _status(state, short=False)
     if sum(len(t) for _, t in out) + len(note) + 2 > width:
         out = _status(state, short=True)
     if note:
         out.append(("class:bar.busy bold" if state.busy else "class:bar.message", f" {note} "))
-    used = sum(len(t) for _, t in out)
-    room = width - (used % width if used > width else used) - 1  # what is left of the last row
+    if sum(len(t) for _, t in out) >= width:
+        out = _folded(out, width)
+    last = "".join(t for _, t in out).split("\n")[-1]
+    room = width - len(last) - 1
     hint_text = _fit_hints(state.hints, room - 1)
     if hint_text:
         out.append(("class:bar.hints", " " * max(1, room - len(hint_text)) + hint_text))

@@ -20,9 +20,11 @@ def file_stamp(path: Path) -> tuple[int, int] | None:
 
 def watch(path: Path, grade: Callable[[str], Report], emit: Callable[[Fragments], None], *,
           sleep: Callable[[float], None], now: Callable[[], str], stamp: Callable[[Path], Any] = file_stamp,
-          interval: float = 0.3, rounds: int | None = None, width: int = 80) -> int:
-    """Poll `path`; on every change (and at the start) grade it and emit a compact verdict.
-    Runs until interrupted, or for `rounds` polls (tests). Returns how many grades ran."""
+          interval: float = 0.3, rounds: int | None = None, width: int = 80,
+          after: Callable[[Report, str], Fragments] | None = None) -> int:
+    """Poll `path`; on every change (and at the start) grade it and emit a compact verdict,
+    then what `after(report, source)` says (`--record`). Runs until interrupted, or for
+    `rounds` polls (tests). Returns how many grades ran."""
     last: Any = None
     graded = 0
     polls = 0
@@ -46,5 +48,9 @@ def watch(path: Path, grade: Callable[[str], Report], emit: Callable[[Fragments]
                 graded += 1
                 emit([("class:dim", f"[{now()}] {printable(Path(path).name)}  ")]
                      + render(result, "compact", width=width, title=False))
+                if after is not None:
+                    extra = after(result, source)
+                    if extra:
+                        emit(extra)
         sleep(interval)
     return graded
