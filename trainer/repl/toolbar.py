@@ -75,7 +75,7 @@ def _folded(line: Fragments, width: int) -> Fragments:
 def _status(state: BarState, short: bool) -> Fragments:
     out: Fragments = [("class:bar.drill bold", f" {state.drill} ")]
     if state.label:
-        label = state.label.replace("warm-up ", "") if short else state.label
+        label = state.label.split()[-1] if short else state.label  # "warm-up 2/5" -> "2/5"
         out.append(("class:bar.label", f" {label} "))
     if state.passed:
         out.append(("class:bar.passed bold", f" solved in {mmss(state.elapsed)} "))
@@ -103,20 +103,27 @@ def _fit_hints(hints: list[tuple[str, str]], room: int) -> str:
 
 
 def bar(state: BarState, width: int = 100) -> Fragments:
-    """The bar's fragments. A long message or question folds onto a second row rather than
-    losing its end (the REPL gives the bar the rows it needs); the hints fill what is left
-    of the last row."""
+    """The bar's fragments. When the status, the message and the submit/quit hints do not
+    fit on one row, the status takes its short form, then the message moves to a second
+    row (the REPL gives the bar the rows it needs); the hints fill what is left of the
+    last row, whole."""
     width = max(20, width)
     if state.question:
         return question_bar(state, width)
     note = state.busy or state.message
+    kept = [h for h in state.hints if h[1] in KEEP_FIRST or h[1].startswith("next")]
+    need = (len(note) + 2 if note else 0) + (len("  ".join(f"{k} {c}" for k, c in kept)) + 2 if kept else 0)
     out = _status(state, short=False)
-    if sum(len(t) for _, t in out) + len(note) + 2 > width:
+    if sum(len(t) for _, t in out) + need > width:
         out = _status(state, short=True)
-    if note:
-        out.append(("class:bar.busy bold" if state.busy else "class:bar.message", f" {note} "))
-    if sum(len(t) for _, t in out) >= width:
+    if sum(len(t) for _, t in out) > width:
         out = _folded(out, width)
+    if note:
+        frag = ("class:bar.busy bold" if state.busy else "class:bar.message", f" {note} ")
+        if len("".join(t for _, t in out).split("\n")[-1]) + len(frag[1]) > width:
+            out = out + [("", "\n")] + _folded([frag], width)
+        else:
+            out.append(frag)
     last = "".join(t for _, t in out).split("\n")[-1]
     room = width - len(last) - 1
     hint_text = _fit_hints(state.hints, room - 1)
