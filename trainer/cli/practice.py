@@ -38,6 +38,20 @@ def _vi_mode(flag: Optional[bool]) -> bool:
         return False
 
 
+def _say(text: str) -> None:
+    """Print text folded at spaces to the terminal's width (a long line never breaks a word)."""
+    import shutil
+    import textwrap
+
+    width = max(40, shutil.get_terminal_size().columns - 1)
+    lines = []
+    for line in text.split("\n"):
+        indent = " " * (len(line) - len(line.lstrip(" ")))
+        lines += textwrap.wrap(line, width, subsequent_indent=indent + "  ", break_on_hyphens=False,
+                               drop_whitespace=True) or [""]
+    typer.echo("\n".join(lines))
+
+
 def _need_terminal() -> None:
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         usage_error("this command needs a terminal; use `drill check ID FILE` to grade a file")
@@ -68,7 +82,7 @@ def solve(
                              options=ReplOptions(mode="solve", seed=seed, vi=vi_mode,
                                                  next_drill=lambda: _next_drill_offer(current)))
             outcome = repl.run()
-            typer.echo(_outcome_line(outcome))  # before the worker's shutdown, which may take a moment
+            _say(_outcome_line(outcome))  # before the worker's shutdown, which may take a moment
             spec = get_spec_or_exit(outcome.next_drill) if outcome.next_drill else None
     finally:
         grading.close()
@@ -180,7 +194,7 @@ def warmup(
         with open_store() as store:
             session_id = store.start_session("warmup", {"count": count, "minutes": minutes, "due": due, "new": new})
     flow = Warmup(items, clock, minutes)
-    typer.echo(f"Warm-up: {sum(isinstance(i, DrillItem) for i in items)} drill(s) "
+    _say(f"Warm-up: {sum(isinstance(i, DrillItem) for i in items)} drill(s) "
                f"({len(due)} due, {len(new)} new today), quick-fire questions in between.")
     grading = open_grading()
     try:
@@ -193,7 +207,7 @@ def warmup(
                                       in_session=True)
                 outcome = _run_drill(spec, grading, options)
                 flow.add(_drill_result(item, outcome), stop=outcome.stop and outcome.status != "timeout")
-                typer.echo(_outcome_line(outcome))
+                _say(_outcome_line(outcome))
             else:
                 result = ask(item.drill, spec.quiz[item.index], clock=clock, label=label)
                 stop = result.stop or not _go_on()
@@ -258,7 +272,7 @@ def mock(
                                 weak, count, seed)
     if not drills:
         usage_error("no drills to choose from")
-    typer.echo(f"Mock interview: {len(drills)} drills in {minutes:g} min, seed {seed}. "
+    _say(f"Mock interview: {len(drills)} drill{'s' if len(drills) != 1 else ''} in {minutes:g} min, seed {seed}. "
                "The clock does not stop; hints, :try and :solution are locked.")
     with store_errors():
         with open_store() as store:

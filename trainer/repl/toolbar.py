@@ -72,10 +72,12 @@ def _folded(line: Fragments, width: int) -> Fragments:
     return out
 
 
-def _status(state: BarState, short: bool) -> Fragments:
+def _status(state: BarState, level: int) -> Fragments:
+    """Level 0: everything in full; 1: the clock short; 2: the label short too."""
+    short = level >= 1
     out: Fragments = [("class:bar.drill bold", f" {state.drill} ")]
     if state.label:
-        label = state.label.split()[-1] if short else state.label  # "warm-up 2/5" -> "2/5"
+        label = state.label.split()[-1] if level >= 2 else state.label  # "warm-up 2/5" -> "2/5"
         out.append(("class:bar.label", f" {label} "))
     if state.passed:
         out.append(("class:bar.passed bold", f" solved in {mmss(state.elapsed)} "))
@@ -113,9 +115,10 @@ def bar(state: BarState, width: int = 100) -> Fragments:
     note = state.busy or state.message
     kept = [h for h in state.hints if h[1] in KEEP_FIRST or h[1].startswith("next")]
     need = (len(note) + 2 if note else 0) + (len("  ".join(f"{k} {c}" for k, c in kept)) + 2 if kept else 0)
-    out = _status(state, short=False)
-    if sum(len(t) for _, t in out) + need > width:
-        out = _status(state, short=True)
+    for level in range(3):
+        out = _status(state, level)
+        if sum(len(t) for _, t in out) + need <= width:
+            break
     if sum(len(t) for _, t in out) > width:
         out = _folded(out, width)
     if note:
