@@ -282,11 +282,25 @@ def test_after_a_pass_enter_opens_the_next_drill(mm, _drill_home):
         await until(lambda: repl.results)
         assert "Enter: the next drill, mha-padding (due)" in plain(repl.output)
         assert ("Enter", "next: mha-padding (due)") in repl.key_hints()
+        typed(pipe, ":help\r")  # a command after the pass is still a command
+        await until(lambda: "Commands" in plain(repl.output))
+        assert repl.app.is_running
         typed(pipe, "\r")
 
     _, outcome = run_repl(mm, FakeGrading("pass"), _drill_home, script,
                           options=ReplOptions(next_drill=lambda: ("mha-padding (due)", "mha-padding")))
     assert outcome.status == "passed" and outcome.next_drill == "mha-padding"
+
+
+def test_after_a_pass_quit_still_quits(mm, _drill_home):
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        typed(pipe, "return x\r:submit\r")
+        await until(lambda: repl.results)
+        typed(pipe, ":quit\r")
+
+    _, outcome = run_repl(mm, FakeGrading("pass"), _drill_home, script,
+                          options=ReplOptions(next_drill=lambda: ("mha-padding (due)", "mha-padding")))
+    assert outcome.status == "passed" and outcome.next_drill is None
 
 
 def test_after_a_pass_an_edit_makes_enter_a_new_line_again(mm, _drill_home):

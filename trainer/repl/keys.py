@@ -76,7 +76,8 @@ def build_key_bindings(repl: Any) -> KeyBindings:
         """Esc or Ctrl-C while a grade runs: cancel it and stay on the drill."""
         repl.cancel_job()
 
-    goes_on = Condition(lambda: repl.goes_on())
+    # after a pass, Enter goes on, unless the line is a command being typed (":quit")
+    goes_on = Condition(lambda: repl.goes_on() and not COMMANDISH.match(repl.buffer.document.current_line))
 
     @kb.add("enter", filter=free & goes_on)
     def _enter_next(event: KeyPressEvent) -> None:
