@@ -7,8 +7,8 @@ slowest flow:
   and the score's formula;
 - `drill solve` at 100x40 with commands at every position (the `pass` line, the
   first line, a blank line in the middle, the end): no command ever shows in the
-  code, the cursor stays on the command's line, a pass offers the next drill and
-  Enter opens it;
+  code, the cursor stays on the command's line; Esc cancels a looping grade and
+  the drill stays open; a pass offers the next drill and Enter opens it;
 - `drill warmup` at 60x20: a quick-fire answer, a long line that wraps under its
   line number, the bar whole, Ctrl-C and `s` to skip, and the summary.
 """
@@ -98,7 +98,14 @@ def test_the_daily_flows(tmp_path):
         screen = solve.wait_for("hint 1/", 20)
         at = numbered(screen, 8)
         assert row(screen, at).strip() == "8     pass" and cursor(solve) == (7, at)  # the skeleton, as it was
-        typed(solve, "m = mask.to(x.dtype).unsqueeze(-1)")  # `pass` gives way
+        typed(solve, "while True: pass")  # `pass` gives way; a grade that would run to its time limit
+        keys(solve, "C-s")
+        solve.wait_for("grading… Esc cancels", 20)
+        keys(solve, "Escape")
+        screen = solve.wait_for("grade cancelled; nothing recorded", 5)  # at once, the drill still open
+        assert "while True: pass" in screen and "^S submit" in screen
+        keys(solve, "C-u", "Tab")  # the line emptied, indented again
+        typed(solve, "m = mask.to(x.dtype).unsqueeze(-1)")
         keys(solve, "Enter")
         typed(solve, "return (x * m).sum(1) / m.sum(1).clamp(min=1)")
         keys(solve, "Enter")

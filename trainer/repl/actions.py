@@ -11,6 +11,7 @@ from typing import Any
 from prompt_toolkit.application import run_in_terminal
 from prompt_toolkit.document import Document
 
+from trainer.repl.code import opening
 from trainer.repl.commands import command, key_label
 from trainer.repl.header import header_fragments
 from trainer.repl.reference import contract_source
@@ -128,7 +129,7 @@ class DrillCommands:
             if yes:
                 if self.drafts is not None and self.buffer.text.strip() != self.skeleton.strip():
                     self.drafts.save(self.spec.id + ".prev", self.buffer.text)
-                self.buffer.set_document(Document(self.skeleton, len(self.skeleton)))
+                self.buffer.set_document(Document(self.skeleton, opening(self.skeleton)))
                 self.message = f"reset; the old buffer is in drafts/{self.spec.id}.prev.py"
 
         self.ask("Replace the buffer with the skeleton?", answered)
@@ -210,7 +211,8 @@ class DrillCommands:
 
     def ask_leave_session(self) -> None:
         """In a warm-up, mock or team session: skip this drill, or end the whole session."""
-        kind = (self.options.label.split() or ["session"])[0]
+        kind = {"warmup": "warm-up", "mock": "mock interview", "team": "team session"}.get(self.options.mode,
+                                                                                          "session")
         self.choose("Leave this drill?", [
             ("s", "next item" if self.passed() else "skip it", lambda: self.finish("skipped")),
             ("e", f"end the {kind}", lambda: self.finish("quit", stop=True)),
