@@ -18,7 +18,7 @@ from trainer.repl.clock import FakeClock
 from trainer.repl.code import essence, opening, untouched, without_commands
 from trainer.repl.drafts import Drafts
 from trainer.repl.toolbar import BarState, bar
-from trainer.sessions import DrillItem, ItemResult, Mock, SCORE_FORMULA
+from trainer.sessions import SCORE_FORMULA, DrillItem, ItemResult, Mock
 from trainer.store import open_store
 from trainer.verdict import plain
 
@@ -97,7 +97,7 @@ def test_vi_q_and_a_declined_solution_never_reach_the_draft(mm, _drill_home):
         await until(lambda: repl.question is not None)  # unsubmitted changes
         typed(pipe, "y")
 
-    _, outcome = run_repl(mm, FakeGrading(), _drill_home, script, options=ReplOptions(vi=True))
+    run_repl(mm, FakeGrading(), _drill_home, script, options=ReplOptions(vi=True))
     draft = Drafts(_drill_home).path("masked-mean").read_text()
     assert "m = mask.float()" in draft and ":" not in "".join(line.strip()[:1] for line in draft.splitlines())
     compile(draft, "draft", "exec")  # the draft is code

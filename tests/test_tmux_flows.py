@@ -34,7 +34,7 @@ pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is no
 
 LONG = "total = (x * m).sum(dim=1)  # the sum over the real tokens only, one row per sample"
 # a line of the code pane that holds a `:`-command: "12 :submit", " 3     :hint"
-COMMAND_IN_CODE = re.compile(r"^\s*\d+\s+:[a-z]+\s*$", re.M)
+COMMAND_IN_CODE = re.compile(r"^\s*\d+\s+:[a-z]+\s*$", re.MULTILINE)
 
 
 def command(home: Path, args: str) -> str:
@@ -184,6 +184,6 @@ def test_the_daily_flows(tmp_path):
 
 
 def _attempts(home: Path) -> list[dict]:
-    out = subprocess.run([sys.executable, "-m", "trainer", "export", "-"], capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-m", "trainer", "export", "-"], capture_output=True, text=True, check=True,
                          cwd=ROOT, env={**os.environ, "DRILL_HOME": str(home), "PYTHONPATH": str(ROOT)}, timeout=60)
     return json.loads(out.stdout)["attempts"]

@@ -80,7 +80,7 @@ def solve(
             current = spec.id
             repl = DrillRepl(spec, grading, record=_store_recorder(), home=drill_home(),
                              options=ReplOptions(mode="solve", seed=seed, vi=vi_mode,
-                                                 next_drill=lambda: _next_drill_offer(current)))
+                                                 next_drill=lambda current=current: _next_drill_offer(current)))
             outcome = repl.run()
             _say(_outcome_line(outcome))  # before the worker's shutdown, which may take a moment
             spec = get_spec_or_exit(outcome.next_drill) if outcome.next_drill else None
