@@ -303,23 +303,22 @@ def mock(
 
 
 def _pass_recorder(spec: Any) -> Any:
-    """`watch --record`: the first pass becomes an attempt (mode "watch"; grading time is not
-    solving time, so no target: a pass is rated Good). Says what it did, or why it could not."""
-    import time
+    """`watch --record`: the first pass becomes an attempt (mode "watch"). As with `check
+    --record`, watch cannot know when the solving began: the time stored is the grader's and
+    there is no target, so a pass is rated Good. Says what it did, or why it could not."""
     from datetime import datetime, timezone
 
     from trainer.attempts import attempt_from
     from trainer.store import StoreError, open_store
     from trainer.verdict import when
 
-    started_at, started = datetime.now(timezone.utc), time.monotonic()
     done: list[bool] = []
 
     def after(report: Any, source: str) -> Any:
         if done or report.verdict != "pass":
             return None
-        attempt = attempt_from(report, drill=spec.id, mode="watch", started_at=started_at,
-                               seconds=time.monotonic() - started, code=source, target_seconds=None)
+        attempt = attempt_from(report, drill=spec.id, mode="watch", started_at=datetime.now(timezone.utc),
+                               seconds=report.seconds, code=source, target_seconds=None)
         try:
             with open_store() as store:
                 result = store.record_attempt(**attempt)
@@ -357,7 +356,7 @@ def watch_command(
         usage_error(f"{file} is a folder; give a solution .py file")
     grading = open_grading()
     style = repl_style()
-    typer.echo(f"Watching {file} for {spec.id}; every save is graded"
+    _say(f"Watching {file} for {spec.id}; every save is graded"
                + (", the first pass recorded" if record else "") + ". Ctrl-C stops.")
     try:
         watch(file, lambda source: grading.grade(spec.id, source, str(file.resolve()), seed),
