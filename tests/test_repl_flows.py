@@ -199,6 +199,13 @@ def test_esc_during_a_grade_cancels_it_and_stays(mm, _drill_home):
         gate.set()
         await asyncio.sleep(0.2)
         assert not repl.results and repl.attempts == 0 and repl.app.is_running
+        gate.clear()
+        typed(pipe, ":submit\r")
+        await until(lambda: repl.busy)
+        typed(pipe, CTRL_C)  # Ctrl-C cancels too
+        await until(lambda: not repl.busy)
+        assert repl.question is None and grading.cancelled == 2
+        gate.set()
         typed(pipe, CTRL_C)  # Ctrl-C with no grade running asks about leaving, as before
         await until(lambda: repl.question is not None)
         typed(pipe, "y")
@@ -366,6 +373,25 @@ def test_set_document_helper_is_not_needed_for_typing(mm, _drill_home):
         typed(pipe, "y")
         await until(lambda: "    y\n" in repl.buffer.text)
         assert "pass" not in repl.buffer.text
+        typed(pipe, CTRL_Q)
+        await until(lambda: repl.question is not None)
+        typed(pipe, "y")
+
+    run_repl(mm, FakeGrading(), _drill_home, script)
+
+
+def test_a_whole_solution_pasted_on_open_replaces_the_skeleton(mm, _drill_home):
+    from tests.test_repl import paste, solution
+
+    good = solution("masked-mean", "ok_where_loop.py")
+
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        typed(pipe, paste(good))
+        await until(lambda: repl.buffer.text != mm.skeleton())
+        assert repl.buffer.text == good
+        typed(pipe, paste("    # a note\n    y = 1\n"))  # a later paste goes where the cursor is
+        await until(lambda: "# a note" in repl.buffer.text)
+        assert repl.buffer.text == good + "    # a note\n    y = 1\n"
         typed(pipe, CTRL_Q)
         await until(lambda: repl.question is not None)
         typed(pipe, "y")

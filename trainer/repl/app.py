@@ -143,6 +143,7 @@ class DrillRepl(DrillCommands):
         self.buffer = CodeBuffer(document=Document(self.skeleton, opening(self.skeleton)), multiline=True,
                                  history=history, on_text_changed=self._changed,
                                  read_only=Condition(lambda: self.closing))
+        self.buffer.skeleton = self.skeleton
         self.app = self._build(input, output)
         self._offer_draft()
 

@@ -6,6 +6,8 @@
   (Enter there still opens a line above, as anywhere else).
 - A `:`-line is never code: it leaves the buffer when it runs, the cursor staying
   on the now-empty line, and never reaches a draft.
+- A whole module pasted into the untouched skeleton (a line at column 0 that
+  starts `def`, `import`, `from` or `class`) replaces it, wherever the cursor is.
 - A buffer that differs from the skeleton only by blank lines, a removed `pass`
   or command lines is still untouched: it is not a draft, and leaving it records
   nothing.
@@ -17,6 +19,7 @@ import re
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.document import Document
 
+MODULE_LINE = re.compile(r"^(?:def|class|import|from)\s", re.M)
 # a `:`-line, whole or half-typed (':', ':sub', ':hint 2'); a line that starts with ':' is never Python
 COMMANDISH = re.compile(r"^\s*:[a-z]*(?:\s+[\w.-]*)?\s*$")
 
@@ -57,13 +60,19 @@ def emptied_line(text: str, row: int) -> Document:
 
 
 class CodeBuffer(Buffer):
-    """A Buffer whose `pass` placeholder gives way to the first thing typed at its start."""
+    """A Buffer whose `pass` placeholder gives way to the first thing typed at its start, and
+    whose untouched skeleton gives way to a whole module pasted anywhere in it."""
+
+    skeleton = ""
 
     def insert_text(self, data: str, overwrite: bool = False, move_cursor: bool = True,
                     fire_event: bool = True) -> None:
         doc = self.document
+        if self.skeleton and "\n" in data and MODULE_LINE.search(data) and untouched(doc.text, self.skeleton):
+            self.document = Document(data, len(data))
+            return
+        indent = len(doc.current_line) - len(doc.current_line.lstrip())
         if data and not data.startswith("\n") and doc.current_line.strip() == "pass" \
-                and doc.current_line_before_cursor.strip() == "" \
-                and len(doc.current_line_before_cursor) == len(doc.current_line) - len(doc.current_line.lstrip()):
+                and doc.cursor_position_col == indent:
             self.delete(len(doc.current_line_after_cursor))
         super().insert_text(data, overwrite, move_cursor, fire_event)

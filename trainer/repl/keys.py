@@ -154,7 +154,7 @@ def build_key_bindings(repl: Any) -> KeyBindings:
         event.current_buffer.set_document(Document(text, cursor))
         event.app.vi_state.input_mode = InputMode.NAVIGATION
 
-    @kb.add("c-c", filter=free)
+    @kb.add("c-c", filter=free & ~cancellable)
     def _interrupt(event: KeyPressEvent) -> None:
         repl.interrupt()
 
