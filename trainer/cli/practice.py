@@ -47,8 +47,8 @@ def _say(text: str) -> None:
     lines = []
     for line in text.split("\n"):
         indent = " " * (len(line) - len(line.lstrip(" ")))
-        lines += textwrap.wrap(line, width, subsequent_indent=indent + "  ", break_on_hyphens=False,
-                               drop_whitespace=True) or [""]
+        more = indent + ("| ↪ " if line.lstrip().startswith("|") else "  ")  # code in a summary: marked
+        lines += textwrap.wrap(line, width, subsequent_indent=more, break_on_hyphens=False) or [""]
     typer.echo("\n".join(lines))
 
 
@@ -219,7 +219,7 @@ def warmup(
             tomorrow = clock.now().astimezone().replace(hour=23, minute=59, second=59) + timedelta(days=1)
             summary = flow.summary(store.due(tomorrow))
             store.end_session(session_id, summary.to_dict())
-    typer.echo("\n".join(summary.lines()))
+    _say("\n".join(summary.lines()))
 
 
 def _go_on() -> bool:
@@ -296,7 +296,7 @@ def mock(
             store.end_session(session_id, report.to_dict())
     import shutil
 
-    typer.echo("\n".join(report.lines(shutil.get_terminal_size().columns)))
+    _say("\n".join(report.lines(shutil.get_terminal_size().columns)))
 
 
 # -------------------------------------------------------------------- watch
