@@ -103,6 +103,29 @@ def test_vi_q_and_a_declined_solution_never_reach_the_draft(mm, _drill_home):
     compile(draft, "draft", "exec")  # the draft is code
 
 
+def test_vi_colon_then_escape_leaves_no_line_and_goes_back(mm, _drill_home):
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        typed(pipe, "m = 1")
+        await until(lambda: "m = 1" in repl.buffer.text)
+        typed(pipe, ESC)
+        await until(lambda: repl.vi_mode() == "NORMAL")
+        before = (repl.buffer.text, repl.buffer.cursor_position)
+        typed(pipe, ":hin")
+        await until(lambda: repl.buffer.text.endswith(":hin"))
+        assert repl.vi_mode() == "INSERT" and "INSERT" in plain(bar(repl.bar_state(), 100))
+        typed(pipe, ESC)
+        await until(lambda: repl.vi_mode() == "NORMAL")
+        assert (repl.buffer.text, repl.buffer.cursor_position) == before
+        typed(pipe, ":hint\r")
+        await until(lambda: repl.hints == 1)
+        assert (repl.buffer.text, repl.buffer.cursor_position) == before and repl.vi_mode() == "NORMAL"
+        typed(pipe, CTRL_Q)
+        await until(lambda: repl.question is not None)
+        typed(pipe, "y")
+
+    run_repl(mm, FakeGrading(), _drill_home, script, options=ReplOptions(vi=True))
+
+
 def test_an_old_draft_of_commands_is_not_offered(mm, _drill_home):
     drafts = Drafts(_drill_home)
     drafts.save("masked-mean", mm.skeleton() + ":quit\n")
