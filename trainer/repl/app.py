@@ -38,6 +38,8 @@ from trainer.repl.commands import Command, commands_of, key_label, parse_command
 from trainer.repl.drafts import Drafts
 from trainer.repl.grading import Grading
 from trainer.repl.header import fitted_header, title_fragments
+from trainer.repl.jobs import Jobs
+from trainer.repl.question import Question, Questions
 from trainer.repl.keys import build_key_bindings
 from trainer.repl.style import repl_style
 from trainer.repl.toolbar import BarState, bar
@@ -79,26 +81,13 @@ class DrillOutcome:
     next_drill: str | None = None  # solve: the person asked for this drill next
 
 
-@dataclass
-class Question:
-    """A question in the bottom bar: one key per choice; Esc and Ctrl-C cancel."""
-
-    text: str
-    choices: list[tuple[str, str, Callable[[], Any]]]  # (key, what it does, action)
-    cancel: Callable[[], Any] = lambda: None
-
-    @property
-    def yes_no(self) -> bool:
-        return [k for k, _, _ in self.choices] == ["y", "n"]
-
-
 def rows(fragments: Fragments, width: int) -> int:
     """Screen rows the fragments take when wrapped at `width` columns."""
     width = max(10, width)
     return sum(max(1, -(-sum(len(t) for _, t in line) // width)) for line in split_lines(to_formatted_text(fragments)))
 
 
-class DrillRepl(DrillCommands):
+class DrillRepl(DrillCommands, Jobs, Questions):
     """One drill in the editor. `run()` blocks until the person leaves; returns a DrillOutcome."""
 
     def __init__(self, spec: Any, grading: Grading, *, record: Recorder | None = None, home: Path | None = None,
@@ -173,38 +162,6 @@ class DrillRepl(DrillCommands):
         self.output = list(fragments)
         self.output_offset = 0
         self.header_open = False
-        self.app.invalidate()
-
-    def ask(self, text: str, on_answer: Callable[[bool], Any]) -> None:
-        """A yes/no question; Esc and Ctrl-C answer no."""
-        self.question = Question(text, [("y", "yes", lambda: on_answer(True)), ("n", "no", lambda: on_answer(False))],
-                                 lambda: on_answer(False))
-        self.app.invalidate()
-
-    def choose(self, text: str, choices: list[tuple[str, str, Callable[[], Any]]]) -> None:
-        """A question with one key per choice; Esc and Ctrl-C leave things as they are."""
-        self.question = Question(text, choices)
-        self.app.invalidate()
-
-    def answer(self, yes: bool) -> None:
-        self.press("y" if yes else "n")
-
-    def press(self, key: str) -> None:
-        """A key pressed while a question is open: its choice, or nothing."""
-        q = self.question
-        if q is None:
-            return
-        for k, _, action in q.choices:
-            if k == key.lower():
-                self.question = None
-                action()
-                break
-        self.app.invalidate()
-
-    def cancel_question(self) -> None:
-        q, self.question = self.question, None
-        if q is not None:
-            q.cancel()
         self.app.invalidate()
 
     def finish(self, status: str, stop: bool = False) -> None:
@@ -296,28 +253,6 @@ class DrillRepl(DrillCommands):
         self._save_draft()
         self.finish("quit", stop=True)
 
-    async def _watch_deadline(self) -> None:
-        """At 0:00 the buffer is frozen; a grade in flight is waited for, and work no submit
-        has graded yet is graded and counted, before the drill ends."""
-        while (self.left() or 0) > 0:
-            await asyncio.sleep(0.2)
-        self.closing = True
-        self.pending.clear()
-        self.question = None
-        while self.busy:
-            await asyncio.sleep(0.05)
-        if not self.passed() and self.unsubmitted():
-            source = self.buffer.text
-            self.submitted_text = source
-            elapsed = self.elapsed()
-            self.busy = "time is up: grading your last buffer…"
-            self.app.invalidate()
-            result = await asyncio.get_running_loop().run_in_executor(
-                None, lambda: self.grading.grade(self.spec.id, source, "<buffer>", self.options.seed))
-            self.busy = ""
-            self._graded(result, source, elapsed)
-        self.finish("timeout", stop=True)
-
     def run_line(self, line: str) -> bool:
         """Run a `:`-line; False when the line is not a command."""
         parsed = parse_command_line(line)
@@ -346,53 +281,6 @@ class DrillRepl(DrillCommands):
             self.app.invalidate()
             return
         cmd.run(arg)
-
-    def _job_done(self) -> None:
-        self.busy = ""
-        if self.pending and self.question is None:
-            name, arg = self.pending.pop(0)
-            self.message = ""
-            self.run_command(name, arg)
-
-    def _spawn(self, label: str, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
-        """Run `work` (a grade or a trace) in a thread; `done` gets its result unless the
-        person cancelled it first (Esc or Ctrl-C)."""
-        self.busy = label
-        self.cancellable = True
-        self.message = ""
-        token = self._job = object()
-        self.app.invalidate()
-
-        async def job() -> None:
-            result = await asyncio.get_running_loop().run_in_executor(None, work)
-            if self._job is not token:
-                return  # cancelled: the drill moved on without it
-            self._job = None
-            self.cancellable = False
-            try:
-                done(result)
-            finally:
-                self._job_done()
-            self.app.invalidate()
-
-        self.app.create_background_task(job())
-
-    def cancel_job(self) -> bool:
-        """Esc / Ctrl-C while a grade or a trace runs: stop it; nothing is recorded, the
-        drill stays open. False when there is nothing to cancel."""
-        if not (self.busy and self.cancellable) or self.closing:
-            return False
-        what = "grade" if self.busy.startswith("grading") else "run"
-        self._job = None
-        self.cancellable = False
-        self.busy = ""
-        self.pending.clear()
-        cancel = getattr(self.grading, "cancel", None)
-        if cancel is not None:
-            cancel()
-        self.message = f"{what} cancelled; nothing recorded"
-        self.app.invalidate()
-        return True
 
     # ------------------------------------------------------------- layout
 
