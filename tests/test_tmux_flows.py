@@ -40,7 +40,8 @@ COMMAND_IN_CODE = re.compile(r"^\s*\d+\s+:[a-z]+\s*$", re.MULTILINE)
 def command(home: Path, args: str) -> str:
     env = {"DRILL_HOME": str(home), "EDITOR": "true", "TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
     exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
-    return (f"cd {shlex.quote(str(ROOT))} && env {exports} {shlex.quote(sys.executable)} -m trainer {args}; "
+    return (f"cd {shlex.quote(str(ROOT))} && env -u COLUMNS -u LINES {exports} {shlex.quote(sys.executable)} "
+            f"-m trainer {args}; "
             f"echo DRILL-EXITED-$?; sleep 60")
 
 
