@@ -176,3 +176,31 @@ def test_warmup_command_runs_items_and_summarises(monkeypatch):
     with open_store() as store:
         [session] = store.sessions()
     assert session.kind == "warmup" and session.summary["drills"] == 2
+
+
+def test_mock_summary_shows_and_stores_each_drills_verdict_case_code_and_the_formula(monkeypatch):
+    from grader.report import CaseResult, Report
+    from trainer.cli import practice
+    from trainer.repl.app import DrillOutcome
+    from trainer.store import open_store
+
+    runner, app, seen = _cli(monkeypatch, {})
+
+    def fake_drill(spec, grading_, options):
+        seen.append(spec.id)
+        case = CaseResult("fp32-basic", "f", "wrong", "values differ at 3 of 8 positions", {"B": 2})
+        report = Report(spec.id, "wrong", [case, CaseResult("ok", "f", "pass")])
+        return DrillOutcome(spec.id, "timeout", "wrong", 90.0, 1, report=report, code="def f(x):\n    return x\n")
+
+    monkeypatch.setattr(practice, "_run_drill", fake_drill)
+    result = runner.invoke(app, ["mock", "--count", "1", "--minutes", "0.5", "--seed", "5"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Mock interview: 0/1 passed, score 0/100" in out and "Score: each drill is worth" in out
+    assert "WRONG  1/2 cases passed" in out and "fp32-basic" in out and "values differ" in out
+    assert "code submitted:" in out and "    |     return x" in out
+    with open_store() as store:
+        [session] = store.sessions()
+    [drill] = session.summary["drills"]
+    assert session.summary["score_formula"].startswith("each drill is worth an equal share of 100")
+    assert drill["verdict"] == "wrong" and drill["failing_case"] == "fp32-basic" and "return x" in drill["code"]

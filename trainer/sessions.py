@@ -8,9 +8,12 @@ end asks for the summary. Time comes from an injected clock (anything with
 from __future__ import annotations
 
 import random
+import textwrap
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Mapping, Protocol, Sequence, Union
+
+from trainer.markup import printable_lines
 
 
 class MonotonicClock(Protocol):
@@ -44,6 +47,10 @@ class ItemResult:
     hints: int = 0
     traps: tuple[str, ...] = ()
     revealed: bool = False
+    verdict: str | None = None  # the last grade's verdict (pass, wrong, ...); None when never graded
+    failing_case: str | None = None  # the case that decided it
+    detail: tuple[str, ...] = ()  # the last grade, rendered compact (plain lines)
+    code: str = ""  # the code that grade graded
 
     @property
     def ok(self) -> bool:
@@ -263,10 +270,12 @@ class Mock:
             if r is None:
                 rows.append(MockRow(drill, "not reached", 0.0, targets.get(drill, 0.0), 0, ()))
             else:
-                rows.append(MockRow(drill, r.status, r.seconds, targets.get(drill, 0.0), r.attempts, r.traps))
+                rows.append(MockRow(drill, r.status, r.seconds, targets.get(drill, 0.0), r.attempts, r.traps,
+                                    r.verdict, r.failing_case, r.detail, r.code))
         passed = sum(1 for r in rows if r.status == "passed")
         return MockReport(self.seed, self.minutes, rows, passed, len(rows), score(rows),
-                          min(self.clock.monotonic() - self.started, self.minutes * 60))
+                          min(self.clock.monotonic() - self.started, self.minutes * 60),
+                          time_up=self.left() <= 0)
 
 
 @dataclass(frozen=True)
@@ -277,11 +286,20 @@ class MockRow:
     target: float
     attempts: int
     traps: tuple[str, ...]
+    verdict: str | None = None
+    failing_case: str | None = None
+    detail: tuple[str, ...] = ()
+    code: str = ""
+
+
+SCORE_FORMULA = ("each drill is worth an equal share of 100; a pass earns 70% of its share, "
+                 "up to 20% more for speed (all of it at half the target time or less, none at the "
+                 "target or over), and 10% for passing on the first submit; a drill not passed earns 0")
 
 
 def score(rows: Sequence[MockRow]) -> int:
-    """Out of 100: each drill is worth an equal share; a pass earns 70% of it, the rest
-    for speed against the target (full at half the target) and first-try accuracy."""
+    """Out of 100, by SCORE_FORMULA: each drill an equal share; a pass earns 70% of it, the
+    rest for speed against the target (full at half the target) and first-try accuracy."""
     if not rows:
         return 0
     total = 0.0
@@ -303,6 +321,7 @@ class MockReport:
     total: int
     score: int
     seconds: float
+    time_up: bool = False
 
     def mistakes(self) -> list[str]:
         seen: list[str] = []
@@ -315,19 +334,38 @@ class MockReport:
 
     def to_dict(self) -> dict[str, Any]:
         return {"seed": self.seed, "minutes": self.minutes, "passed": self.passed, "total": self.total,
-                "score": self.score, "seconds": round(self.seconds, 1),
+                "score": self.score, "score_formula": SCORE_FORMULA, "seconds": round(self.seconds, 1),
+                "time_up": self.time_up,
                 "drills": [{"drill": r.drill, "status": r.status, "seconds": round(r.seconds, 1),
-                            "target": r.target, "attempts": r.attempts, "traps": list(r.traps)} for r in self.rows],
+                            "target": r.target, "attempts": r.attempts, "traps": list(r.traps),
+                            "verdict": r.verdict, "failing_case": r.failing_case, "code": r.code}
+                           for r in self.rows],
                 "mistakes": self.mistakes()}
 
-    def lines(self) -> list[str]:
+    def lines(self, width: int = 100) -> list[str]:
+        """The summary; the score's formula folded to `width`."""
         out = [f"Mock interview: {self.passed}/{self.total} passed, score {self.score}/100, "
-               f"{_mmss(self.seconds)} of {_mmss(self.minutes * 60)} used (seed {self.seed})"]
+               f"{_mmss(self.seconds)} of {_mmss(self.minutes * 60)} used (seed {self.seed})"
+               + (" — time ran out" if self.time_up else "")]
         for r in self.rows:
             timing = f"{_mmss(r.seconds)} / {_mmss(r.target)}" if r.status != "not reached" else ""
             tries = f"{r.attempts} submit{'s' if r.attempts != 1 else ''}" if r.attempts else ""
             out.append(f"  {r.drill:<28} {r.status:<12} {timing:<14} {tries}".rstrip())
+        out += textwrap.wrap(f"Score: {SCORE_FORMULA}.", max(40, width - 1), subsequent_indent="  ")
+        for r in self.rows:
+            if r.status == "not reached":
+                continue
+            out.append("")
+            if r.verdict is None:
+                out.append(f"{r.drill}: nothing submitted.")
+                continue
+            out.append(f"{r.drill}:")
+            out += [f"  {line}" for line in r.detail]
+            if r.code.strip():
+                out.append("  code submitted:")
+                out += [f"    | {line}" for line in printable_lines(r.code.rstrip())]
         mistakes = self.mistakes()
         if mistakes:
+            out.append("")
             out.append("Mistakes made: " + "; ".join(mistakes))
         return out

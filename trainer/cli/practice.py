@@ -35,6 +35,20 @@ def _vi_mode(flag: Optional[bool]) -> bool:
         return False
 
 
+def _say(text: str) -> None:
+    """Print text folded at spaces to the terminal's width (a long line never breaks a word)."""
+    import shutil
+    import textwrap
+
+    width = max(40, shutil.get_terminal_size().columns - 1)
+    lines = []
+    for line in text.split("\n"):
+        indent = " " * (len(line) - len(line.lstrip(" ")))
+        more = indent + ("| ↪ " if line.lstrip().startswith("|") else "  ")  # code in a summary: marked
+        lines += textwrap.wrap(line, width, subsequent_indent=more, break_on_hyphens=False) or [""]
+    typer.echo("\n".join(lines))
+
+
 def _need_terminal() -> None:
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         usage_error("this command needs a terminal; use `drill check ID FILE` to grade a file")
@@ -46,7 +60,8 @@ def solve(
     seed: Optional[int] = typer.Option(None, "--seed", help="case seed (default: a new one per submit)"),
     vi: Optional[bool] = typer.Option(None, "--vi/--emacs", help="key bindings (default: the vi_mode setting)"),
 ) -> None:
-    """The REPL on one drill: write it, :try it, :submit it."""
+    """The REPL on one drill: write it, :try it, :submit it. After a pass, Enter opens the
+    next due or new drill."""
     spec = get_spec_or_exit(drill_id)
     _need_terminal()
     from trainer.cli.progress import store_errors
@@ -58,14 +73,39 @@ def solve(
         vi_mode = _vi_mode(vi)
     grading = open_grading()  # the worker starts importing torch now, while the person reads
     try:
-        sitting = _store_recorder()
-        repl = DrillRepl(spec, grading, record=sitting, home=drill_home(),
-                         options=ReplOptions(mode="solve", seed=seed, vi=vi_mode))
-        outcome = repl.run()
-        sitting.close(outcome.status, revealed=outcome.revealed, hints=outcome.hints)
-        typer.echo(_outcome_line(outcome))  # before the worker's shutdown, which may take a moment
+        while spec is not None:
+            current = spec.id
+            sitting = _store_recorder()
+            repl = DrillRepl(spec, grading, record=sitting, home=drill_home(),
+                             options=ReplOptions(mode="solve", seed=seed, vi=vi_mode,
+                                                 next_drill=lambda current=current: _next_drill_offer(current)))
+            outcome = repl.run()
+            sitting.close(outcome.status, revealed=outcome.revealed, hints=outcome.hints)
+            _say(_outcome_line(outcome))  # before the worker's shutdown, which may take a moment
+            spec = get_spec_or_exit(outcome.next_drill) if outcome.next_drill else None
     finally:
         grading.close()
+
+
+def _next_drill_offer(current: str) -> Any:
+    """After a pass: the first drill due now, else the next new drill the plan allows today,
+    as ("id (due)", id); None when there is neither."""
+    from datetime import datetime, timezone
+
+    from trainer.plans import load_plan, next_new_drills
+    from trainer.store import open_store
+
+    cat = load_catalogue_or_exit()
+    now = datetime.now(timezone.utc)
+    with open_store() as store:
+        due = [d for d in store.due(now) if d in cat.specs and d != current]
+        if due:
+            return f"{due[0]} (due)", due[0]
+        settings = store.settings()
+        new = next_new_drills(load_plan(settings.plan), store.drill_summaries(), now.astimezone().date(),
+                              settings.daily_new_limit, known=list(cat.specs))
+    new = [d for d in new if d != current]
+    return (f"{new[0]} (new)", new[0]) if new else None
 
 
 def _outcome_line(outcome: Any) -> str:
@@ -74,7 +114,10 @@ def _outcome_line(outcome: Any) -> str:
     if outcome.status == "passed":
         return f"{outcome.drill}: passed in {mmss(outcome.seconds)} after {outcome.attempts} submit(s)."
     if outcome.status == "timeout":
-        return f"{outcome.drill}: time ran out."
+        graded = f" Your last buffer was graded: {outcome.verdict}." if outcome.verdict else ""
+        return f"{outcome.drill}: time ran out.{graded}"
+    if outcome.status == "skipped" and not outcome.attempts:
+        return f"{outcome.drill}: skipped; nothing recorded."
     tail = f" Your buffer is saved as a draft; `drill solve {outcome.drill}` picks it up." \
         if outcome.draft else ""
     return f"{outcome.drill}: left after {mmss(outcome.seconds)} ({outcome.attempts} submit(s)).{tail}"
@@ -94,10 +137,22 @@ def _run_drill(spec: Any, grading: Any, options: Any) -> Any:
 
 
 def _drill_result(item: Any, outcome: Any) -> Any:
-    from trainer.sessions import ItemResult
+    """The session's record of one drill: its status, and its last grade (verdict, the
+    failing case, the compact verdict and the code graded)."""
+    import shutil
 
+    from trainer.sessions import ItemResult
+    from trainer.verdict import plain, render
+
+    report = outcome.report
+    detail: tuple[str, ...] = ()
+    failing = None
+    if report is not None:
+        width = min(100, shutil.get_terminal_size().columns) - 2
+        detail = tuple(plain(render(report, "compact", width=width, title=False)).rstrip("\n").split("\n"))
+        failing = report.shown_case.name if report.shown_case and report.verdict != "pass" else None
     return ItemResult(item, outcome.status, outcome.seconds, outcome.attempts, outcome.hints,
-                      tuple(outcome.traps), outcome.revealed)
+                      tuple(outcome.traps), outcome.revealed, outcome.verdict, failing, detail, outcome.code)
 
 
 @app.command("warmup")
@@ -141,7 +196,7 @@ def warmup(
         with open_store() as store:
             session_id = store.start_session("warmup", {"count": count, "minutes": minutes, "due": due, "new": new})
     flow = Warmup(items, clock, minutes)
-    typer.echo(f"Warm-up: {sum(isinstance(i, DrillItem) for i in items)} drill(s) "
+    _say(f"Warm-up: {sum(isinstance(i, DrillItem) for i in items)} drill(s) "
                f"({len(due)} due, {len(new)} new today), quick-fire questions in between.")
     grading = open_grading()
     try:
@@ -154,7 +209,7 @@ def warmup(
                                       in_session=True)
                 outcome = _run_drill(spec, grading, options)
                 flow.add(_drill_result(item, outcome), stop=outcome.stop and outcome.status != "timeout")
-                typer.echo(_outcome_line(outcome))
+                _say(_outcome_line(outcome))
             else:
                 result = ask(item.drill, spec.quiz[item.index], clock=clock, label=label)
                 stop = result.stop or not _go_on()
@@ -166,7 +221,7 @@ def warmup(
             tomorrow = clock.now().astimezone().replace(hour=23, minute=59, second=59) + timedelta(days=1)
             summary = flow.summary(store.due(tomorrow))
             store.end_session(session_id, summary.to_dict())
-    typer.echo("\n".join(summary.lines()))
+    _say("\n".join(summary.lines()))
 
 
 def _go_on() -> bool:
@@ -188,7 +243,8 @@ MOCK_LOCKED = frozenset({"hint", "try", "solution"})
 
 @app.command("mock")
 def mock(
-    minutes: float = typer.Option(30, "--minutes", "-m", min=1, help="the whole interview's time limit"),
+    minutes: float = typer.Option(30, "--minutes", "-m", min=0.1,
+                                  help="the whole interview's time limit (0.5 is 30 seconds)"),
     count: int = typer.Option(3, "--count", "-n", min=1, help="how many drills"),
     seed: Optional[int] = typer.Option(None, "--seed", help="choose drills and cases from this seed"),
     vi: Optional[bool] = typer.Option(None, "--vi/--emacs", help="key bindings (default: the vi_mode setting)"),
@@ -218,7 +274,7 @@ def mock(
                                 weak, count, seed)
     if not drills:
         usage_error("no drills to choose from")
-    typer.echo(f"Mock interview: {len(drills)} drills in {minutes:g} min, seed {seed}. "
+    _say(f"Mock interview: {len(drills)} drill{'s' if len(drills) != 1 else ''} in {minutes:g} min, seed {seed}. "
                "The clock does not stop; hints, :try and :solution are locked.")
     with store_errors():
         with open_store() as store:
@@ -240,7 +296,9 @@ def mock(
     with store_errors():
         with open_store() as store:
             store.end_session(session_id, report.to_dict())
-    typer.echo("\n".join(report.lines()))
+    import shutil
+
+    _say("\n".join(report.lines(shutil.get_terminal_size().columns)))
 
 
 # -------------------------------------------------------------------- watch
@@ -274,7 +332,8 @@ def watch_command(
     from trainer.sittings import WatchSitting
 
     sitting = WatchSitting(spec.id, float(spec.target_seconds)) if record else None
-    typer.echo(f"Watching {file} for {spec.id}; every save is graded. Ctrl-C stops.")
+    _say(f"Watching {file} for {spec.id}; every save is graded"
+         + (", recorded up to the first pass as one sitting" if record else "") + ". Ctrl-C stops.")
     try:
         watch(file, lambda source: grading.grade(spec.id, source, str(file.resolve()), seed),
               lambda frags: print_formatted_text(FormattedText(frags), style=style, end=""),

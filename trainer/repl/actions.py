@@ -11,6 +11,7 @@ from typing import Any
 from prompt_toolkit.application import run_in_terminal
 from prompt_toolkit.document import Document
 
+from trainer.repl.code import opening
 from trainer.repl.commands import command, key_label
 from trainer.repl.header import header_fragments
 from trainer.repl.reference import contract_source
@@ -40,6 +41,7 @@ class DrillCommands:
     def _graded(self, result: Report, source: str, elapsed: float) -> None:
         self.attempts += 1
         self.last_result = result
+        self.graded_code = source
         self.results.append(result)
         verdict = Verdict.of(result.verdict)
         if result.trap:
@@ -59,10 +61,22 @@ class DrillCommands:
         fragments = render(result, "full", width=self._width() - 1, info=info, footer=footer,
                            title=False)
         if verdict == Verdict.PASS:
-            nxt = ":next (^N) for the next item, :quit to end the session" if self.options.in_session \
-                else ":quit (^Q) to leave"
+            if not self.options.in_session and self.next_offer is None and self.options.next_drill is not None:
+                self.next_offer = self._next_drill()
+            if self.options.in_session:
+                nxt = "Enter (or ^N): the next item"
+            elif self.next_offer is not None:
+                nxt = f"Enter: the next drill, {self.next_offer[0]}; :quit (^Q) to leave"
+            else:
+                nxt = ":quit (^Q) to leave"
             fragments.append(("class:dim", f"  {nxt}\n"))
         self.show(fragments)
+
+    def _next_drill(self) -> tuple[str, str] | None:
+        try:
+            return self.options.next_drill()
+        except Exception:  # noqa: BLE001 - a store problem must not take the pass away
+            return None
 
     def _record(self, result: Report | None, source: str, elapsed: float) -> Any:
         """Store one attempt (a graded report, or None for a revealed solution)."""
@@ -115,7 +129,7 @@ class DrillCommands:
             if yes:
                 if self.drafts is not None and self.buffer.text.strip() != self.skeleton.strip():
                     self.drafts.save(self.spec.id + ".prev", self.buffer.text)
-                self.buffer.set_document(Document(self.skeleton, len(self.skeleton)))
+                self.buffer.set_document(Document(self.skeleton, opening(self.skeleton)))
                 self.message = f"reset; the old buffer is in drafts/{self.spec.id}.prev.py"
 
         self.ask("Replace the buffer with the skeleton?", answered)
@@ -165,17 +179,23 @@ class DrillCommands:
     def cmd_skip(self, _arg: str = "") -> None:
         self.finish("skipped")
 
-    @command("next", help="after a pass in a warm-up or mock: on to the next item (^N)")
+    @command("next", help="after a pass: on to the next item (Enter, ^N)")
     def cmd_next(self, _arg: str = "") -> None:
-        if not self.options.in_session:
-            self.message = ":next is for warm-ups and mocks; :quit leaves"
+        if self.options.in_session:
+            self.finish("next")
+        elif self.passed() and self.next_offer is not None:
+            self.next_drill = self.next_offer[1]
+            self.finish("next")
+        else:
+            self.message = ":next opens the next drill after a pass; :quit leaves" if self.options.next_drill \
+                else ":next is for warm-ups and mocks; :quit leaves"
             self.app.invalidate()
-            return
-        self.finish("next")
 
     @command("quit", help="leave (asks when the buffer has unsubmitted changes)", key="c-q", aliases=("q", "exit"))
     def cmd_quit(self, _arg: str = "") -> None:
-        if self.unsubmitted():
+        if self.options.in_session:
+            self.ask_leave_session()
+        elif self.unsubmitted():
             self.ask("Leave with unsubmitted changes? They stay as a draft.",
                      lambda yes: self.finish("quit", stop=True) if yes else None)
         else:
@@ -183,8 +203,20 @@ class DrillCommands:
 
     def interrupt(self) -> None:
         """Ctrl-C: never loses the buffer; asks before leaving."""
+        if self.options.in_session:
+            self.ask_leave_session()
+            return
         self.ask("Leave this drill? Your buffer is kept as a draft.",
                  lambda yes: self.finish("quit", stop=True) if yes else None)
+
+    def ask_leave_session(self) -> None:
+        """In a warm-up, mock or team session: skip this drill, or end the whole session."""
+        kind = {"warmup": "warm-up", "mock": "mock interview", "team": "team session"}.get(self.options.mode,
+                                                                                          "session")
+        self.choose("Leave this drill?", [
+            ("s", "next item" if self.passed() else "skip it", lambda: self.finish("skipped")),
+            ("e", f"end the {kind}", lambda: self.finish("quit", stop=True)),
+        ])
 
     @command("help", help="list the commands", aliases=("h",))
     def cmd_help(self, _arg: str = "") -> None:

@@ -25,17 +25,21 @@ from prompt_toolkit.layout import (ConditionalContainer, Dimension, FormattedTex
 from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.layout.margins import NumberedMargin
 from prompt_toolkit.filters import Condition
+from prompt_toolkit.key_binding.vi_state import InputMode
 from prompt_toolkit.lexers import PygmentsLexer
 from pygments.lexers.python import PythonLexer
 
 from grader.report import Report
 from trainer.repl import editor as editor_mod
+from trainer.repl.code import CodeBuffer, essence, opening, untouched, without_commands
 from trainer.repl.clock import Clock, SystemClock
 from trainer.repl.actions import DrillCommands
 from trainer.repl.commands import Command, commands_of, key_label, parse_command_line
 from trainer.repl.drafts import Drafts
 from trainer.repl.grading import Grading
 from trainer.repl.header import fitted_header, title_fragments
+from trainer.repl.jobs import Jobs
+from trainer.repl.question import Question, Questions
 from trainer.repl.keys import build_key_bindings
 from trainer.repl.style import repl_style
 from trainer.repl.toolbar import BarState, bar
@@ -56,6 +60,8 @@ class ReplOptions:
     label: str = ""  # "warm-up 2/5" in the bar
     in_session: bool = False  # warm-up/mock: a pass offers :next
     show_reference: bool = True
+    # solve: after a pass, the next drill to offer ("masked-mean (due)") and its id, or None
+    next_drill: Callable[[], tuple[str, str] | None] | None = None
 
 
 @dataclass
@@ -70,12 +76,9 @@ class DrillOutcome:
     revealed: bool = False
     stop: bool = False  # the person asked to end the whole session
     draft: bool = False  # the buffer was left as a draft
-
-
-@dataclass
-class Question:
-    text: str
-    on_answer: Callable[[bool], Any]
+    report: Report | None = None  # the last graded report
+    code: str = ""  # the code that report graded
+    next_drill: str | None = None  # solve: the person asked for this drill next
 
 
 def rows(fragments: Fragments, width: int) -> int:
@@ -84,7 +87,7 @@ def rows(fragments: Fragments, width: int) -> int:
     return sum(max(1, -(-sum(len(t) for _, t in line) // width)) for line in split_lines(to_formatted_text(fragments)))
 
 
-class DrillRepl(DrillCommands):
+class DrillRepl(DrillCommands, Jobs, Questions):
     """One drill in the editor. `run()` blocks until the person leaves; returns a DrillOutcome."""
 
     def __init__(self, spec: Any, grading: Grading, *, record: Recorder | None = None, home: Path | None = None,
@@ -105,6 +108,13 @@ class DrillRepl(DrillCommands):
         self.header_open = True
         self.question: Question | None = None
         self.busy = ""
+        self.cancellable = False  # the running job is a grade or a trace: Esc / Ctrl-C cancel it
+        self._job: object | None = None
+        self.closing = False  # a mock's time is up: the buffer is read-only while it is graded
+        self.vi_return: tuple[str, int, str] | None = None  # where ':' in vi normal mode was pressed
+        self._wrote_draft = False
+        self.next_offer: tuple[str, str] | None = None  # solve, after a pass: (label, drill id)
+        self.next_drill: str | None = None  # the drill the person asked to open next
         self.message = ""
         self.attempts = 0
         self.hints = 0
@@ -113,21 +123,27 @@ class DrillRepl(DrillCommands):
         self.passed_at: float | None = None
         self.revealed = False
         self.submitted_text = self.skeleton
+        self.graded_code = ""  # the source of the last graded report
         self.pending: list[tuple[str, str]] = []  # commands typed while a job ran
         self.results: list[Report] = []  # every graded report, in order (tests read this)
         self.commands: dict[str, Command] = commands_of(self)
         if history is None:
             history = FileHistory(str(self._history_path())) if home is not None else InMemoryHistory()
-        self.buffer = Buffer(document=Document(self.skeleton, len(self.skeleton)), multiline=True, history=history,
-                             on_text_changed=self._changed)
+        self.buffer = CodeBuffer(document=Document(self.skeleton, opening(self.skeleton)), multiline=True,
+                                 history=history, on_text_changed=self._changed,
+                                 read_only=Condition(lambda: self.closing))
+        self.buffer.skeleton = self.skeleton
         self.app = self._build(input, output)
         self._offer_draft()
 
     # ---------------------------------------------------------------- state
 
     def elapsed(self) -> float:
+        """Seconds on this drill: up to the pass, or to the session's 0:00."""
         end = self.passed_at if self.passed_at is not None else self.clock.monotonic()
-        return end - self.started
+        if self.options.deadline is not None:
+            end = min(end, self.options.deadline)
+        return max(0.0, end - self.started)
 
     def left(self) -> float | None:
         if self.options.deadline is None:
@@ -138,23 +154,14 @@ class DrillRepl(DrillCommands):
         return self.passed_at is not None
 
     def unsubmitted(self) -> bool:
+        """The buffer holds work that no submit has graded."""
         text = self.buffer.text
-        return text.strip() != self.submitted_text.strip() and text.strip() != self.skeleton.strip()
+        return not untouched(text, self.skeleton) and essence(text) != essence(self.submitted_text)
 
     def show(self, fragments: Fragments) -> None:
         self.output = list(fragments)
         self.output_offset = 0
         self.header_open = False
-        self.app.invalidate()
-
-    def ask(self, text: str, on_answer: Callable[[bool], Any]) -> None:
-        self.question = Question(text, on_answer)
-        self.app.invalidate()
-
-    def answer(self, yes: bool) -> None:
-        q, self.question = self.question, None
-        if q is not None:
-            q.on_answer(yes)
         self.app.invalidate()
 
     def finish(self, status: str, stop: bool = False) -> None:
@@ -164,13 +171,14 @@ class DrillRepl(DrillCommands):
 
     def outcome(self, status: str, stop: bool = False) -> DrillOutcome:
         verdict = str(self.last_result.verdict) if self.last_result else None
-        if self.passed() and status in ("quit", "skipped", "next"):
+        if self.passed() and status in ("quit", "skipped", "next", "timeout"):
             status = "passed"
         elif status == "next":
             status = "failed"
         draft = self.drafts is not None and self.drafts.path(self.spec.id).exists()
         return DrillOutcome(self.spec.id, status, verdict, self.elapsed(), self.attempts, self.hints,
-                            list(self.traps), self.revealed, stop, draft)
+                            list(self.traps), self.revealed, stop, draft, self.last_result,
+                            self.graded_code if self.last_result else "", self.next_drill)
 
     # -------------------------------------------------------------- drafts
 
@@ -183,27 +191,38 @@ class DrillRepl(DrillCommands):
         self._save_draft()
 
     def _save_draft(self) -> None:
+        """The buffer, less any `:`-line, as the drill's draft; an untouched buffer is no draft
+        (one this REPL wrote earlier goes)."""
         if self.drafts is None:
             return
         if self.passed() and not self.unsubmitted():
             self.drafts.clear(self.spec.id)  # the passing code is in the store
             return
-        if self.buffer.text.strip() == self.skeleton.strip():
+        text = without_commands(self.buffer.text)
+        if untouched(text, self.skeleton):
+            if self._wrote_draft:
+                self.drafts.clear(self.spec.id)
+                self._wrote_draft = False
             return
-        self.drafts.save(self.spec.id, self.buffer.text)
+        self.drafts.save(self.spec.id, text)
+        self._wrote_draft = True
 
     def _offer_draft(self) -> None:
         if self.drafts is None:
             return
         draft = self.drafts.load(self.spec.id)
-        if draft is None or draft.text.strip() == self.skeleton.strip() or not draft.text.strip():
+        text = without_commands(draft.text) if draft is not None else ""
+        if draft is None:
             return
-        lines = len(draft.text.splitlines())
+        if untouched(text, self.skeleton):
+            self.drafts.clear(self.spec.id)  # nothing of the person's in it (an old `:quit`, say)
+            return
+        lines = len(text.splitlines())
         stamp = draft.saved_at.astimezone().strftime("%d %b %H:%M")
 
         def answered(yes: bool) -> None:
             if yes:
-                self.buffer.set_document(Document(draft.text, len(draft.text)), bypass_readonly=True)
+                self.buffer.set_document(Document(text, len(text)), bypass_readonly=True)
                 self.message = "draft restored"
             else:
                 self.drafts.set_aside(self.spec.id)
@@ -234,13 +253,6 @@ class DrillRepl(DrillCommands):
         self._save_draft()
         self.finish("quit", stop=True)
 
-    async def _watch_deadline(self) -> None:
-        while True:
-            if (self.left() or 0) <= 0:
-                self.finish("timeout", stop=True)
-                return
-            await asyncio.sleep(0.2)
-
     def run_line(self, line: str) -> bool:
         """Run a `:`-line; False when the line is not a command."""
         parsed = parse_command_line(line)
@@ -255,7 +267,7 @@ class DrillRepl(DrillCommands):
         return True
 
     def run_command(self, name: str, arg: str = "") -> None:
-        if self.question is not None:
+        if self.question is not None or self.closing:
             return
         cmd = self.commands[name]
         if cmd.info.name in self.options.locked:
@@ -270,36 +282,18 @@ class DrillRepl(DrillCommands):
             return
         cmd.run(arg)
 
-    def _job_done(self) -> None:
-        self.busy = ""
-        if self.pending and self.question is None:
-            name, arg = self.pending.pop(0)
-            self.message = ""
-            self.run_command(name, arg)
-
-    def _spawn(self, label: str, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
-        self.busy = label
-        self.message = ""
-        self.app.invalidate()
-
-        async def job() -> None:
-            try:
-                result = await asyncio.get_running_loop().run_in_executor(None, work)
-                done(result)
-            finally:
-                self._job_done()
-            self.app.invalidate()
-
-        self.app.create_background_task(job())
-
     # ------------------------------------------------------------- layout
+
+    def goes_on(self) -> bool:
+        """After a pass, with the buffer as it passed: Enter (and ^N) go to the next item."""
+        return self.passed() and not self.unsubmitted() and (self.options.in_session or self.next_offer is not None)
 
     def key_hints(self) -> list[tuple[str, str]]:
         names = ["submit", "try", "hint", "shapes", "edit", "quit"]
         hints = []
-        if self.passed() and self.options.in_session:
+        if self.goes_on():
             names = ["quit"]
-            hints.append(("^N", "next"))
+            hints.append(("Enter", f"next: {self.next_offer[0]}" if self.next_offer else "next"))
         for name in names:
             info = self.commands[name].info
             if name in self.options.locked or not info.key:
@@ -338,9 +332,23 @@ class DrillRepl(DrillCommands):
         message = self.message
         if self.output_clipped():
             message = (message + "  " if message else "") + "PgDn: more ▼"
+        busy = f"{self.busy} Esc cancels" if self.busy and self.cancellable else self.busy
+        question = self.question
         return BarState(self.spec.id, self.options.label, self.elapsed(), float(self.spec.target_seconds),
-                        self.left(), self.busy, self.question.text if self.question else "", message,
-                        self.key_hints(), self.passed())
+                        self.left(), busy, question.text if question else "", message,
+                        self.key_hints(), self.passed(), self.vi_mode(),
+                        [] if question is None or question.yes_no else [(k, what) for k, what, _ in question.choices])
+
+    def vi_mode(self) -> str:
+        """INSERT / NORMAL / REPLACE in vi mode; "" with emacs keys."""
+        if not self.options.vi:
+            return ""
+        try:
+            mode = self.app.vi_state.input_mode
+        except AttributeError:
+            return ""
+        return {InputMode.INSERT: "INSERT", InputMode.NAVIGATION: "NORMAL", InputMode.REPLACE: "REPLACE",
+                InputMode.INSERT_MULTIPLE: "INSERT", InputMode.REPLACE_SINGLE: "REPLACE"}.get(mode, "")
 
     def _build(self, input: Any, output: Any) -> Application:
         def header() -> Any:
@@ -371,15 +379,23 @@ class DrillRepl(DrillCommands):
 
         has_output = Condition(lambda: bool(self.output))
         self.output_window = Window(FormattedTextControl(output_text), height=output_height, wrap_lines=True)
+        # long lines wrap (the line number stays on a line's first row): nothing scrolls sideways
         editor = Window(BufferControl(self.buffer, lexer=PygmentsLexer(PythonLexer)),
-                        left_margins=[NumberedMargin()], height=Dimension(min=5, weight=1), wrap_lines=False)
+                        left_margins=[NumberedMargin()], height=Dimension(min=3, weight=1), wrap_lines=True)
+
+        def bar_fragments() -> Fragments:
+            return bar(self.bar_state(), width())
+
+        def bar_height() -> Dimension:
+            n = min(3, rows(bar_fragments(), width()))
+            return Dimension(min=n, max=n, preferred=n)
         root = HSplit([
             Window(FormattedTextControl(header), height=header_height, wrap_lines=True, style="class:header"),
             Window(height=1, char="─", style="class:rule"),
             editor,
             ConditionalContainer(Window(height=1, char="─", style="class:rule"), filter=has_output),
             ConditionalContainer(self.output_window, filter=has_output),
-            Window(FormattedTextControl(lambda: bar(self.bar_state(), width())), height=1, style="class:bar"),
+            Window(FormattedTextControl(bar_fragments), height=bar_height, wrap_lines=True, style="class:bar"),
         ])
         self.scroll_page = lambda direction: self._scroll(direction, max(3, (self.app.output.get_size().rows // 3)))
         return Application(

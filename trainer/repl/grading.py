@@ -25,6 +25,9 @@ class Grading(Protocol):
 
     def close(self) -> None: ...
 
+    def cancel(self) -> None:
+        """Stop the grade or trace in flight (Esc in the REPL); its answer is thrown away."""
+
 
 class InProcessGrading:
     """Grades in this process (torch imported on first use, or at once with warm=True)."""
@@ -71,6 +74,10 @@ class InProcessGrading:
     def close(self) -> None:
         pass
 
+    def cancel(self) -> None:
+        """In-process work cannot be stopped midway; the REPL stops waiting for it and the
+        case's own time limit ends it."""
+
 
 class WorkerGrading:
     """Wraps grader.worker.WorkerClient; its process starts (and imports torch) at once."""
@@ -106,6 +113,17 @@ class WorkerGrading:
     def close(self) -> None:
         try:
             self._client.close()
+        except Exception:  # noqa: BLE001
+            pass
+
+    def cancel(self) -> None:
+        """A fresh worker takes over at once (importing torch in the background); the busy
+        one is killed, so the request waiting on it ends with an error nobody reads."""
+        from grader.worker import WorkerClient
+
+        old, self._client = self._client, WorkerClient()
+        try:
+            old.close()
         except Exception:  # noqa: BLE001
             pass
 

@@ -12,8 +12,10 @@ def title_fragments(spec: Any, width: int = 200, hint: bool = True) -> Fragments
     head = f" {spec.id} "
     parts = [f" {spec.title}", f" · {spec.topic}", f" · target {mmss(spec.target_seconds)}"]
     tail = "  ^L prompt" if hint else ""
+    room = width - len(head) - len(parts[2]) - 1  # for the title cut short, with "…"
+    cut = f" {spec.title[:room - 1].rstrip()}…" + parts[2] if room > 12 else parts[2]
     for rest, end in (("".join(parts), tail), (parts[0] + parts[2], tail), (parts[0] + parts[2], ""),
-                      (parts[2], "")):
+                      (cut, ""), (parts[2], "")):
         if len(head) + len(rest) + len(end) <= width:
             break
     out: Fragments = [("class:title bold", head), ("class:dim", rest)]

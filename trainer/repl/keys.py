@@ -9,6 +9,7 @@ from prompt_toolkit.key_binding.vi_state import InputMode
 from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 from prompt_toolkit.key_binding.key_processor import KeyPressEvent
 
+from trainer.repl.code import COMMANDISH, emptied_line, untouched
 from trainer.repl.commands import parse_command_line
 
 INDENT = "    "
@@ -26,18 +27,29 @@ def next_indent(line: str) -> str:
     return indent
 
 
-def without_line(text: str, row: int) -> Document:
-    """The text with command line `row` taken out. The last line stays as an empty line
-    (the cursor on it); a line in the middle goes, the cursor back to the end of the line
-    before it, where the person was before opening the line."""
-    lines = text.split("\n")
-    if row >= len(lines) - 1:
-        lines[-1] = ""
-        return Document("\n".join(lines), len("\n".join(lines)))
-    del lines[row]
-    if row == 0:
-        return Document("\n".join(lines), 0)
-    return Document("\n".join(lines), sum(len(line) + 1 for line in lines[:row]) - 1)
+def after_command(text: str, row: int, skeleton: str) -> Document:
+    """The buffer once command line `row` has run: the line emptied to its indentation, the
+    cursor on it. A buffer that is still the untouched skeleton gets the skeleton back
+    exactly (its `pass` too), the cursor on the same line."""
+    doc = emptied_line(text, row)
+    lines, skel = doc.text.split("\n"), skeleton.split("\n")
+    if len(lines) != len(skel) or not untouched(doc.text, skeleton):
+        return doc
+    line = skel[row]
+    col = len(line) - len(line.lstrip()) if line.strip() == "pass" else min(len(lines[row]), len(line))
+    return Document(skeleton, sum(len(x) + 1 for x in skel[:row]) + col)
+
+
+def vi_origin(repl: Any, text: str) -> tuple[str, int] | None:
+    """Where the person was before ':' opened a command line in vi normal mode, while that
+    line is still the buffer's last line and still a command line; else None."""
+    if repl.vi_return is None:
+        return None
+    before, cursor, prefix = repl.vi_return
+    rest = text[len(prefix):]
+    if not text.startswith(prefix) or "\n" in rest or not COMMANDISH.match(rest):
+        return None
+    return before, cursor
 
 
 def build_key_bindings(repl: Any) -> KeyBindings:
@@ -45,29 +57,47 @@ def build_key_bindings(repl: Any) -> KeyBindings:
     asking = Condition(lambda: repl.question is not None)
     free = ~asking
 
-    @kb.add("y", filter=asking, eager=True)
-    @kb.add("Y", filter=asking, eager=True)
-    def _yes(event: KeyPressEvent) -> None:
-        repl.answer(True)
-
-    @kb.add("n", filter=asking, eager=True)
-    @kb.add("N", filter=asking, eager=True)
     @kb.add("escape", filter=asking, eager=True)
     @kb.add("c-c", filter=asking, eager=True)
-    def _no(event: KeyPressEvent) -> None:
-        repl.answer(False)
+    @kb.add("c-q", filter=asking, eager=True)
+    def _cancel(event: KeyPressEvent) -> None:
+        repl.cancel_question()
 
     @kb.add("<any>", filter=asking, eager=True)
-    def _swallow(event: KeyPressEvent) -> None:
-        pass
+    def _choice(event: KeyPressEvent) -> None:
+        """A question's key (y/n, or s/e...); any other key is swallowed."""
+        repl.press(event.data)
 
-    @kb.add("enter", filter=free)
+    cancellable = Condition(lambda: bool(repl.busy and repl.cancellable))
+
+    @kb.add("escape", filter=free & cancellable, eager=True)
+    @kb.add("c-c", filter=free & cancellable, eager=True)
+    def _cancel_job(event: KeyPressEvent) -> None:
+        """Esc or Ctrl-C while a grade runs: cancel it and stay on the drill."""
+        repl.cancel_job()
+
+    # after a pass, Enter goes on, unless the line is a command being typed (":quit")
+    goes_on = Condition(lambda: repl.goes_on() and not COMMANDISH.match(repl.buffer.document.current_line))
+
+    @kb.add("enter", filter=free & goes_on)
+    def _enter_next(event: KeyPressEvent) -> None:
+        """After a pass, with the buffer as it passed: Enter goes on to the next item."""
+        repl.run_command("next")
+
+    @kb.add("enter", filter=free & ~goes_on)
     def _enter(event: KeyPressEvent) -> None:
         buf = event.current_buffer
         doc = buf.document
         line = doc.current_line
         if parse_command_line(line) is not None:
-            buf.set_document(without_line(doc.text, doc.cursor_position_row))
+            origin = vi_origin(repl, doc.text)
+            if origin is not None:  # a command line opened by ':' in normal mode: back to where it was
+                text, cursor = origin
+                buf.set_document(Document(text, cursor))
+                event.app.vi_state.input_mode = InputMode.NAVIGATION
+            else:
+                buf.set_document(after_command(doc.text, doc.cursor_position_row, repl.skeleton))
+            repl.vi_return = None
             repl.run_line(line)
             return
         indent = next_indent(doc.current_line_before_cursor)
@@ -110,10 +140,21 @@ def build_key_bindings(repl: Any) -> KeyBindings:
         """vi normal mode: ':' starts a command line at the end of the buffer, as in vi."""
         buf = event.current_buffer
         text = buf.text if buf.text.endswith("\n") or not buf.text else buf.text + "\n"
+        repl.vi_return = (buf.text, buf.cursor_position, text)
         buf.set_document(Document(text + ":", len(text) + 1))
         event.app.vi_state.input_mode = InputMode.INSERT
 
-    @kb.add("c-c", filter=free)
+    vi_command_line = Condition(lambda: vi_origin(repl, repl.buffer.text) is not None)
+
+    @kb.add("escape", filter=free & vi_command_line, eager=True)
+    def _vi_cancel(event: KeyPressEvent) -> None:
+        """Escape on the command line ':' opened: the line goes, the cursor goes back."""
+        text, cursor = vi_origin(repl, event.current_buffer.text)
+        repl.vi_return = None
+        event.current_buffer.set_document(Document(text, cursor))
+        event.app.vi_state.input_mode = InputMode.NAVIGATION
+
+    @kb.add("c-c", filter=free & ~cancellable)
     def _interrupt(event: KeyPressEvent) -> None:
         repl.interrupt()
 
@@ -132,12 +173,10 @@ def build_key_bindings(repl: Any) -> KeyBindings:
     def _cursor_down(event: KeyPressEvent) -> None:
         event.current_buffer.cursor_down(count=event.arg)
 
-    after_pass = Condition(lambda: repl.passed() and repl.options.in_session)
-
     @kb.add("c-n", filter=free)
     def _next_or_down(event: KeyPressEvent) -> None:
-        """Ctrl-N: the next item after a pass in a warm-up or mock; otherwise a line down."""
-        if after_pass():
+        """Ctrl-N: the next item after a pass; otherwise a line down."""
+        if repl.passed() and (repl.options.in_session or repl.next_offer is not None):
             repl.run_command("next")
         else:
             event.current_buffer.cursor_down(count=event.arg)

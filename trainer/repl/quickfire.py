@@ -61,12 +61,22 @@ def question_fragments(drill: str, quiz: Any, label: str = "") -> Fragments:
     return out
 
 
+def _folded(fragments: Fragments) -> Fragments:
+    """Folded at spaces to the terminal's width, so no word is broken across lines."""
+    import shutil
+
+    from trainer.repl.wrap import wrap_all
+
+    return wrap_all(fragments, shutil.get_terminal_size().columns - 1)
+
+
 def ask(drill: str, quiz: Any, *, clock: Clock | None = None, label: str = "", input: Any = None,
         output: Any = None) -> QuizResult:
     """Ask one question at a one-line prompt; show the verdict, the canonical answer and why."""
     clock = clock or SystemClock()
     style = repl_style()
-    print_formatted_text(FormattedText(question_fragments(drill, quiz, label)), style=style, output=output, end="")
+    print_formatted_text(FormattedText(_folded(question_fragments(drill, quiz, label))), style=style, output=output,
+                         end="")
     session: PromptSession[str] = PromptSession(input=input, output=output)
     started = clock.monotonic()
     stop = False
@@ -79,5 +89,6 @@ def ask(drill: str, quiz: Any, *, clock: Clock | None = None, label: str = "", i
     result = QuizResult(drill, quiz.q, given, quiz.a, quiz.why, bool(given.strip()) and is_right(given, quiz),
                         clock.monotonic() - started, stop)
     if not stop:
-        print_formatted_text(FormattedText([("", "  ")] + feedback(result)), style=style, output=output, end="")
+        print_formatted_text(FormattedText(_folded([("", "  ")] + feedback(result))), style=style, output=output,
+                             end="")
     return result

@@ -29,6 +29,7 @@ RULES = {
     "bar.over": "bg:#870000 #ffffff",
     "bar.passed": "bg:#005f00 #ffffff",
     "bar.busy": "bg:#af8700 #000000",
+    "bar.mode": "bg:#5f5f87 #ffffff",
     "bar.message": "bg:#262626 #ffd75f",
     "bar.hints": "bg:#262626 #8a8a8a",
     "question": "bg:#af5f00 #ffffff",

@@ -1,8 +1,15 @@
-"""The bottom bar: the drill, a live countdown against the target, the key hints."""
+"""The bottom bar: the drill, one clock, the vi mode, a message and the key hints.
+
+It fits the width: the key hints are dropped whole, least needed first (never cut
+to `^…`), then the clock and the label take their short forms. In a warm-up
+the clock counts down to the drill's target; in a mock or team session it is
+the session's countdown, with the drill's target beside it.
+"""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from trainer.repl.wrap import wrap_line
 from trainer.verdict import Fragments, mmss
 
 
@@ -12,43 +19,117 @@ class BarState:
     label: str  # "warm-up 2/5", "mock 1/3" or ""
     elapsed: float
     target: float
-    left: float | None  # seconds left in a mock interview
+    left: float | None  # seconds left in a mock or team session
     busy: str  # "grading..." while a job runs
     question: str
     message: str
     hints: list[tuple[str, str]]  # (key label, command)
     passed: bool = False
+    vi_mode: str = ""  # INSERT / NORMAL with vi keys
+    choices: list[tuple[str, str]] = field(default_factory=list)  # (key, what) of a question that is not y/n
 
 
-def countdown(elapsed: float, target: float) -> tuple[str, str]:
-    """'5:48 to 7:00' counting down to the target; '+0:12 over 7:00' in red once past it."""
+KEEP_FIRST = ("submit", "quit")  # the hints dropped last
+
+
+def countdown(elapsed: float, target: float, short: bool = False) -> tuple[str, str]:
+    """'5:48 left of 7:00' counting down to the target; '+0:12 over 7:00' in red once past it."""
     if elapsed <= target:
-        return ("class:bar.clock", f" {mmss(target - elapsed)} left of {mmss(target)} ")
-    return ("class:bar.over bold", f" +{mmss(elapsed - target)} over {mmss(target)} ")
+        text = f" {mmss(target - elapsed)} left " if short else f" {mmss(target - elapsed)} left of {mmss(target)} "
+        return ("class:bar.clock", text)
+    return ("class:bar.over bold", f" +{mmss(elapsed - target)} over " if short
+            else f" +{mmss(elapsed - target)} over {mmss(target)} ")
+
+
+def session_clock(left: float, elapsed: float, target: float, short: bool = False) -> Fragments:
+    """The session's countdown, the one clock, and the drill's target beside it."""
+    style = "class:bar.over bold" if left < 60 else "class:bar.clock"
+    over = elapsed > target
+    target_text = f" target {mmss(target)} " if short else f" drill target {mmss(target)} "
+    return [(style, f" {mmss(left)} left "), ("class:bar.over" if over else "class:bar.label", target_text)]
+
+
+def question_bar(state: BarState, width: int) -> Fragments:
+    """The question and its keys, folded at spaces when it is wider than the bar."""
+    if not state.choices:
+        out: Fragments = [("class:question bold", f" {state.question} "), ("class:question", " [y/n] ")]
+    else:
+        out = [("class:question bold", f" {state.question} ")]
+        for key, what in state.choices:
+            out.append(("class:question bold", f" {key}"))
+            out.append(("class:question", f" {what} "))
+        out.append(("class:question", " Esc stay "))
+    return _folded(out, width)
+
+
+def _folded(line: Fragments, width: int) -> Fragments:
+    rows = wrap_line(line, width - 1)
+    out: Fragments = []
+    for i, row in enumerate(rows):
+        if i:
+            out.append(("", "\n"))
+        out.extend(row)
+    return out
+
+
+def _status(state: BarState, level: int) -> Fragments:
+    """Level 0: everything in full; 1: the clock short; 2: the label short too."""
+    short = level >= 1
+    out: Fragments = [("class:bar.drill bold", f" {state.drill} ")]
+    if state.label:
+        label = state.label.split()[-1] if level >= 2 else state.label  # "warm-up 2/5" -> "2/5"
+        out.append(("class:bar.label", f" {label} "))
+    if state.passed:
+        out.append(("class:bar.passed bold", f" solved in {mmss(state.elapsed)} "))
+        if state.left is not None:
+            out.append(session_clock(state.left, state.elapsed, state.target, short)[0])
+    elif state.left is not None:
+        out += session_clock(state.left, state.elapsed, state.target, short)
+    else:
+        out.append(countdown(state.elapsed, state.target, short))
+    if state.vi_mode:
+        out.append(("class:bar.mode bold", f" {state.vi_mode} "))
+    return out
+
+
+def _fit_hints(hints: list[tuple[str, str]], room: int) -> str:
+    """As many whole hints as fit in `room`, the ones in KEEP_FIRST kept longest, in bar order."""
+    order = sorted(range(len(hints)), key=lambda i: (hints[i][1].split(":")[0] not in KEEP_FIRST
+                                                     and not hints[i][1].startswith("next"), i))
+    kept: list[int] = []
+    for i in order:
+        trial = sorted(kept + [i])
+        if len("  ".join(f"{hints[j][0]} {hints[j][1]}" for j in trial)) <= room:
+            kept = trial
+    return "  ".join(f"{hints[j][0]} {hints[j][1]}" for j in kept)
 
 
 def bar(state: BarState, width: int = 100) -> Fragments:
+    """The bar's fragments. When the status, the message and the submit/quit hints do not
+    fit on one row, the status takes its short form, then the message moves to a second
+    row (the REPL gives the bar the rows it needs); the hints fill what is left of the
+    last row, whole."""
+    width = max(20, width)
     if state.question:
-        return [("class:question bold", f" {state.question} "), ("class:question", " [y/n] ")]
-    out: Fragments = [("class:bar.drill bold", f" {state.drill} ")]
-    if state.label:
-        out.append(("class:bar.label", f" {state.label} "))
-    if state.passed:
-        out.append(("class:bar.passed bold", f" solved in {mmss(state.elapsed)} "))
-    else:
-        out.append(countdown(state.elapsed, state.target))
-    if state.left is not None:
-        style = "class:bar.over bold" if state.left < 60 else "class:bar.clock"
-        out.append((style, f" session {mmss(state.left)} left "))
-    if state.busy:
-        out.append(("class:bar.busy bold", f" {state.busy} "))
-    elif state.message:
-        out.append(("class:bar.message", f" {state.message} "))
-    used = sum(len(t) for _, t in out)
-    hint_text = "  ".join(f"{k} {c}" for k, c in state.hints)
-    room = width - used - 1
-    if room > 10:
-        if len(hint_text) > room:
-            hint_text = hint_text[: room - 1] + "…"
+        return question_bar(state, width)
+    note = state.busy or state.message
+    kept = [h for h in state.hints if h[1] in KEEP_FIRST or h[1].startswith("next")]
+    need = (len(note) + 2 if note else 0) + (len("  ".join(f"{k} {c}" for k, c in kept)) + 2 if kept else 0)
+    for level in range(3):
+        out = _status(state, level)
+        if sum(len(t) for _, t in out) + need <= width:
+            break
+    if sum(len(t) for _, t in out) > width:
+        out = _folded(out, width)
+    if note:
+        frag = ("class:bar.busy bold" if state.busy else "class:bar.message", f" {note} ")
+        if len("".join(t for _, t in out).split("\n")[-1]) + len(frag[1]) > width:
+            out = out + [("", "\n")] + _folded([frag], width)
+        else:
+            out.append(frag)
+    last = "".join(t for _, t in out).split("\n")[-1]
+    room = width - len(last) - 1
+    hint_text = _fit_hints(state.hints, room - 1)
+    if hint_text:
         out.append(("class:bar.hints", " " * max(1, room - len(hint_text)) + hint_text))
     return out
