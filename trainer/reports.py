@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 from typing import Any, Iterable, Mapping, Sequence
 
+from trainer.sessions import SCORE_FORMULA
+
 HEATMAP_WEEKS = 26
 DUE_DAYS = 14
 WEAKEST = 5
@@ -42,10 +44,8 @@ MOCK_POINTS = 20
 
 # How trainer.sessions.score() scores a mock interview (tests/test_reports.py checks
 # the two agree).
-MOCK_SCORE_FORMULA = ("score out of 100: each drill is an equal share; a pass earns 70% of its share, "
-                      "up to 20% more for speed (all of it at half the drill's target time or less, "
-                      "none at the target or slower) and 10% for passing on the first submit; "
-                      "a drill not passed earns nothing")
+MOCK_SCORE_FORMULA = "score out of 100: " + SCORE_FORMULA  # the one formula, trainer.sessions'
+
 
 
 # ---------------------------------------------------------------- inputs
@@ -287,7 +287,7 @@ def is_clean_pass(a: Any) -> bool:
     return a.verdict == "pass" and not a.revealed
 
 
-UNTIMED_MODES = ("check", "team")
+UNTIMED_MODES = ("check", "team", "watch")
 
 
 def is_timed(a: Any) -> bool:
