@@ -227,9 +227,9 @@ def test_mock_scores_over_time_with_the_formula():
     report = r.build_report([A("a1", at(0), 90)], [], {}, DRILLS, NOW, UTC, sessions=sessions)
     text = render_text(report, width=100)
     assert "Mock interview scores" in text and "latest 85, best 85" in text
-    assert "each drill is an equal share" in text and "70%" in text and "first submit" in text
+    assert "each drill is worth an equal share" in text and "70%" in text and "first submit" in text
     md = render_md(report)
-    assert "## Mock interview scores" in md and "| 85 |" in md and "each drill is an equal share" in md
+    assert "## Mock interview scores" in md and "| 85 |" in md and "each drill is worth an equal share" in md
     data = r.to_dict(report)["mocks"]
     assert data["formula"] == r.MOCK_SCORE_FORMULA and [m["score"] for m in data["scores"]] == [40, 85]
     window = r.build_report([A("a1", at(0), 90)], [], {}, DRILLS, NOW, UTC, since=TODAY - timedelta(days=2),
