@@ -176,8 +176,10 @@ def validate(
         sys.stderr.write("\n" if show_bar else "")
     elapsed = time.monotonic() - t0
     if problems:
+        from trainer.markup import printable
+
         for p in problems:
-            typer.echo(p, err=True)
+            typer.echo(printable(p), err=True)
         failing = sorted({p.split(":", 1)[0] for p in problems})
         typer.echo(f"validate: {len(problems)} problem(s) in {len(failing)} file(s), {len(specs)} drills checked in {elapsed:.1f} s", err=True)
         raise typer.Exit(1)
