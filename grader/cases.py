@@ -6,19 +6,22 @@ the expected result computed by the oracle in float64.
 """
 from __future__ import annotations
 
-import importlib.util
 import random
+import signal
 import sys
+import threading
 import zlib
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import torch
 
 from grader import generators
 from grader.dims import assign_sizes
 from grader.spec import ArgSpec, CaseSpec, FunctionSpec, Spec, eval_expr
+from grader.userfile import REFERENCE_LIMIT, UnreadableFile, read_text
 
 DTYPES = {
     "float32": torch.float32, "float16": torch.float16, "float64": torch.float64, "bfloat16": torch.bfloat16,
@@ -63,21 +66,62 @@ class Prepared:
     notes: list[str] = field(default_factory=list)
 
 
+REFERENCE_IMPORT_SECONDS = 20.0  # a reference that has not finished importing by then is broken
+
+
+class _ImportDeadline(BaseException):
+    """Raised by the alarm inside a reference that loops at import (a BaseException, so a
+    bare ``except Exception`` in the reference does not swallow it)."""
+
+
+@contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    """Interrupt the main thread after ``seconds`` (SIGALRM); elsewhere, no deadline."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def alarm(signum: int, frame: Any) -> None:
+        raise _ImportDeadline()
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    earlier = signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        if earlier[0]:
+            signal.setitimer(signal.ITIMER_REAL, *earlier)
+
+
 def load_reference(spec: Spec) -> ModuleType:
-    """Import the drill's reference .py (trusted content) under a private name."""
+    """Import the drill's reference .py under a private name. The file is read as a
+    user file (regular, capped) and must finish importing within REFERENCE_IMPORT_SECONDS."""
     name = f"_drill_ref_{spec.id.replace('-', '_')}_{zlib.crc32(str(spec.reference_path).encode()):x}"
     if name in sys.modules:
         return sys.modules[name]
-    loader_spec = importlib.util.spec_from_file_location(name, spec.reference_path)
-    if loader_spec is None or loader_spec.loader is None:
-        raise CaseError(f"{spec.reference_path}: cannot import the reference file")
-    module = importlib.util.module_from_spec(loader_spec)
+    path = str(spec.reference_path)
+    try:
+        source = read_text(path, REFERENCE_LIMIT)
+        code = compile(source, path, "exec")
+    except UnreadableFile as exc:
+        raise CaseError(f"{path}: {exc.reason}") from None
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        raise CaseError(f"{path}: the reference file cannot be compiled: {type(exc).__name__}: {exc}") from None
+    module = ModuleType(name)
+    module.__file__ = path
     sys.modules[name] = module
     try:
-        loader_spec.loader.exec_module(module)
+        with _deadline(REFERENCE_IMPORT_SECONDS):
+            exec(code, module.__dict__)  # noqa: S102 - the drill's own reference, under a deadline
+    except _ImportDeadline:
+        del sys.modules[name]
+        raise CaseError(f"{path}: the reference file did not finish importing within "
+                        f"{REFERENCE_IMPORT_SECONDS:g} s (a loop at module level?)") from None
     except Exception as exc:
         del sys.modules[name]
-        raise CaseError(f"{spec.reference_path}: the reference file failed to import: {exc!r}") from exc
+        raise CaseError(f"{path}: the reference file failed to import: {exc!r}") from exc
     return module
 
 

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from trainer.markup import html_text as esc
-from trainer.markup import md_code, md_text
+from trainer.markup import md_code, md_text, printable
 from trainer.report_html import page
 from trainer.report_svg import hbar_chart
 from trainer.report_text import make_console
@@ -29,7 +29,8 @@ def cell_text(d: DrillResult | None) -> str:
 
 
 def _title(board: Board, title: str) -> str:
-    return title or "Team board"
+    """The session's title (from a file someone else wrote: control characters made visible)."""
+    return printable(title) if title else "Team board"
 
 
 def _notes(board: Board, skipped: list[str]) -> list[str]:

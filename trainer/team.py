@@ -38,6 +38,8 @@ from typing import Any, Iterable, Protocol, Sequence
 
 import yaml
 
+from grader import safe_yaml
+
 SESSION_FORMAT = 1
 RESULTS_FORMAT = 1
 RESULTS_KIND = "drill-team-results"
@@ -48,8 +50,8 @@ MAX_TRAPS = 20
 MAX_MINUTES = 600
 STATUSES = ("passed", "failed", "skipped", "quit", "timeout", "not reached")
 MODES = ("repl", "files")
-_TRAP_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
-_SESSION_ID = re.compile(r"^[0-9a-f]{16}$")
+_TRAP_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")  # fullmatch only: `$` accepts a trailing newline
+_SESSION_ID = re.compile(r"[0-9a-f]{16}")
 _SAFE_CHARS = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -95,8 +97,8 @@ def new_session(drills: Sequence[str], minutes: float, seed: int, known: Iterabl
         problems.append("no drills given; list them with --drills ID,ID")
     unknown = [d for d in ids if d not in known_set]
     if unknown:
-        problems.append(f"unknown drill id{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}; "
-                        "`drill list` shows every id")
+        shown = ", ".join(repr(d[:40]) for d in unknown[:5]) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
+        problems.append(f"unknown drill id{'s' if len(unknown) > 1 else ''} {shown}; `drill list` shows every id")
     repeated = sorted({d for d in ids if ids.count(d) > 1})
     if repeated:
         problems.append(f"drill{'s' if len(repeated) > 1 else ''} listed twice: {', '.join(repeated)}")
@@ -130,9 +132,10 @@ def session_yaml(session: TeamSession) -> str:
 def parse_session(text: str, known: Iterable[str], source: str = "the session file") -> TeamSession:
     """A session from its YAML text; TeamError names every problem."""
     try:
-        data = yaml.safe_load(text)
+        data = safe_yaml.load(text)
     except yaml.YAMLError as exc:
-        raise TeamError([f"{source} is not valid YAML ({exc})"]) from None
+        line, problem = safe_yaml.problem_line(exc, text)
+        raise TeamError([f"{source}:{line}: not a valid session file: {problem}"]) from None
     if not isinstance(data, dict):
         raise TeamError([f"{source} is not a drill team session (expected a mapping with drills, minutes, seed)"])
     problems = []
@@ -140,7 +143,8 @@ def parse_session(text: str, known: Iterable[str], source: str = "the session fi
         problems.append(f"{source} has format {data.get('format')!r}; this drill reads format {SESSION_FORMAT}")
     extra = sorted(set(map(str, data)) - {"format", "title", "drills", "minutes", "seed"})
     if extra:
-        problems.append(f"{source} has unknown field{'s' if len(extra) > 1 else ''} {', '.join(extra)}")
+        problems.append(f"{source} has unknown field{'s' if len(extra) > 1 else ''} "
+                        f"{', '.join(repr(k[:40]) for k in extra[:5])}")
     drills = data.get("drills")
     if not isinstance(drills, list) or not all(isinstance(d, str) for d in drills):
         problems.append(f"{source}: drills must be a list of drill ids")
@@ -255,7 +259,7 @@ def _drill_result(item: Any, i: int, known: set[str], source: str) -> DrillResul
         raise ResultsError(source, f"{where}.attempts and .hints must be small non-negative integers")
     traps = item.get("traps", [])
     if not isinstance(traps, list) or len(traps) > MAX_TRAPS or \
-            not all(isinstance(t, str) and _TRAP_ID.match(t) for t in traps):
+            not all(isinstance(t, str) and _TRAP_ID.fullmatch(t) for t in traps):
         raise ResultsError(source, f"{where}.traps must be a list of at most {MAX_TRAPS} trap ids")
     return DrillResult(drill, status, float(seconds), attempts, hints, tuple(traps))
 
@@ -278,7 +282,7 @@ def parse_results(raw: bytes, source: str, known: Iterable[str]) -> MemberResult
     if extra:
         raise ResultsError(source, f"unknown field {extra[0][:40]!r}")
     session = data.get("session")
-    if not isinstance(session, str) or not _SESSION_ID.match(session):
+    if not isinstance(session, str) or not _SESSION_ID.fullmatch(session):
         raise ResultsError(source, "session must be a session id (16 hex digits)")
     name = data.get("name")
     if not isinstance(name, str):

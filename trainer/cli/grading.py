@@ -23,18 +23,17 @@ _COLOR = {"pass": "green", "internal": "magenta"}
 
 
 def _read_sources(files: list[Path]) -> list[str]:
+    from grader.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
+    from trainer.markup import printable
+
     sources = []
     for path in files:
         if path.is_dir():
-            usage_error(f"{path} is a folder; give a solution .py file")
+            usage_error(f"{printable(path)} is a folder; give a solution .py file")
         try:
-            sources.append(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            usage_error(f"cannot read {path}: no such file")
-        except UnicodeDecodeError:
-            usage_error(f"cannot read {path}: it is not UTF-8 text")
-        except OSError as exc:
-            usage_error(f"cannot read {path}: {exc.strerror or exc}")
+            sources.append(read_text(path, SOLUTION_LIMIT))
+        except UnreadableFile as exc:
+            usage_error(printable(exc))
     return sources
 
 

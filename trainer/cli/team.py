@@ -22,6 +22,7 @@ import typer
 
 from trainer.cli.app import app, emit, no_color, usage_error
 from trainer.cli.catalogue import load_catalogue_or_exit
+from grader.userfile import SESSION_LIMIT, SOLUTION_LIMIT, UnreadableFile, read_bytes, read_text
 from trainer.files import write_atomically
 from trainer.markup import printable
 from trainer.scheduling import utc_now
@@ -59,7 +60,7 @@ def _warn(message: str) -> None:
 
 def _team_error(exc: TeamError) -> NoReturn:
     for problem in exc.problems:
-        _warn(problem)
+        _warn(printable(problem))
     raise typer.Exit(2)
 
 
@@ -72,13 +73,13 @@ def open_grading() -> Any:
 
 def _read_session(path: Path, known: set[str]) -> TeamSession:
     if path.is_dir():
-        usage_error(f"{path} is a folder; give the session .yaml file")
+        usage_error(f"{printable(path)} is a folder; give the session .yaml file")
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        usage_error(f"no session file at {path}; `drill team new` writes one")
-    except (OSError, UnicodeDecodeError) as exc:
-        usage_error(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
+        text = read_text(path, SESSION_LIMIT)
+    except UnreadableFile as exc:
+        if exc.missing:
+            usage_error(f"no session file at {printable(path)}; `drill team new` writes one")
+        usage_error(printable(exc))
     try:
         return parse_session(text, known, str(path))
     except TeamError as exc:
@@ -152,9 +153,9 @@ def _grade_files(session: TeamSession, files: dict[str, str], flow: TeamRun, ses
     sources = {}
     for drill, path in files.items():
         try:
-            sources[drill] = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            usage_error(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
+            sources[drill] = read_text(path, SOLUTION_LIMIT)
+        except UnreadableFile as exc:
+            usage_error(printable(exc))
     grading = open_grading()
     try:
         while (drill := flow.next_drill()) is not None:
@@ -287,9 +288,8 @@ def team_run(
 
 
 def _read_capped(path: Path) -> bytes:
-    with path.open("rb") as fh:
-        return fh.read(MAX_RESULTS_BYTES + 1)
-
+    """The bytes of a regular file of at most MAX_RESULTS_BYTES; UnreadableFile otherwise."""
+    return read_bytes(path, MAX_RESULTS_BYTES)
 
 def load_results(folder: Path, known: set[str]) -> tuple[list[MemberResult], list[str]]:
     """Every valid results file in ``folder`` and the warnings for the others."""
@@ -302,8 +302,8 @@ def load_results(folder: Path, known: set[str]) -> tuple[list[MemberResult], lis
             continue
         try:
             raw = _read_capped(path)
-        except OSError as exc:
-            warnings.append(f"skipped {path}: cannot read it ({exc.strerror or exc})")
+        except UnreadableFile as exc:
+            warnings.append(f"skipped {path}: cannot read it ({exc.reason})")
             continue
         try:
             good.append(parse_results(raw, str(path), known))
@@ -316,11 +316,10 @@ def _folder_session(folder: Path, known: set[str]) -> TeamSession | None:
     """The session file beside the results, when the folder holds exactly one that parses."""
     found = []
     for path in sorted(folder.iterdir()):
-        if path.suffix.lower() in (".yaml", ".yml") and path.is_file() and not path.is_symlink():
+        if path.suffix.lower() in (".yaml", ".yml") and not path.is_symlink():
             try:
-                if path.stat().st_size <= MAX_RESULTS_BYTES:
-                    found.append(parse_session(path.read_text(encoding="utf-8"), known, str(path)))
-            except (OSError, UnicodeDecodeError, TeamError):
+                found.append(parse_session(read_text(path, SESSION_LIMIT), known, str(path)))
+            except (UnreadableFile, TeamError):
                 continue
     return found[0] if len(found) == 1 else None
 

@@ -5,6 +5,8 @@ import os
 from pathlib import Path
 from typing import Any, Callable
 
+from grader.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
+from trainer.markup import printable
 from trainer.repl.verdict import Fragments, compact
 
 
@@ -30,15 +32,15 @@ def watch(path: Path, grade: Callable[[str], dict[str, Any]], emit: Callable[[Fr
         current = stamp(path)
         if current is None:
             if not missing_told:
-                emit([("class:fail", f"{path}: cannot read it (yet); waiting for it to appear\n")])
+                emit([("class:fail", f"{printable(path)}: cannot read it (yet); waiting for it to appear\n")])
                 missing_told = True
         elif current != last:
             last = current
             missing_told = False
             try:
-                source = Path(path).read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                emit([("class:fail", f"{path}: {exc}\n")])
+                source = read_text(path, SOLUTION_LIMIT)
+            except UnreadableFile as exc:
+                emit([("class:fail", f"{printable(path)}: {exc.reason}\n")])
             else:
                 result = grade(source)
                 graded += 1
