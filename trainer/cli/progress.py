@@ -18,6 +18,7 @@ import typer
 
 from trainer.cli.app import app, usage_error
 from trainer.files import write_atomically
+from trainer.markup import printable
 from trainer.plans import PlanError, StudyPlan, load_plan, next_new_drills
 from trainer.scheduling import utc_now
 from trainer.store import (
@@ -37,10 +38,10 @@ def store_errors() -> Iterator[None]:
     try:
         yield
     except StoreError as exc:
-        typer.echo(f"drill: {exc.message}", err=True)
+        typer.echo(f"drill: {printable(exc.message)}", err=True)
         raise typer.Exit(exc.exit_code) from None
     except PlanError as exc:
-        typer.echo(f"drill: {exc.message}", err=True)
+        typer.echo(f"drill: {printable(exc.message)}", err=True)
         raise typer.Exit(1) from None
 
 
@@ -163,16 +164,30 @@ def import_command(
     file: str = typer.Argument(..., metavar="FILE", help="A file written by `drill export` ('-' for stdin)."),
 ) -> None:
     """Merge progress from FILE (written by `drill export`); attempts already present are skipped."""
-    source = "stdin" if file == "-" else str(file)
+    from grader.userfile import IMPORT_LIMIT, UnreadableFile, read_bytes, read_stream
+
+    source = "stdin" if file == "-" else printable(file)
     try:
-        text = sys.stdin.read() if file == "-" else Path(file).expanduser().read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        usage_error(f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}")
+        if file == "-":
+            if sys.stdin is None:
+                usage_error("cannot read stdin: it is closed")
+            raw = read_stream(sys.stdin.buffer, IMPORT_LIMIT)
+        else:
+            raw = read_bytes(Path(file).expanduser(), IMPORT_LIMIT)
+        text = raw.decode("utf-8")
+    except UnreadableFile as exc:
+        usage_error(printable(exc))
+    except UnicodeDecodeError as exc:
+        usage_error(f"cannot read {source}: it is not UTF-8 text (byte {exc.start})")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         usage_error(f"refusing to import {source}: not JSON ({exc.msg} at line {exc.lineno}). "
                     f"Nothing was imported.")
+    except RecursionError:
+        usage_error(f"refusing to import {source}: the JSON is nested too deeply. Nothing was imported.")
+    except (ValueError, MemoryError) as exc:
+        usage_error(f"refusing to import {source}: {str(exc).split(':')[0][:80]}. Nothing was imported.")
     with store_errors(), open_store() as store:
         result = store.import_(data, source=source)
     typer.echo(f"Imported {result.attempts_added} attempts ({result.attempts_skipped} already present, "
