@@ -10,6 +10,7 @@ turns every problem into a ``yaml.MarkedYAMLError`` that carries the line.
 """
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 import yaml
@@ -26,8 +27,26 @@ def _refuse(problem: str, mark: Any) -> YamlLimitError:
     return YamlLimitError(None, None, problem, mark)
 
 
+_BIDI = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def control_character(text: str) -> str | None:
+    """The first control character in ``text`` other than tab and line breaks (ESC, BEL, a bidi
+    override...), written as an escape (``\\x1b``), or None."""
+    for ch in text:
+        if ch in "\t\n\r":
+            continue
+        if unicodedata.category(ch) == "Cc" or ch in _BIDI:
+            return f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
+    return None
+
+
 class LimitedLoader(yaml.SafeLoader):
-    """SafeLoader without aliases or anchors, nesting at most MAX_DEPTH, scalar keys only."""
+    """SafeLoader without aliases or anchors, nesting at most MAX_DEPTH, scalar keys only;
+    with ``plain_text`` set, no control characters in any text (a spec's prompt reaches
+    the terminal)."""
+
+    plain_text = False
 
     def __init__(self, stream: Any) -> None:
         super().__init__(stream)
@@ -51,6 +70,14 @@ class LimitedLoader(yaml.SafeLoader):
     def construct_object(self, node: Node, deep: bool = False) -> Any:
         self.last_mark = node.start_mark
         return super().construct_object(node, deep=deep)
+
+    def construct_scalar(self, node: Node) -> Any:
+        value = super().construct_scalar(node)
+        if self.plain_text and isinstance(value, str):
+            bad = control_character(value)
+            if bad:
+                raise _refuse(f"the text holds the control character {bad}; write plain text", node.start_mark)
+        return value
 
     def construct_mapping(self, node: MappingNode, deep: bool = False) -> dict:
         check_keys(node)

@@ -225,7 +225,10 @@ def _return_text(r: ReturnSpec) -> str:
 
 
 class _LineLoader(safe_yaml.LimitedLoader):
-    """No aliases, bounded depth, plain keys (safe_yaml); mappings and lists remember their lines."""
+    """No aliases, bounded depth, plain keys, no control characters in text (safe_yaml);
+    mappings and lists remember their lines."""
+
+    plain_text = True
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict:

@@ -107,7 +107,7 @@ def test_bad_drill_path_specs_never_break_the_builtin_drills(tmp_path):
     assert "mha-padding" in proc.stdout and "gqa" in proc.stdout
     warnings = [line for line in proc.stderr.splitlines() if line]
     assert len(warnings) == 6 and all(w.startswith("drill: skipped a broken spec: ") for w in warnings), warnings
-    assert "\\x1b[2J" in proc.stderr  # the hostile key is shown, not obeyed
+    assert "the text holds the control character \\x1b; write plain text" in proc.stderr  # shown, not obeyed
     no_traceback(proc)
 
 
@@ -338,12 +338,29 @@ def test_session_title_and_spec_keys_reach_the_terminal_escaped(tmp_path):
     assert "\x1b" not in out
     board_text = render_board_text(build_board([]), "", [], color=False)
     assert "\x1b" not in board_text
-    path = spec_copy(tmp_path / "x", text=EXAMPLE.read_text() + f'"{ESC}key": 1\n'.replace("\x1b", "\\e"))
+    key = f'"{ESC}key": 1\n'.replace("\x1b", "\\e")
+    path = spec_copy(tmp_path / "x", text=EXAMPLE.read_text() + key)
     warnings = load_catalogue([path.parent]).warnings()
-    assert len(warnings) == 1 and "\x1b" in warnings[0]  # the grader keeps the text; the CLI prints it safely
+    line = len(EXAMPLE.read_text().splitlines()) + 1
+    assert warnings == [f"skipped a broken spec: {path}:{line}: (yaml): malformed YAML: "
+                        "the text holds the control character \\x1b; write plain text"]
     proc = drill(["validate", str(path), "-q"], timeout=120)
-    assert "\\x1b[2J" in proc.stderr and proc.returncode == 1
+    assert "control character \\x1b" in proc.stderr and proc.returncode == 1
     no_traceback(proc)
+
+
+@pytest.mark.parametrize("old, new", [
+    ("title: Multi", 'title: "\\e[2J" \nt2: Multi'),
+    ("prompt: |", 'prompt: "bell\\a"\nsolution_notes: |'),
+    ("hints:\n", 'hints: ["\\u202eevil"]\nh2:\n'),
+])
+def test_spec_text_with_control_characters_is_refused_with_its_line(tmp_path, old, new):
+    text = EXAMPLE.read_text()
+    assert old in text
+    path = spec_copy(tmp_path / "x", text=text.replace(old, new, 1))
+    problems = problems_of(path)
+    assert len(problems) == 1 and "the text holds the control character" in problems[0], problems
+    assert "\x1b" not in problems[0] and "\x07" not in problems[0] and "\u202e" not in problems[0]
 
 
 def test_a_solution_path_with_escapes_is_printed_escaped(tmp_path):
