@@ -10,6 +10,7 @@ import random
 import signal
 import sys
 import threading
+import time
 import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -66,33 +67,44 @@ class Prepared:
     notes: list[str] = field(default_factory=list)
 
 
-REFERENCE_IMPORT_SECONDS = 20.0  # a reference that has not finished importing by then is broken
+REFERENCE_IMPORT_SECONDS = 10.0  # a reference that has not finished importing by then is broken
+PREPARE_SECONDS = 120.0  # building every case of a drill (built-in drills take a few seconds)
 
 
-class _ImportDeadline(BaseException):
-    """Raised by the alarm inside a reference that loops at import (a BaseException, so a
+class _Deadline(BaseException):
+    """Raised by the alarm inside reference code that runs too long (a BaseException, so a
     bare ``except Exception`` in the reference does not swallow it)."""
 
 
 @contextmanager
-def _deadline(seconds: float) -> Iterator[None]:
-    """Interrupt the main thread after ``seconds`` (SIGALRM); elsewhere, no deadline."""
+def deadline(seconds: float, message: str) -> Iterator[None]:
+    """Run the block under a wall-clock deadline (SIGALRM, main thread only; elsewhere no
+    deadline); past it, CaseError(message). Nested deadlines restore the outer one."""
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         yield
         return
+    token = _Deadline()
+    armed = [True]
 
     def alarm(signum: int, frame: Any) -> None:
-        raise _ImportDeadline()
+        if armed[0]:  # a late alarm while disarming must not escape as a bare BaseException
+            raise token
 
+    started = time.monotonic()
     previous = signal.signal(signal.SIGALRM, alarm)
-    earlier = signal.setitimer(signal.ITIMER_REAL, seconds)
+    outer_left = signal.setitimer(signal.ITIMER_REAL, seconds)[0]
     try:
         yield
+    except _Deadline as exc:
+        if exc is token:
+            raise CaseError(message) from None
+        raise
     finally:
+        armed[0] = False
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
-        if earlier[0]:
-            signal.setitimer(signal.ITIMER_REAL, *earlier)
+        if outer_left:
+            signal.setitimer(signal.ITIMER_REAL, max(outer_left - (time.monotonic() - started), 0.001))
 
 
 def load_reference(spec: Spec) -> ModuleType:
@@ -113,12 +125,15 @@ def load_reference(spec: Spec) -> ModuleType:
     module.__file__ = path
     sys.modules[name] = module
     try:
-        with _deadline(REFERENCE_IMPORT_SECONDS):
+        with deadline(REFERENCE_IMPORT_SECONDS, f"{path}: the reference file did not finish importing within "
+                                                f"{REFERENCE_IMPORT_SECONDS:g} s (a loop at module level?)"):
             exec(code, module.__dict__)  # noqa: S102 - the drill's own reference, under a deadline
-    except _ImportDeadline:
+    except CaseError:
         del sys.modules[name]
-        raise CaseError(f"{path}: the reference file did not finish importing within "
-                        f"{REFERENCE_IMPORT_SECONDS:g} s (a loop at module level?)") from None
+        raise
+    except SystemExit as exc:
+        del sys.modules[name]
+        raise CaseError(f"{path}: the reference file called exit({exc.code!r}) while importing") from None
     except Exception as exc:
         del sys.modules[name]
         raise CaseError(f"{path}: the reference file failed to import: {exc!r}") from exc
@@ -130,7 +145,17 @@ def case_seed(seed: int, case_name: str) -> int:
 
 
 def prepare(spec: Spec, seed: int, example: bool = False) -> Prepared:
-    """Build every call of the drill for this seed (deterministic)."""
+    """Build every call of the drill for this seed (deterministic), under PREPARE_SECONDS:
+    a reference, generator or oracle that never returns is the drill's fault, reported."""
+    try:
+        with deadline(PREPARE_SECONDS, f"{spec.path}: the reference did not finish building the cases within "
+                                       f"{PREPARE_SECONDS:g} s (a loop in the reference, a generator or the oracle?)"):
+            return _prepare(spec, seed, example)
+    except SystemExit as exc:
+        raise CaseError(f"{spec.reference_path}: the reference called exit({exc.code!r}) while building the cases") from None
+
+
+def _prepare(spec: Spec, seed: int, example: bool = False) -> Prepared:
     ref = load_reference(spec)
     calls: list[Call] = []
     cases = spec.cases

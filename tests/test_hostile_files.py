@@ -141,6 +141,21 @@ def test_a_reference_that_loops_at_import_gets_a_deadline(tmp_path, monkeypatch)
                    for name, m in sys.modules.items())
 
 
+def test_a_reference_that_loops_or_exits_while_building_cases_is_the_drills_fault(tmp_path, monkeypatch):
+    import grader.cases as cases
+
+    source = EXAMPLE.with_suffix(".py").read_text()
+    text = EXAMPLE.read_text().replace("oracle: sdpa_mha", "oracle: reference")
+    looping = parse_spec(spec_copy(tmp_path / "loop", text=text, reference=source + "\n\ndef multi_head_attention(*a, **k):\n"
+                                                                                "    while True:\n        pass\n"))
+    monkeypatch.setattr(cases, "PREPARE_SECONDS", 0.3)
+    with pytest.raises(cases.CaseError, match="did not finish building the cases within 0.3 s"):
+        cases.prepare(looping, 1)
+    exiting = parse_spec(spec_copy(tmp_path / "exit", reference=source + "\nimport sys\nsys.exit(3)\n"))
+    with pytest.raises(cases.CaseError, match=r"called exit\(3\) while importing"):
+        cases.load_reference(exiting)
+
+
 def test_a_reference_that_is_a_fifo_is_a_spec_problem(tmp_path):
     path = spec_copy(tmp_path / "f")
     path.with_suffix(".py").unlink()
