@@ -394,8 +394,12 @@ def test_closed_stdout_ends_with_one_line_naming_it():
                           stderr=subprocess.PIPE, text=True, preexec_fn=lambda: os.close(1))
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == [
-        "drill: standard output is closed (was the command run with >&- ?); give it somewhere to write, "
-        "such as > FILE or > /dev/null"]
+        "drill: standard output is closed or not writable (was the command run with >&- ?); "
+        "give it somewhere to write, such as > FILE or > /dev/null"]
+    with open(os.devnull) as read_only:  # `drill list 1</dev/null`
+        proc = subprocess.run([sys.executable, "-m", "trainer", "list"], env=full, timeout=60, stdout=read_only,
+                              stderr=subprocess.PIPE, text=True)
+    assert proc.returncode == 2 and "standard output is closed or not writable" in proc.stderr
 
 
 def test_closed_stdin_and_stderr_do_not_crash():

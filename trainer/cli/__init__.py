@@ -60,8 +60,8 @@ def main() -> None:
 
     closed = streams.reopen_closed()
     if "stdout" in closed:
-        _say("standard output is closed (was the command run with >&- ?); give it somewhere to write, "
-             "such as > FILE or > /dev/null")
+        _say("standard output is closed or not writable (was the command run with >&- ?); "
+             "give it somewhere to write, such as > FILE or > /dev/null")
         raise SystemExit(2)
     if streams.needs_torch(sys.argv):
         problem = streams.address_space_problem()

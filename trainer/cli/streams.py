@@ -21,25 +21,32 @@ MIN_TORCH_ADDRESS_SPACE = 4 * 1024**3  # bytes: torch and its BLAS load within t
 GRADING_COMMANDS = {"check", "validate", "solve", "warmup", "mock", "watch", ("team", "run")}
 
 
-def _closed(fd: int) -> bool:
+def _unusable(fd: int) -> bool:
+    """True when ``fd`` is closed, or opened only for the wrong direction (stdout `1</dev/null`)."""
     try:
         os.fstat(fd)
     except OSError:
         return True
-    return False
+    try:
+        import fcntl
+
+        access = fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE
+    except (ImportError, OSError):  # pragma: no cover - not POSIX
+        return False
+    return access == (os.O_WRONLY if fd == 0 else os.O_RDONLY)
 
 
 def reopen_closed() -> set[str]:
-    """Point each closed standard descriptor at /dev/null (and give Python a stream on it);
-    returns the names of those that were closed ("stdin", "stdout", "stderr")."""
+    """Point each closed (or wrong-way) standard descriptor at /dev/null and give Python a
+    stream on it; returns the names of those that were unusable ("stdin", "stdout", "stderr")."""
     closed = set()
     for fd, name, mode in ((0, "stdin", os.O_RDONLY), (1, "stdout", os.O_WRONLY), (2, "stderr", os.O_WRONLY)):
-        if not _closed(fd):
+        if not _unusable(fd):
             continue
         closed.add(name)
         null = os.open(os.devnull, mode)
         if null != fd:
-            os.dup2(null, fd)
+            os.dup2(null, fd)  # replaces a wrong-way descriptor too
             os.close(null)
         raw = io.FileIO(fd, "r" if fd == 0 else "w", closefd=False)
         stream = io.TextIOWrapper(io.BufferedReader(raw) if fd == 0 else io.BufferedWriter(raw),
