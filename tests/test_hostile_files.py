@@ -441,3 +441,13 @@ def test_safe_yaml_loads_ordinary_documents():
     assert safe_yaml.load("a: [1, 2, {b: c}]\nd: 2026-12-01\n")["a"][2] == {"b": "c"}
     with pytest.raises(yaml.YAMLError):
         safe_yaml.load("a: &x 1\nb: *x\n")
+
+
+def test_a_progress_database_that_is_a_fifo_is_named_not_read(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    os.mkfifo(home / "progress.db")
+    (tmp_path / "e.json").write_text(json.dumps(_export()))
+    proc = drill(["import", str(tmp_path / "e.json")], env={"DRILL_HOME": str(home)}, timeout=60)
+    assert proc.returncode != 0 and "progress.db there is not a regular file" in proc.stderr, proc.stderr
+    no_traceback(proc)

@@ -555,6 +555,9 @@ def open_store(home: Path | None = None, clock: Clock | None = None, *, create: 
         if home.exists() and not home.is_dir():
             raise HomeNotWritableError(home, "it is a file, not a folder")
         home.mkdir(parents=True, exist_ok=True)
+        if (path.exists() or path.is_symlink()) and not path.is_file():
+            raise HomeNotWritableError(home, f"{DB_NAME} there is not a regular file (a folder, FIFO, device "
+                                             f"or broken link); move it away")
         conn = sqlite3.connect(str(path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000,
                                check_same_thread=False)
     store = Store(conn, home, clock)
