@@ -13,6 +13,7 @@ import typer
 
 from trainer.cli.app import app, usage_error
 from trainer.cli.catalogue import get_spec_or_exit, load_catalogue_or_exit
+from trainer.markup import printable
 
 
 def _store_recorder() -> Any:
@@ -267,7 +268,7 @@ def watch_command(
         usage_error(f"{file} is a folder; give a solution .py file")
     grading = open_grading()
     style = repl_style()
-    typer.echo(f"Watching {file} for {spec.id}; every save is graded. Ctrl-C stops.")
+    typer.echo(f"Watching {printable(file)} for {spec.id}; every save is graded. Ctrl-C stops.")
     try:
         watch(file, lambda source: grading.grade(spec.id, source, str(file.resolve()), seed),
               lambda frags: print_formatted_text(FormattedText(frags), style=style, end=""),

@@ -153,10 +153,10 @@ def export_command(
     try:
         write_atomically(target, text)
     except OSError as exc:
-        typer.echo(f"drill: cannot write {target}: {exc.strerror or exc}", err=True)
+        typer.echo(f"drill: cannot write {printable(target)}: {exc.strerror or exc}", err=True)
         raise typer.Exit(1) from None
     typer.echo(f"Exported {len(data['attempts'])} attempts, {len(data['cards'])} cards and "
-               f"{len(data['sessions'])} sessions to {target}.")
+               f"{len(data['sessions'])} sessions to {printable(target)}.")
 
 
 @app.command("import")
@@ -237,7 +237,7 @@ def reset_command(
     typer.echo(f"Forgot {result.attempts_removed} attempts, {result.cards_removed} schedules"
                + (f" and {result.sessions_removed} sessions" if drill_id is None else "") + ".")
     if result.backup is not None:
-        typer.echo(f"A backup was saved first: {result.backup} (undo with `drill restore {result.backup}`).")
+        typer.echo(f"A backup was saved first: {printable(result.backup)} (undo with `drill restore {printable(result.backup)}`).")
 
 
 @app.command("restore")
@@ -269,9 +269,9 @@ def restore_command(
         restored, kept = restore_backup(backup=chosen)
         with open_store() as store:
             n = store.counts()["attempts"]
-    typer.echo(f"Restored {restored} ({n} attempts).")
+    typer.echo(f"Restored {printable(restored)} ({n} attempts).")
     if kept is not None:
-        typer.echo(f"The previous file was kept as {kept}.")
+        typer.echo(f"The previous file was kept as {printable(kept)}.")
 
 
 # ---------------------------------------------------------------- settings
@@ -297,7 +297,7 @@ def settings_command(
                            "vi_mode": s.vi_mode, "plan": s.plan, **s.extra}
             shown = current if key is None else {key: current.get(key)}
             for k, v in shown.items():
-                typer.echo(f"{k} = {json.dumps(v)}")
+                typer.echo(f"{printable(k)} = {json.dumps(v)}")
             return
         try:
             parsed: Any = json.loads(value)
@@ -310,4 +310,4 @@ def settings_command(
                 store.set_setting(key, parsed)
             except ValueError as exc:
                 usage_error(str(exc))
-    typer.echo(f"{key} = {json.dumps(parsed)}")
+    typer.echo(f"{printable(key)} = {json.dumps(parsed)}")

@@ -55,12 +55,12 @@ BOARD_FORMATS = ("text", "md", "html")
 
 
 def _warn(message: str) -> None:
-    typer.echo(f"drill: {message}", err=True)
+    typer.echo(f"drill: {printable(message)}", err=True)
 
 
 def _team_error(exc: TeamError) -> NoReturn:
     for problem in exc.problems:
-        _warn(printable(problem))
+        _warn(problem)
     raise typer.Exit(2)
 
 
@@ -116,9 +116,9 @@ def team_new(
         write_atomically(out, session_yaml(session))
     except OSError as exc:
         usage_error(f"cannot write {out}: {exc.strerror or exc}")
-    typer.echo(f"wrote {out}: {len(session.drills)} drill(s), {session.minutes:g} minutes, seed {session.seed} "
+    typer.echo(f"wrote {printable(out)}: {len(session.drills)} drill(s), {session.minutes:g} minutes, seed {session.seed} "
                f"(session {session.id}).")
-    typer.echo(f"Each member runs: drill team run {out} --name NAME --results SHARED_FOLDER")
+    typer.echo(f"Each member runs: drill team run {printable(out)} --name NAME --results SHARED_FOLDER")
 
 
 # --------------------------------------------------------------------- run
@@ -268,7 +268,7 @@ def team_run(
 
     again = " (replacing your earlier results there)" if target.exists() else ""
     typer.echo(f"Team session {session.id}: {len(session.drills)} drill(s) in {session.minutes:g} minutes, "
-               f"seed {session.seed}. Results go to {target}{again}.")
+               f"seed {session.seed}. Results go to {printable(target)}{again}.")
     with store_errors():
         if files:
             _grade_files(session, files, flow, session_id, save)
@@ -280,8 +280,8 @@ def team_run(
         with open_store() as store:
             store.end_session(session_id, {"solved": final.solved, "seconds": final.solved_seconds,
                                            "results": str(target)})
-    typer.echo(f"{name}: solved {final.solved}/{len(session.drills)}; wrote {target}. "
-               f"`drill team board {folder}` shows the board.")
+    typer.echo(f"{name}: solved {final.solved}/{len(session.drills)}; wrote {printable(target)}. "
+               f"`drill team board {printable(folder)}` shows the board.")
 
 
 # ------------------------------------------------------------------- board
@@ -355,7 +355,7 @@ def team_board(
             if stray:
                 mine.remove(r)
                 warnings.append(f"skipped {r.source}: drill {stray[0]} is not in the session")
-    warnings = [printable(w) for w in warnings]
+    warnings = [printable(w) for w in warnings]  # also shown on the board itself
     for w in warnings:
         _warn(w)
     board = build_board(mine, session.drills if session else None)
