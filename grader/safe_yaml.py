@@ -4,8 +4,8 @@ PyYAML's SafeLoader still expands aliases (a 479-byte "billion laughs" file
 builds billions of list items), recurses once per nesting level (a deep file
 ends in RecursionError) and lets a value's own constructor raise ValueError
 (``2026-13-45``, an integer of 5000 digits). `LimitedLoader` refuses aliases
-and anchors and nesting deeper than `MAX_DEPTH` while composing, before
-anything is built, requires every mapping key to be a plain scalar, and `load`
+and anchors, nesting deeper than `MAX_DEPTH` and more than `MAX_NODES` values
+while composing, before anything is built, requires every mapping key to be a plain scalar, and `load`
 turns every problem into a ``yaml.MarkedYAMLError`` that carries the line.
 """
 from __future__ import annotations
@@ -17,6 +17,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode
 
 MAX_DEPTH = 32
+MAX_NODES = 10_000  # the largest built-in drill spec has about 650; PyYAML builds roughly 10 K per second
 
 
 class YamlLimitError(yaml.MarkedYAMLError):
@@ -51,6 +52,7 @@ class LimitedLoader(yaml.SafeLoader):
     def __init__(self, stream: Any) -> None:
         super().__init__(stream)
         self._depth = 0
+        self._nodes = 0
         self.last_mark = None
 
     def compose_node(self, parent: Node | None, index: Any) -> Node:
@@ -59,6 +61,9 @@ class LimitedLoader(yaml.SafeLoader):
             raise _refuse(f"aliases (*{event.anchor}) are not allowed; write the value out", event.start_mark)
         if getattr(event, "anchor", None) is not None:
             raise _refuse(f"anchors (&{event.anchor}) are not allowed; write the value out", event.start_mark)
+        self._nodes += 1
+        if self._nodes > MAX_NODES:
+            raise _refuse(f"more than {MAX_NODES} values in one file", event.start_mark)
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:

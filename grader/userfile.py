@@ -118,8 +118,8 @@ def read_stream(stream, limit: int, name: str = "stdin") -> bytes:
 
 
 # The caps, one per kind of file (generous for what each holds).
-SPEC_LIMIT = 1 * MIB  # a drill spec YAML
-REFERENCE_LIMIT = 1 * MIB  # a drill's reference .py
+SPEC_LIMIT = 256 * KIB  # a drill spec YAML (the largest built-in one is under 8 KB)
+REFERENCE_LIMIT = 256 * KIB  # a drill's reference .py (parsed on every catalogue load; built-in ones are under 16 KB)
 SOLUTION_LIMIT = 1 * MIB  # a solution file handed to `drill check` / `team run --file`
 SESSION_LIMIT = 64 * KIB  # a team session YAML
 IMPORT_LIMIT = 64 * MIB  # a `drill export` JSON file

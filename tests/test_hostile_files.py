@@ -177,6 +177,8 @@ def test_alias_bomb_is_refused_at_once_with_its_line(tmp_path):
 @pytest.mark.parametrize("text, line, words", [
     ("id: x\nlist: *nothing\n", 2, "aliases (*nothing) are not allowed"),
     ("id: " + "[" * 3000 + "]" * 3000 + "\n", 1, f"nested more than {safe_yaml.MAX_DEPTH} levels deep"),
+    ("id: x\nhints: [" + ", ".join(["1"] * (safe_yaml.MAX_NODES + 1)) + "]\n", 2,
+     f"more than {safe_yaml.MAX_NODES} values in one file"),
     ("id: x\n? [a, b]\n: 1\n", 2, "a key must be a plain name or number"),
     ("id: x\n? {a: 1}\n: 1\n", 2, "a key must be a plain name or number"),
     ("id: x\nwhen: 2026-13-45\n", 2, "a value cannot be read: month must be in 1..12"),
