@@ -453,3 +453,19 @@ def test_a_progress_database_that_is_a_fifo_is_named_not_read(tmp_path):
     proc = drill(["import", str(tmp_path / "e.json")], env={"DRILL_HOME": str(home)}, timeout=60)
     assert proc.returncode != 0 and "progress.db there is not a regular file" in proc.stderr, proc.stderr
     no_traceback(proc)
+
+
+def test_team_files_with_numbers_and_times_out_of_range_are_refused():
+    from trainer.team import ResultsError, TeamError, parse_results, parse_session
+
+    with pytest.raises(TeamError, match="minutes must be a number from 1 to 600"):
+        parse_session("drills: [gqa]\nminutes: " + "9" * 400 + "\nseed: 1\n", {"gqa"})
+    base = {"format": 1, "kind": "drill-team-results", "session": "0" * 16, "name": "ada",
+            "finished_at": "2026-12-01T00:00:00+00:00", "mode": "repl",
+            "drills": [{"drill": "gqa", "status": "passed", "seconds": 10}]}
+    huge = json.dumps(base).replace('"seconds": 10', '"seconds": ' + "9" * 400).encode()
+    with pytest.raises(ResultsError, match="seconds must be a number from 0 to 86400"):
+        parse_results(huge, "r.json", {"gqa"})
+    for when in ("9999-12-31T23:59:59-14:00", "0001-01-01T00:00:00+14:00"):
+        with pytest.raises(ResultsError, match="finished_at must be an ISO-8601 time"):
+            parse_results(json.dumps(dict(base, finished_at=when)).encode(), "r.json", {"gqa"})

@@ -33,7 +33,7 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any, Iterable, Protocol, Sequence
 
 import yaml
@@ -104,11 +104,10 @@ def new_session(drills: Sequence[str], minutes: float, seed: int, known: Iterabl
         problems.append(f"drill{'s' if len(repeated) > 1 else ''} listed twice: {', '.join(repeated)}")
     if len(ids) > MAX_DRILLS:
         problems.append(f"{len(ids)} drills is too many for one session (at most {MAX_DRILLS})")
-    if isinstance(minutes, bool) or not isinstance(minutes, (int, float)) or not math.isfinite(minutes) \
-            or not 1 <= minutes <= MAX_MINUTES:
-        problems.append(f"minutes must be a number from 1 to {MAX_MINUTES}, not {minutes!r}")
+    if not _is_number(minutes) or not 1 <= minutes <= MAX_MINUTES:
+        problems.append(f"minutes must be a number from 1 to {MAX_MINUTES}, not {minutes!r:.40}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-        problems.append(f"seed must be a non-negative integer, not {seed!r}")
+        problems.append(f"seed must be a non-negative integer, not {seed!r:.40}")
     if not isinstance(title, str) or len(title) > 200:
         problems.append("title must be text of at most 200 characters")
     if problems:
@@ -236,7 +235,8 @@ def _is_int(v: Any) -> bool:
 
 
 def _is_number(v: Any) -> bool:
-    return (isinstance(v, (int, float)) and not isinstance(v, bool)) and math.isfinite(v)
+    # an int is finite (math.isfinite would overflow on a 400-digit one)
+    return (isinstance(v, (int, float)) and not isinstance(v, bool)) and (isinstance(v, int) or math.isfinite(v))
 
 
 def _drill_result(item: Any, i: int, known: set[str], source: str) -> DrillResult:
@@ -292,10 +292,11 @@ def parse_results(raw: bytes, source: str, known: Iterable[str]) -> MemberResult
     except ValueError as exc:
         raise ResultsError(source, f"bad name: {exc}") from None
     try:
-        finished = datetime.fromisoformat(str(data.get("finished_at")))
+        finished = datetime.fromisoformat(str(data.get("finished_at"))[:64])
         if finished.tzinfo is None:
             raise ValueError
-    except ValueError:
+        finished = finished.astimezone(timezone.utc)  # a time that cannot be placed in UTC is refused
+    except (ValueError, OverflowError):
         raise ResultsError(source, "finished_at must be an ISO-8601 time with a zone") from None
     if data.get("mode") not in MODES:
         raise ResultsError(source, f"mode must be one of {', '.join(MODES)}")
