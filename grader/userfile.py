@@ -2,9 +2,10 @@
 
 Every path the tool reads on someone's say-so (a drill spec or reference from
 DRILL_PATH, a solution, a team session or results file, an import file) goes
-through `read_bytes` or `read_text`. The file is opened with ``O_NONBLOCK`` so
-a FIFO cannot hang the open, checked with ``fstat`` on the open descriptor
-(no race with a rename), and read up to the cap plus one byte, so
+through `read_bytes` or `read_text`. A path that is not a regular file is
+refused before it is opened; the open uses ``O_NONBLOCK`` so a FIFO swapped in
+meanwhile cannot hang it, ``fstat`` on the open descriptor checks again, and
+the read stops at the cap plus one byte, so
 ``/dev/zero`` or a file that grows while being read cannot exhaust memory.
 
 Problems raise `UnreadableFile`, whose message names the path and the reason
@@ -57,6 +58,18 @@ def _kind(mode: int) -> str:
 def read_bytes(path: str | os.PathLike, limit: int) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes; UnreadableFile otherwise."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+    try:  # refuse a device or FIFO before opening it (opening some devices has effects)
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise UnreadableFile(path, "no such file", missing=True) from None
+    except (OSError, ValueError) as exc:
+        raise UnreadableFile(path, getattr(exc, "strerror", None) or str(exc)) from None
+    if stat.S_ISDIR(mode):
+        raise UnreadableFile(path, "it is a folder, not a file")
+    if not stat.S_ISREG(mode):
+        kind = _kind(mode)
+        raise UnreadableFile(path, f"it is {kind}, not a regular file" if kind != "not a regular file"
+                             else "it is not a regular file")
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
