@@ -16,7 +16,6 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from pathlib import Path
 
 KIB = 1024
 MIB = 1024 * KIB
@@ -136,11 +135,3 @@ REFERENCE_LIMIT = 256 * KIB  # a drill's reference .py (parsed on every catalogu
 SOLUTION_LIMIT = 1 * MIB  # a solution file handed to `drill check` / `team run --file`
 SESSION_LIMIT = 64 * KIB  # a team session YAML
 IMPORT_LIMIT = 64 * MIB  # a `drill export` JSON file
-
-
-def is_regular(path: Path) -> bool:
-    """True for a regular file (symlinks followed) without opening it; False on any error."""
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except (OSError, ValueError):
-        return False
