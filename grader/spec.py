@@ -913,7 +913,7 @@ def spec_files(roots: list[Path] | None = None) -> list[Path]:
     files: list[Path] = []
     for root in roots:
         root = Path(root)
-        if root.is_file():
+        if root.exists() and not root.is_dir():  # a spec file, or a FIFO/device parse_spec refuses by name
             files.append(root)
             continue
         files.extend(sorted(p for p in root.glob("*/*.yaml")))

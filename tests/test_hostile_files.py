@@ -111,6 +111,15 @@ def test_bad_drill_path_specs_never_break_the_builtin_drills(tmp_path):
     no_traceback(proc)
 
 
+def test_a_drill_path_entry_that_is_a_device_or_fifo_is_named(tmp_path):
+    os.mkfifo(tmp_path / "pipe")
+    cat = load_catalogue([Path("/dev/zero"), tmp_path / "pipe"])
+    assert not cat.specs
+    assert cat.warnings() == [
+        "skipped a broken spec: /dev/zero:0: (file): it is a character device, not a regular file",
+        f"skipped a broken spec: {tmp_path / 'pipe'}:0: (file): it is a FIFO (named pipe), not a regular file"]
+
+
 def test_catalogue_survives_a_spec_whose_loader_crashes(tmp_path, monkeypatch):
     import grader.spec as spec_module
 
