@@ -480,3 +480,21 @@ def test_team_files_with_numbers_and_times_out_of_range_are_refused():
     for when in ("9999-12-31T23:59:59-14:00", "0001-01-01T00:00:00+14:00"):
         with pytest.raises(ResultsError, match="finished_at must be an ISO-8601 time"):
             parse_results(json.dumps(dict(base, finished_at=when)).encode(), "r.json", {"gqa"})
+
+
+def test_writing_to_a_device_or_fifo_never_renames_over_it(tmp_path):
+    import errno
+    import stat
+
+    from trainer.files import write_atomically
+
+    write_atomically(Path(os.devnull), "nothing\n")  # written in place: /dev/null stays a device
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError) as info:
+        write_atomically(fifo, "x")  # nobody reads it: an error at once, not a hang
+    assert info.value.errno == errno.ENXIO and "no program is reading" in str(info.value)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    with pytest.raises(OSError, match="it is a folder"):
+        write_atomically(tmp_path, "x")
