@@ -305,6 +305,19 @@ def test_import_bounds_cards_and_session_nesting():
         assert words in text, text
 
 
+def test_import_with_ill_typed_ids_is_refused_not_a_type_error():
+    from trainer.store import ImportRefusedError, open_store
+
+    data = _export(session={"a": 1})
+    data["sessions"] = [{"uid": [1], "kind": "mock", "started_at": "2026-12-01T00:00:00+00:00"}]
+    data["cards"] = [{"drill": ["gqa"], "state": "review", "due": "2026-12-02T00:00:00+00:00", "stability": 1.0,
+                      "difficulty": 5.0, "reps": 1, "lapses": 0}] * 2
+    with open_store() as store, pytest.raises(ImportRefusedError) as info:
+        store.import_(data)
+    for words in ("sessions[0].uid must be", "attempts[0].session must be", "cards[1].drill must be"):
+        assert words in str(info.value), str(info.value)
+
+
 def test_import_command_refuses_hostile_files_without_a_traceback(tmp_path):
     runner_cases = [
         ("deep.json", "[" * 100000 + "]" * 100000, "nested too deeply"),

@@ -1175,10 +1175,12 @@ def _check_fields(item: Any, where: str, spec: Mapping[str, tuple[Callable[[Any]
     missing = [k for k in required if k not in item]
     if missing:
         problems.append(f"{where} lacks {', '.join(missing)}")
+    wrong = False
     for key, (ok, wanted) in spec.items():
         if key in item and not ok(item[key]):
             problems.append(f"{where}.{key} must be {wanted}, got {item[key]!r:.40}")
-    return not missing
+            wrong = True
+    return not missing and not wrong
 
 
 def _opt(check: Callable[[Any], bool]) -> Callable[[Any], bool]:
@@ -1256,7 +1258,7 @@ def validate_export(data: Any) -> list[str]:
                          ("drill", "state", "due", "stability", "difficulty", "reps", "lapses"), problems):
             _check_time(c["due"], f"cards[{i}].due", problems)
             _check_time(c.get("last_review"), f"cards[{i}].last_review", problems, optional=True)
-    drills = [c.get("drill") for c in data["cards"] if isinstance(c, dict)]
+    drills = [c.get("drill") for c in data["cards"] if isinstance(c, dict) and isinstance(c.get("drill"), str)]
     if len(drills) != len(set(drills)):
         problems.append("cards lists the same drill twice")
     return problems
