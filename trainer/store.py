@@ -1175,12 +1175,10 @@ def _check_fields(item: Any, where: str, spec: Mapping[str, tuple[Callable[[Any]
     missing = [k for k in required if k not in item]
     if missing:
         problems.append(f"{where} lacks {', '.join(missing)}")
-    wrong = False
     for key, (ok, wanted) in spec.items():
         if key in item and not ok(item[key]):
             problems.append(f"{where}.{key} must be {wanted}, got {item[key]!r:.40}")
-            wrong = True
-    return not missing and not wrong
+    return not missing
 
 
 def _opt(check: Callable[[Any], bool]) -> Callable[[Any], bool]:
@@ -1245,13 +1243,14 @@ def validate_export(data: Any) -> list[str]:
         if _check_fields(s, f"sessions[{i}]", _SESSION_SPEC, ("uid", "kind", "started_at"), problems):
             _check_time(s["started_at"], f"sessions[{i}].started_at", problems)
             _check_time(s.get("ended_at"), f"sessions[{i}].ended_at", problems, optional=True)
-            session_uids.add(s["uid"])
+            if isinstance(s["uid"], str):  # an ill-typed uid is already a problem; never hash it
+                session_uids.add(s["uid"])
     for i, a in enumerate(data["attempts"]):
         where = f"attempts[{i}]"
         if _check_fields(a, where, _ATTEMPT_SPEC,
                          ("drill", "mode", "started_at", "seconds", "verdict", "hints", "code"), problems):
             _check_time(a["started_at"], f"{where}.started_at", problems)
-            if a.get("session") and a["session"] not in session_uids:
+            if isinstance(a.get("session"), str) and a["session"] and a["session"] not in session_uids:
                 problems.append(f"{where}.session {a['session']!r:.70} is not among the file's sessions")
     for i, c in enumerate(data["cards"]):
         if _check_fields(c, f"cards[{i}]", _CARD_SPEC,
