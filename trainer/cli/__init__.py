@@ -47,7 +47,7 @@ def _flush_stdout() -> int | None:
             sys.stdout.flush()
     except BrokenPipeError:
         _silence_stdout()
-        return 141  # the reader went away (`drill list | head -1`): quietly, as a shell pipeline would
+        return 1  # the reader went away (`drill list | head -1`): quietly, with click's status for it
     except OSError as exc:
         _silence_stdout()
         _say(f"cannot write to standard output: {exc.strerror or exc}")
@@ -78,7 +78,7 @@ def main() -> None:
         raise
     except BrokenPipeError:
         _silence_stdout()
-        raise SystemExit(141) from None
+        raise SystemExit(1) from None
     except (ImportError, OSError, MemoryError) as exc:
         problem = streams.torch_load_problem(exc)
         if problem:
