@@ -24,16 +24,15 @@ _COLOR = {"pass": "green", "internal": "magenta"}
 
 def _read_sources(files: list[Path]) -> list[str]:
     from grader.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
-    from trainer.markup import printable
 
     sources = []
     for path in files:
         if path.is_dir():
-            usage_error(f"{printable(path)} is a folder; give a solution .py file")
+            usage_error(f"{path} is a folder; give a solution .py file")
         try:
-            sources.append(read_text(path, SOLUTION_LIMIT))
+            sources.append(read_text(path, SOLUTION_LIMIT))  # regular files only, capped: no FIFO hang
         except UnreadableFile as exc:
-            usage_error(printable(exc))
+            usage_error(str(exc))  # usage_error makes control characters visible
     return sources
 
 

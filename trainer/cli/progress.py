@@ -176,7 +176,7 @@ def import_command(
             raw = read_bytes(Path(file).expanduser(), IMPORT_LIMIT)
         text = raw.decode("utf-8")
     except UnreadableFile as exc:
-        usage_error(printable(exc))
+        usage_error(str(exc))
     except UnicodeDecodeError as exc:
         usage_error(f"cannot read {source}: it is not UTF-8 text (byte {exc.start})")
     try:

@@ -73,13 +73,13 @@ def open_grading() -> Any:
 
 def _read_session(path: Path, known: set[str]) -> TeamSession:
     if path.is_dir():
-        usage_error(f"{printable(path)} is a folder; give the session .yaml file")
+        usage_error(f"{path} is a folder; give the session .yaml file")
     try:
         text = read_text(path, SESSION_LIMIT)
     except UnreadableFile as exc:
         if exc.missing:
-            usage_error(f"no session file at {printable(path)}; `drill team new` writes one")
-        usage_error(printable(exc))
+            usage_error(f"no session file at {path}; `drill team new` writes one")
+        usage_error(str(exc))
     try:
         return parse_session(text, known, str(path))
     except TeamError as exc:
@@ -155,7 +155,7 @@ def _grade_files(session: TeamSession, files: dict[str, str], flow: TeamRun, ses
         try:
             sources[drill] = read_text(path, SOLUTION_LIMIT)
         except UnreadableFile as exc:
-            usage_error(printable(exc))
+            usage_error(str(exc))
     grading = open_grading()
     try:
         while (drill := flow.next_drill()) is not None:
