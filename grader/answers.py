@@ -37,7 +37,7 @@ def parse_answer(text: str) -> Answer:
     if not raw:
         raise ValueError("the answer is empty")
     low = re.sub(r"(?<=\d),(?=\d{3}\b)", "", raw.lower()).strip()
-    m = _NUMBER.match(low) if _looks_numeric(raw) else None
+    m = _NUMBER.fullmatch(low) if _looks_numeric(raw) else None
     if m and m.group(2) in _UNITS:
         value = float(m.group(1)) * _UNITS[m.group(2)]
         return Answer("number", value, _UNIT_CLASS.get(m.group(2), ""))
@@ -48,7 +48,7 @@ def parse_answer(text: str) -> Answer:
         tokens = [t for t in re.split(r"[,\s]+", inner) if t]
         tokens = [t.replace(" ", "") for t in tokens]
         for t in tokens:
-            if not _SHAPE_TOKEN.match(t):
+            if not _SHAPE_TOKEN.fullmatch(t):
                 raise ValueError(f"{t!r} is not a dimension name or size")
         return Answer("shape", tuple(t.lower() for t in tokens))
     word = re.sub(r"[\s]+", " ", raw.lower()).strip(" .!?;:'\"`")
@@ -63,7 +63,7 @@ def _looks_numeric(raw: str) -> bool:
 
 def _is_bare_shape(raw: str) -> bool:
     tokens = raw.split()
-    return len(tokens) >= 2 and all(_SHAPE_TOKEN.match(t) for t in tokens) and any(
+    return len(tokens) >= 2 and all(_SHAPE_TOKEN.fullmatch(t) for t in tokens) and any(
         len(t) <= 3 or t.isdigit() for t in tokens
     ) and all(len(t) <= 6 for t in tokens)
 

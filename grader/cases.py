@@ -6,19 +6,23 @@ the expected result computed by the oracle in float64.
 """
 from __future__ import annotations
 
-import importlib.util
 import random
+import signal
 import sys
+import threading
+import time
 import zlib
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import torch
 
 from grader import generators
 from grader.dims import assign_sizes
 from grader.spec import ArgSpec, CaseSpec, FunctionSpec, Spec, eval_expr
+from grader.userfile import REFERENCE_LIMIT, UnreadableFile, read_text
 
 DTYPES = {
     "float32": torch.float32, "float16": torch.float16, "float64": torch.float64, "bfloat16": torch.bfloat16,
@@ -64,21 +68,76 @@ class Prepared:
     trap_results: dict[tuple[str, int], Any] = field(default_factory=dict)  # grader.attribution's cache
 
 
+REFERENCE_IMPORT_SECONDS = 10.0  # a reference that has not finished importing by then is broken
+PREPARE_SECONDS = 120.0  # building every case of a drill (built-in drills take a few seconds)
+
+
+class _Deadline(BaseException):
+    """Raised by the alarm inside reference code that runs too long (a BaseException, so a
+    bare ``except Exception`` in the reference does not swallow it)."""
+
+
+@contextmanager
+def deadline(seconds: float, message: str) -> Iterator[None]:
+    """Run the block under a wall-clock deadline (SIGALRM, main thread only; elsewhere no
+    deadline); past it, CaseError(message). Nested deadlines restore the outer one."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+    token = _Deadline()
+    armed = [True]
+
+    def alarm(signum: int, frame: Any) -> None:
+        if armed[0]:  # a late alarm while disarming must not escape as a bare BaseException
+            raise token
+
+    started = time.monotonic()
+    previous = signal.signal(signal.SIGALRM, alarm)
+    outer_left = signal.setitimer(signal.ITIMER_REAL, seconds)[0]
+    try:
+        yield
+    except _Deadline as exc:
+        if exc is token:
+            raise CaseError(message) from None
+        raise
+    finally:
+        armed[0] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        if outer_left:
+            signal.setitimer(signal.ITIMER_REAL, max(outer_left - (time.monotonic() - started), 0.001))
+
+
 def load_reference(spec: Spec) -> ModuleType:
-    """Import the drill's reference .py (trusted content) under a private name."""
+    """Import the drill's reference .py under a private name. The file is read as a
+    user file (regular, capped) and must finish importing within REFERENCE_IMPORT_SECONDS."""
     name = f"_drill_ref_{spec.id.replace('-', '_')}_{zlib.crc32(str(spec.reference_path).encode()):x}"
     if name in sys.modules:
         return sys.modules[name]
-    loader_spec = importlib.util.spec_from_file_location(name, spec.reference_path)
-    if loader_spec is None or loader_spec.loader is None:
-        raise CaseError(f"{spec.reference_path}: cannot import the reference file")
-    module = importlib.util.module_from_spec(loader_spec)
+    path = str(spec.reference_path)
+    try:
+        source = read_text(path, REFERENCE_LIMIT)
+        code = compile(source, path, "exec")
+    except UnreadableFile as exc:
+        raise CaseError(f"{path}: {exc.reason}") from None
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        raise CaseError(f"{path}: the reference file cannot be compiled: {type(exc).__name__}: {exc}") from None
+    module = ModuleType(name)
+    module.__file__ = path
     sys.modules[name] = module
     try:
-        loader_spec.loader.exec_module(module)
+        with deadline(REFERENCE_IMPORT_SECONDS, f"{path}: the reference file did not finish importing within "
+                                                f"{REFERENCE_IMPORT_SECONDS:g} s (a loop at module level?)"):
+            exec(code, module.__dict__)  # noqa: S102 - the drill's own reference, under a deadline
+    except CaseError:
+        del sys.modules[name]
+        raise
+    except SystemExit as exc:
+        del sys.modules[name]
+        raise CaseError(f"{path}: the reference file called exit({exc.code!r}) while importing") from None
     except Exception as exc:
         del sys.modules[name]
-        raise CaseError(f"{spec.reference_path}: the reference file failed to import: {exc!r}") from exc
+        raise CaseError(f"{path}: the reference file failed to import: {exc!r}") from exc
     return module
 
 
@@ -87,7 +146,17 @@ def case_seed(seed: int, case_name: str) -> int:
 
 
 def prepare(spec: Spec, seed: int, example: bool = False) -> Prepared:
-    """Build every call of the drill for this seed (deterministic)."""
+    """Build every call of the drill for this seed (deterministic), under PREPARE_SECONDS:
+    a reference, generator or oracle that never returns is the drill's fault, reported."""
+    try:
+        with deadline(PREPARE_SECONDS, f"{spec.path}: the reference did not finish building the cases within "
+                                       f"{PREPARE_SECONDS:g} s (a loop in the reference, a generator or the oracle?)"):
+            return _prepare(spec, seed, example)
+    except SystemExit as exc:
+        raise CaseError(f"{spec.reference_path}: the reference called exit({exc.code!r}) while building the cases") from None
+
+
+def _prepare(spec: Spec, seed: int, example: bool = False) -> Prepared:
     ref = load_reference(spec)
     calls: list[Call] = []
     cases = spec.cases

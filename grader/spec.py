@@ -9,12 +9,16 @@ This module must stay free of torch: `drill list` and `drill show` use it.
 from __future__ import annotations
 
 import ast
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from grader import safe_yaml
+from grader.userfile import REFERENCE_LIMIT, SPEC_LIMIT, UnreadableFile, read_text
 
 TOPICS = ("broadcasting", "attention", "ragged", "gather-scatter", "images-boxes", "einsum-and-rest")
 FLOAT_DTYPES = ("float32", "float16", "float64", "bfloat16")
@@ -23,8 +27,11 @@ MASK_DTYPES = ("bool", "int64", "float32")
 # "mask" follows the case mask dtype, "loss" accepts the case dtype or float32.
 TENSOR_DTYPES = ("float", "mask", "loss", "float32", "float64", "float16", "int64", "int32", "bool")
 PY_TYPES = ("int", "float", "bool", "str", "tuple[int, ...]", "list[int]", "list[list[int]]", "list[float]", "None")
-ID_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+ID_RE = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")  # use with fullmatch: `$` accepts a trailing newline
+NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+MAX_TIMEOUT = 300.0  # seconds: a spec's or a case's `timeout` is in (0, MAX_TIMEOUT]
+MAX_TARGET_SECONDS = 86400
+MAX_NUMBER = 9999
 
 
 class SpecError(Exception):
@@ -217,11 +224,15 @@ def _return_text(r: ReturnSpec) -> str:
 # ------------------------------------------------------- YAML with lines
 
 
-class _LineLoader(yaml.SafeLoader):
-    pass
+class _LineLoader(safe_yaml.LimitedLoader):
+    """No aliases, bounded depth, plain keys, no control characters in text (safe_yaml);
+    mappings and lists remember their lines."""
+
+    plain_text = True
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict:
+    safe_yaml.check_keys(node)
     mapping = {}
     lines = {}
     for key_node, value_node in node.value:
@@ -299,7 +310,7 @@ class _Reader:
                 problems.add(_line_of(self.data, key, self.line), self._at(key), f"unknown key{hint}")
 
     def _at(self, key: Any) -> str:
-        return f"{self.where}.{key}" if self.where else str(key)
+        return f"{self.where}.{_k(key)}" if self.where else _k(key)
 
     def line_of(self, key: Any) -> int:
         return _line_of(self.data, key, self.line)
@@ -314,6 +325,9 @@ class _Reader:
             return default
         value = self.data[key]
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            if abs(value) > 1e300:
+                self.p.add(self.line_of(key), self._at(key), "the number is too large")
+                return default
             return float(value)
         if isinstance(value, bool) and kind is not bool and (kind == int or (isinstance(kind, tuple) and bool not in kind)):
             self.p.add(self.line_of(key), self._at(key), f"expected {_kind_name(kind)}, got a boolean")
@@ -322,6 +336,12 @@ class _Reader:
             self.p.add(self.line_of(key), self._at(key), f"expected {_kind_name(kind)}, got {type(value).__name__}")
             return default
         return value
+
+
+def _k(key: Any, limit: int = 40) -> str:
+    """A key as it appears in a problem's field path: its text, cut at ``limit`` characters."""
+    text = str(key)
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:
@@ -334,10 +354,11 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
 def _close(key: Any, allowed: set[str]) -> str:
     import difflib
 
-    match = difflib.get_close_matches(str(key), sorted(allowed), n=1)
+    match = difflib.get_close_matches(str(key)[:100], sorted(allowed), n=1)
     return f" (did you mean '{match[0]}'?)" if match else f" (allowed: {', '.join(sorted(allowed))})"
 
 
+MAX_EXPR = 200
 _EXPR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -347,9 +368,11 @@ def expr_names(expr: str) -> list[str]:
 
 def check_expr(expr: str) -> str | None:
     """Return a problem with a dimension expression, or None. Allowed: names, ints, + - * // ( )."""
+    if len(expr) > MAX_EXPR:
+        return f"an expression is at most {MAX_EXPR} characters"
     try:
         tree = ast.parse(expr, mode="eval")
-    except SyntaxError:
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return f"cannot parse expression {expr!r}"
     for node in ast.walk(tree):
         if isinstance(node, (ast.Expression, ast.BinOp, ast.Name, ast.Load, ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.UnaryOp, ast.USub)):
@@ -415,22 +438,20 @@ def parse_spec(path: Path, text: str | None = None, *, reference_names: set[str]
     problems = _Problems(path)
     if text is None:
         try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise SpecError([f"{path}:0: (file): cannot read: {exc.strerror or exc}"]) from None
+            text = read_text(path, SPEC_LIMIT)
+        except UnreadableFile as exc:
+            raise SpecError([f"{path}:0: (file): {exc.reason}"]) from None
     try:
-        data = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - SafeLoader subclass
+        data = safe_yaml.load(text, _LineLoader)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-        line = mark.line + 1 if mark else 0
-        problem = getattr(exc, "problem", None) or str(exc)
+        line, problem = safe_yaml.problem_line(exc, text)
         raise SpecError([f"{path}:{line}: (yaml): malformed YAML: {problem}"]) from None
     if data is None:
         raise SpecError([f"{path}:1: (file): the file is empty"])
     top = _Reader(data, "", 1, problems, _TOP_KEYS)
 
     drill_id = top.get("id", str) or ""
-    if drill_id and not ID_RE.match(drill_id):
+    if drill_id and not ID_RE.fullmatch(drill_id):
         problems.add(top.line_of("id"), "id", f"{drill_id!r} must be lower-case words joined by '-'")
     if drill_id and drill_id != path.stem:
         problems.add(top.line_of("id"), "id", f"{drill_id!r} does not match the file name {path.name!r}")
@@ -440,10 +461,15 @@ def parse_spec(path: Path, text: str | None = None, *, reference_names: set[str]
         problems.add(top.line_of("topic"), "topic", f"{topic!r} is not one of {', '.join(TOPICS)}")
     prompt = top.get("prompt", str) or ""
     target = top.get("target_seconds", int) or 0
-    if top.has("target_seconds") and isinstance(target, int) and target <= 0:
-        problems.add(top.line_of("target_seconds"), "target_seconds", "must be a positive number of seconds")
+    if top.has("target_seconds") and isinstance(target, int) and not 0 < target <= MAX_TARGET_SECONDS:
+        problems.add(top.line_of("target_seconds"), "target_seconds",
+                     f"must be a positive number of seconds, at most {MAX_TARGET_SECONDS}")
+        target = 0
     number = top.get("number", int, required=False, default=0)
-    timeout = top.get("timeout", float, required=False, default=5.0)
+    if isinstance(number, int) and not 0 <= number <= MAX_NUMBER:
+        problems.add(top.line_of("number"), "number", f"must be a whole number from 0 to {MAX_NUMBER}")
+        number = 0
+    timeout = _timeout(top, "timeout", problems, "timeout", default=5.0)
 
     dims = _parse_dims(top, problems)
     dim_names = set(dims)
@@ -462,24 +488,24 @@ def parse_spec(path: Path, text: str | None = None, *, reference_names: set[str]
     example = {}
     for k, v in example_raw.items():
         if k not in dim_names:
-            problems.add(_line_of(example_raw, k, top.line_of("example")), f"example.{k}", "unknown dimension")
+            problems.add(_line_of(example_raw, k, top.line_of("example")), f"example.{_k(k)}", "unknown dimension")
         elif not isinstance(v, int) or isinstance(v, bool):
-            problems.add(_line_of(example_raw, k, top.line_of("example")), f"example.{k}", "expected an integer size")
+            problems.add(_line_of(example_raw, k, top.line_of("example")), f"example.{_k(k)}", "expected an integer size")
         else:
             example[k] = v
     allowed_imports = tuple(_str_list(top, "allowed_imports", problems, required=False))
     must_call_raw = top.get("must_call", dict, required=False, default={}) or {}
     must_call = {}
     for k, v in must_call_raw.items():
-        if not isinstance(k, str) or not all(NAME_RE.match(p) for p in k.split(".")):
-            problems.add(_line_of(must_call_raw, k, top.line_of("must_call")), f"must_call.{k}", "expected a dotted name")
+        if not isinstance(k, str) or not all(NAME_RE.fullmatch(p) for p in k.split(".")):
+            problems.add(_line_of(must_call_raw, k, top.line_of("must_call")), f"must_call.{_k(k)}", "expected a dotted name")
         elif not isinstance(v, int) or isinstance(v, bool) or v < 0:
-            problems.add(_line_of(must_call_raw, k, top.line_of("must_call")), f"must_call.{k}", "expected a call count >= 0")
+            problems.add(_line_of(must_call_raw, k, top.line_of("must_call")), f"must_call.{_k(k)}", "expected a call count >= 0")
         else:
             must_call[k] = v
 
     reference_path = path.with_suffix(".py")
-    if not reference_path.exists():
+    if not reference_path.exists() and not reference_path.is_symlink():
         problems.add(1, "(reference)", f"missing the reference file {reference_path.name} beside the spec")
     elif reference_names is None:
         reference_names = _defined_names(reference_path, problems)
@@ -515,11 +541,28 @@ def parse_spec(path: Path, text: str | None = None, *, reference_names: set[str]
     )
 
 
+def _timeout(r: "_Reader", key: str, problems: "_Problems", where: str, default: float | None) -> float | None:
+    """A `timeout` in seconds: finite, above 0, at most MAX_TIMEOUT (a problem otherwise)."""
+    value = r.get(key, float, required=False, default=default)
+    if value is None or value == default:
+        return value
+    if not math.isfinite(value) or not 0 < value <= MAX_TIMEOUT:
+        problems.add(r.line_of(key), where, f"must be a number of seconds above 0 and at most {MAX_TIMEOUT:g}, not {value!r}")
+        return default
+    return float(value)
+
+
 def _defined_names(path: Path, problems: _Problems) -> set[str] | None:
     try:
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        tree = ast.parse(read_text(path, REFERENCE_LIMIT), filename=str(path))
+    except UnreadableFile as exc:
+        problems.add(0, "(reference)", exc.reason)
+        return None
     except SyntaxError as exc:
         problems.add(exc.lineno or 0, "(reference)", f"{path.name} has a syntax error: {exc.msg}")
+        return None
+    except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, nesting the parser cannot hold
+        problems.add(0, "(reference)", f"{path.name} cannot be parsed: {type(exc).__name__}")
         return None
     names = set()
     for node in tree.body:
@@ -548,8 +591,8 @@ def _parse_dims(top: _Reader, problems: _Problems) -> dict[str, DimRule]:
     dims: dict[str, DimRule] = {}
     for name, rule in raw.items():
         line = _line_of(raw, name, top.line_of("dims"))
-        where = f"dims.{name}"
-        if not isinstance(name, str) or not NAME_RE.match(name):
+        where = f"dims.{_k(name)}"
+        if not isinstance(name, str) or not NAME_RE.fullmatch(name):
             problems.add(line, where, "a dimension name must be an identifier")
             continue
         if isinstance(rule, list):
@@ -616,8 +659,8 @@ def _parse_functions(top: _Reader, problems: _Problems, dim_names: set[str]) -> 
     out = []
     for fname, body in raw.items():
         line = _line_of(raw, fname, top.line_of("functions"))
-        where = f"functions.{fname}"
-        if not isinstance(fname, str) or not NAME_RE.match(fname):
+        where = f"functions.{_k(fname)}"
+        if not isinstance(fname, str) or not NAME_RE.fullmatch(fname):
             problems.add(line, where, "a function name must be a Python identifier")
             continue
         r = _Reader(body, where, line, problems, _FN_KEYS)
@@ -625,7 +668,7 @@ def _parse_functions(top: _Reader, problems: _Problems, dim_names: set[str]) -> 
         args = []
         for aname, adef in args_raw.items():
             aline = _line_of(args_raw, aname, r.line_of("args"))
-            args.append(_parse_arg(aname, adef, aline, f"{where}.args.{aname}", problems, dim_names))
+            args.append(_parse_arg(aname, adef, aline, f"{where}.args.{_k(aname)}", problems, dim_names))
         rets_raw = r.get("returns", (dict, list)) or {}
         tuple_return = isinstance(rets_raw, list)
         rets = []
@@ -659,7 +702,7 @@ def _as_list(value: Any) -> list:
 
 
 def _parse_arg(name: Any, adef: Any, line: int, where: str, problems: _Problems, dim_names: set[str]) -> ArgSpec | None:
-    if not isinstance(name, str) or not NAME_RE.match(name):
+    if not isinstance(name, str) or not NAME_RE.fullmatch(name):
         problems.add(line, where, "an argument name must be a Python identifier")
         return None
     r = _Reader(adef, where, line, problems, _ARG_KEYS)
@@ -731,9 +774,9 @@ def _parse_cases(top: _Reader, problems: _Problems, dim_names: set[str], fn_name
         for k, v in cdims.items():
             dline = _line_of(cdims, k, r.line_of("dims"))
             if k not in dim_names:
-                problems.add(dline, f"{where}.dims.{k}", f"unknown dimension '{k}'")
+                problems.add(dline, f"{where}.dims.{_k(k)}", f"unknown dimension '{_k(k)}'")
             elif isinstance(v, bool) or not isinstance(v, (int, str)) or (isinstance(v, str) and v not in dim_names):
-                problems.add(dline, f"{where}.dims.{k}", "a case size is an integer or the name of another dimension")
+                problems.add(dline, f"{where}.dims.{_k(k)}", "a case size is an integer or the name of another dimension")
         dtype = r.get("dtype", str, required=False, default="float32") or "float32"
         if dtype not in FLOAT_DTYPES:
             problems.add(r.line_of("dtype"), f"{where}.dtype", f"{dtype!r} is not one of {', '.join(FLOAT_DTYPES)}")
@@ -745,7 +788,7 @@ def _parse_cases(top: _Reader, problems: _Problems, dim_names: set[str], fn_name
             if f not in fn_names:
                 problems.add(r.line_of("only"), f"{where}.only", f"unknown function '{f}'")
         params = r.get("params", dict, required=False, default={}) or {}
-        timeout = r.get("timeout", float, required=False)
+        timeout = _timeout(r, "timeout", problems, f"{where}.timeout", default=None)
         out.append(CaseSpec(name, r.get("description", str, required=False, default="") or "", dict(cdims),
                             dtype, mask, dict(params), only, bool(r.get("heavy", bool, required=False, default=False)), timeout))
     return tuple(out)
@@ -761,7 +804,7 @@ def _parse_tolerance(top: _Reader, problems: _Problems) -> dict[str, Tolerance]:
     }
     for dtype, tdef in raw.items():
         line = _line_of(raw, dtype, top.line_of("tolerance"))
-        where = f"tolerance.{dtype}"
+        where = f"tolerance.{_k(dtype)}"
         if dtype not in FLOAT_DTYPES:
             problems.add(line, where, f"{dtype!r} is not one of {', '.join(FLOAT_DTYPES)}")
             continue
@@ -769,8 +812,8 @@ def _parse_tolerance(top: _Reader, problems: _Problems) -> dict[str, Tolerance]:
         atol = r.get("atol", float)
         rtol = r.get("rtol", float)
         if atol is not None and rtol is not None:
-            if atol < 0 or rtol < 0:
-                problems.add(line, where, "tolerances must be >= 0")
+            if not (math.isfinite(atol) and math.isfinite(rtol)) or atol < 0 or rtol < 0:
+                problems.add(line, where, "tolerances must be finite numbers >= 0")
             out[dtype] = Tolerance(float(atol), float(rtol))
     return out
 
@@ -805,7 +848,7 @@ def _parse_traps(top: _Reader, problems: _Problems, fn_names: set[str]) -> tuple
         where = f"traps[{i}]"
         r = _Reader(tdef, where, line, problems, _TRAP_KEYS)
         tid = r.get("id", str) or ""
-        if tid and not ID_RE.match(tid):
+        if tid and not ID_RE.fullmatch(tid):
             problems.add(r.line_of("id"), f"{where}.id", "lower-case words joined by '-'")
         if tid in seen:
             problems.add(r.line_of("id"), f"{where}.id", f"duplicate trap id {tid!r}")
@@ -870,7 +913,7 @@ def spec_files(roots: list[Path] | None = None) -> list[Path]:
     files: list[Path] = []
     for root in roots:
         root = Path(root)
-        if root.is_file():
+        if root.exists() and not root.is_dir():  # a spec file, or a FIFO/device parse_spec refuses by name
             files.append(root)
             continue
         files.extend(sorted(p for p in root.glob("*/*.yaml")))
@@ -879,29 +922,44 @@ def spec_files(roots: list[Path] | None = None) -> list[Path]:
 
 
 def load_catalogue(roots: list[Path] | None = None, *, strict: bool = False) -> "Catalogue":
-    """Load every spec. Broken files are collected in `errors` (or raised when strict)."""
+    """Load every spec. Broken files are collected in `errors` and, grouped by file, in
+    `broken` (or raised when strict); a broken file never stops the others from loading."""
     specs: dict[str, Spec] = {}
     errors: list[str] = []
+    broken: dict[str, list[str]] = {}
     for path in spec_files(roots):
         try:
             spec = parse_spec(path)
         except SpecError as exc:
-            errors.extend(exc.problems)
-            continue
-        if spec.id in specs:
-            errors.append(f"{path}:1: id: {spec.id!r} is already defined by {specs[spec.id].path}")
-            continue
-        specs[spec.id] = spec
+            problems = exc.problems
+        except Exception as exc:  # noqa: BLE001 - one hostile file must not break the catalogue
+            problems = [f"{path}:0: (file): cannot be checked ({type(exc).__name__})"]
+        else:
+            if spec.id not in specs:
+                specs[spec.id] = spec
+                continue
+            problems = [f"{path}:1: id: {spec.id!r} is already defined by {specs[spec.id].path}"]
+        errors.extend(problems)
+        broken[str(path)] = list(problems)
     if strict and errors:
         raise SpecError(errors)
     ordered = dict(sorted(specs.items(), key=lambda kv: (kv[1].number or 999, str(kv[1].path))))
-    return Catalogue(ordered, errors)
+    return Catalogue(ordered, errors, broken)
 
 
 @dataclass
 class Catalogue:
     specs: dict[str, Spec]
     errors: list[str]
+    broken: dict[str, list[str]] = field(default_factory=dict)  # file -> its problems
+
+    def warnings(self) -> list[str]:
+        """One line per broken spec file: its first problem, and how many more there are."""
+        out = []
+        for path, problems in self.broken.items():
+            more = f" (and {len(problems) - 1} more; `drill validate {path}` lists them)" if len(problems) > 1 else ""
+            out.append(f"skipped a broken spec: {problems[0]}{more}")
+        return out
 
     def get(self, drill_id: str) -> Spec:
         if drill_id not in self.specs:

@@ -8,14 +8,15 @@ from pathlib import Path
 from grader.cases import CaseError
 from grader.engine import Grader
 from grader.spec import Spec
+from grader.userfile import REFERENCE_LIMIT, SPEC_LIMIT, UnreadableFile, read_text
 
 
 def _line_for(path: Path, needle: str) -> int:
     try:
-        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        for i, line in enumerate(read_text(path, SPEC_LIMIT).splitlines(), 1):
             if needle in line:
                 return i
-    except OSError:
+    except UnreadableFile:
         pass
     return 1
 
@@ -41,7 +42,10 @@ def coverage_problems(spec: Spec) -> list[str]:
 
 def validate_spec(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
     problems = coverage_problems(spec)
-    ref_source = spec.reference_path.read_text(encoding="utf-8")
+    try:
+        ref_source = read_text(spec.reference_path, REFERENCE_LIMIT)
+    except UnreadableFile as exc:
+        return problems + [f"{spec.path}:1: (reference): {exc}"]
     try:
         prep = grader.prepared(spec, seed)
     except CaseError as exc:

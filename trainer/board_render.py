@@ -53,7 +53,8 @@ def runs_text(row: BoardRow) -> str:
 
 
 def _title(board: Board, title: str) -> str:
-    return title or "Team board"
+    """The session's title (from a file someone else wrote: control characters made visible)."""
+    return printable(title) if title else "Team board"
 
 
 def _notes(board: Board, skipped: list[str]) -> list[str]:

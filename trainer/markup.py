@@ -18,14 +18,16 @@ _MD_LINE_START = re.compile(r"^([-+]|\d+(?=[.)]))")
 
 
 def html_text(text: object) -> str:
-    """Text for HTML content or a quoted attribute."""
-    return escape(str(text), quote=True)
+    """Text for HTML content or a quoted attribute; control characters other than
+    whitespace are shown as escapes (the page may be printed on a terminal)."""
+    return escape(printable(text, keep="\n\t"), quote=True)
 
 
 def md_text(text: object) -> str:
     """Text for markdown (also safe inside a table cell): one line, HTML entities for
-    `& < >`, and a backslash before every character markdown gives a meaning to."""
-    one_line = " ".join(str(text).split())
+    `& < >`, control characters shown as escapes, and a backslash before every character
+    markdown gives a meaning to."""
+    one_line = printable(" ".join(str(text).split()))
     entities = one_line.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     escaped = _MD_SPECIAL.sub(r"\\\1", entities)
     # a leading "-", "+" or "1." would start a list: escape the marker
@@ -38,25 +40,32 @@ def md_code(text: object) -> str:
     return "`" + " ".join(str(text).replace("`", "").split()) + "`"
 
 
-def printable(text: object) -> str:
-    """Text safe to print on a terminal, on one line: control and format characters
-    (ANSI escapes, carriage returns, bidi overrides, newlines) are shown as escapes such
-    as `\\x1b`, `\\r` or `\\u202e`, so they are visible and never act."""
-    return "".join(_visible(ch) for ch in str(text))
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_HIDDEN = ("Cc", "Cf", "Cs", "Co", "Zl", "Zp")  # controls, formats (bidi), surrogates, private use, separators
+
+
+def visible(ch: str) -> str:
+    """One control, format or surrogate character as the escape a person can read:
+    ESC as ``\\x1b``, a newline as ``\\n``, a bidi override as ``\\u202e``."""
+    if ch in _NAMED:
+        return _NAMED[ch]
+    code = ord(ch)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def printable(text: object, keep: str = "") -> str:
+    """Text safe to print on a terminal: control and format characters (ANSI escapes,
+    bidi overrides, newlines) are shown as visible escapes (``\\x1b``, ``\\u202e``,
+    ``\\n``) and never reach the terminal raw. Characters in ``keep`` (say ``"\\n"``)
+    pass through."""
+    return "".join(visible(ch) if ch not in keep and unicodedata.category(ch) in _HIDDEN else ch
+                   for ch in str(text))
 
 
 def printable_lines(text: object) -> list[str]:
     """Multi-line untrusted text (what a solution printed) as safe lines."""
     return [printable(line) for line in str(text).split("\n")]
-
-
-_NAMED = {"\t": "\\t", "\r": "\\r", "\n": "\\n"}
-
-
-def _visible(ch: str) -> str:
-    if unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp"):
-        return ch
-    if ch in _NAMED:
-        return _NAMED[ch]
-    code = ord(ch)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"

@@ -36,8 +36,10 @@ from __future__ import annotations
 import errno
 import hashlib
 import json
+import math
 import os
 import random
+import re
 import shutil
 import socket
 import sqlite3
@@ -76,6 +78,20 @@ KEEP_BACKUPS = 5
 AUTO_BACKUP_EVERY = timedelta(days=1)
 BUSY_TIMEOUT_MS = 15_000
 EXPORT_FORMAT = 1
+MAX_CODE_CHARS = 64 * 1024  # a solution stored with an attempt keeps this much of its head
+# `drill import` ranges: anything outside is refused with a reason.
+MAX_ATTEMPT_SECONDS = 30 * 86400
+MAX_HINTS = 1000
+MAX_SEED = 2**63 - 1
+MAX_COUNT = 10**6  # reps, lapses
+MAX_STABILITY = 1e6  # days
+MAX_JSON_DEPTH = 8  # nesting inside a session's meta or summary
+MAX_JSON_CHARS = 64 * 1024
+MIN_YEAR, MAX_YEAR = 1970, 2200
+_DRILL_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")  # always fullmatch: `$` would accept a trailing newline
+_TRAP_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+_UID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_MODE = re.compile(r"[a-z][a-z0-9-]{0,31}")
 SESSION_KINDS: tuple[str, ...] = ("warmup", "mock", "team")
 PARAMETERS_KEY = "fsrs_parameters"  # {"parameters": [21 floats], "fitted_at": ISO time, ...} or absent
 FOREIGN_OWNER_GRACE = timedelta(days=1)  # an open sitting of another host is presumed dead after this
@@ -594,6 +610,9 @@ def open_store(home: Path | None = None, clock: Clock | None = None, *, create: 
         if home.exists() and not home.is_dir():
             raise HomeNotWritableError(home, "it is a file, not a folder")
         home.mkdir(parents=True, exist_ok=True)
+        if (path.exists() or path.is_symlink()) and not path.is_file():
+            raise HomeNotWritableError(home, f"{DB_NAME} there is not a regular file (a folder, FIFO, device "
+                                             f"or broken link); move it away")
         conn = sqlite3.connect(str(path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000,
                                check_same_thread=False)
     store = Store(conn, home, clock)
@@ -887,6 +906,7 @@ class Store:
                         seconds: float, verdict: str, failing_case: str | None, hints: int, code: str,
                         seed: int | None, session_id: int | None, traps: list[str], revealed: bool,
                         first_try: bool, target_seconds: float | None, sitting_id: int | None = None) -> int:
+        code = cap_code(code)
         cur = conn.execute(
             "INSERT INTO attempts(uid, drill, mode, started_at, seconds, verdict, failing_case, hints, "
             "code, seed, session_id, traps, revealed, first_try, target_seconds, sitting_id) "
@@ -1420,12 +1440,50 @@ def _content_uid(a: Mapping[str, Any]) -> str:
     return "h" + hashlib.sha256(key.encode()).hexdigest()[:31]
 
 
+def cap_code(code: str) -> str:
+    """A solution as stored with an attempt: at most MAX_CODE_CHARS of its head, and a last
+    line saying it was cut when it was longer."""
+    if len(code) <= MAX_CODE_CHARS:
+        return code
+    return (code[:MAX_CODE_CHARS] + f"\n# [drill: cut here; the file had {len(code)} characters, "
+            f"only the first {MAX_CODE_CHARS} are stored]\n")
+
+
 def _is_number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and (isinstance(v, int) or math.isfinite(v))
 
 
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _matches(pattern: re.Pattern[str]) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, str) and pattern.fullmatch(v) is not None
+
+
+def _plain_text(v: Any) -> bool:
+    return isinstance(v, str) and len(v) <= 200 and v.isprintable()
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in ``value`` (iterative: never a RecursionError)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, level)
+            if level <= MAX_JSON_DEPTH:
+                stack.extend((v, level + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def _small_object(v: Any) -> bool:
+    if not isinstance(v, dict) or _depth(v) > MAX_JSON_DEPTH:
+        return False
+    try:
+        return len(json.dumps(v)) <= MAX_JSON_CHARS
+    except (TypeError, ValueError, RecursionError):
+        return False
 
 
 def _check_time(v: Any, where: str, problems: list[str], optional: bool = False) -> None:
@@ -1437,10 +1495,18 @@ def _check_time(v: Any, where: str, problems: list[str], optional: bool = False)
     try:
         moment = datetime.fromisoformat(v)
     except ValueError:
-        problems.append(f"{where} is not an ISO-8601 time: {v!r}")
+        problems.append(f"{where} is not an ISO-8601 time: {v!r:.60}")
         return
     if moment.tzinfo is None:
-        problems.append(f"{where} has no time zone: {v!r}")
+        problems.append(f"{where} has no time zone: {v!r:.60}")
+        return
+    try:
+        utc = moment.astimezone(timezone.utc)
+    except (OverflowError, ValueError):
+        problems.append(f"{where} cannot be converted to UTC: {v!r:.60}")
+        return
+    if not MIN_YEAR <= utc.year <= MAX_YEAR:
+        problems.append(f"{where} must lie between the years {MIN_YEAR} and {MAX_YEAR}: {v!r:.60}")
 
 
 def _check_fields(item: Any, where: str, spec: Mapping[str, tuple[Callable[[Any], bool], str]],
@@ -1462,37 +1528,43 @@ def _opt(check: Callable[[Any], bool]) -> Callable[[Any], bool]:
 
 
 _ATTEMPT_SPEC: dict[str, tuple[Callable[[Any], bool], str]] = {
-    "drill": (lambda v: isinstance(v, str) and bool(v), "a non-empty string"),
-    "mode": (lambda v: isinstance(v, str) and bool(v), "a non-empty string"),
-    "seconds": (lambda v: _is_number(v) and v >= 0, "a number >= 0"),
+    "drill": (_matches(_DRILL_ID), "a drill id (lower-case words joined by '-')"),
+    "mode": (_matches(_MODE), "a mode such as solve, warmup, mock or team"),
+    "seconds": (lambda v: _is_number(v) and 0 <= v <= MAX_ATTEMPT_SECONDS,
+                f"a number of seconds from 0 to {MAX_ATTEMPT_SECONDS}"),
     "verdict": (lambda v: v in VERDICTS, f"one of {', '.join(VERDICTS)}"),
-    "hints": (lambda v: _is_int(v) and v >= 0, "a whole number >= 0"),
+    "hints": (lambda v: _is_int(v) and 0 <= v <= MAX_HINTS, f"a whole number from 0 to {MAX_HINTS}"),
     "code": (lambda v: isinstance(v, str), "a string"),
-    "uid": (lambda v: isinstance(v, str) and 0 < len(v) <= 64, "a string"),
-    "seed": (_opt(_is_int), "a whole number or null"),
-    "failing_case": (_opt(lambda v: isinstance(v, str)), "a string or null"),
-    "session": (_opt(lambda v: isinstance(v, str)), "a session uid or null"),
-    "sitting": (_opt(lambda v: isinstance(v, str) and 0 < len(v) <= 64), "a sitting uid or null"),
-    "traps": (lambda v: isinstance(v, list) and all(isinstance(t, str) for t in v), "a list of strings"),
+    "uid": (_matches(_UID), "up to 64 letters, digits, '-' or '_'"),
+    "seed": (_opt(lambda v: _is_int(v) and -MAX_SEED - 1 <= v <= MAX_SEED), "a 64-bit whole number or null"),
+    "failing_case": (_opt(_plain_text), "a case name (at most 200 characters, no control characters) or null"),
+    "session": (_opt(_matches(_UID)), "a session uid or null"),
+    "sitting": (_opt(_matches(_UID)), "a sitting uid or null"),
+    "traps": (lambda v: isinstance(v, list) and len(v) <= 20 and all(_matches(_TRAP_ID)(t) for t in v),
+              "a list of at most 20 trap ids"),
     "revealed": (lambda v: isinstance(v, bool), "true or false"),
     "first_try": (lambda v: isinstance(v, bool), "true or false"),
-    "target_seconds": (_opt(lambda v: _is_number(v) and v > 0), "a number > 0 or null"),
+    "target_seconds": (_opt(lambda v: _is_number(v) and 0 < v <= MAX_ATTEMPT_SECONDS),
+                       f"a number of seconds above 0 and at most {MAX_ATTEMPT_SECONDS}, or null"),
     "rating": (_opt(lambda v: _is_int(v) and 1 <= v <= 4), "1 to 4 or null"),
 }
 _CARD_SPEC: dict[str, tuple[Callable[[Any], bool], str]] = {
-    "drill": (lambda v: isinstance(v, str) and bool(v), "a non-empty string"),
+    "drill": (_matches(_DRILL_ID), "a drill id (lower-case words joined by '-')"),
     "state": (lambda v: v in STATES[1:], "learning, review or relearning"),
-    "stability": (_opt(lambda v: _is_number(v) and v > 0), "a number > 0 or null"),
-    "difficulty": (_opt(_is_number), "a number or null"),
-    "reps": (lambda v: _is_int(v) and v >= 0, "a whole number >= 0"),
-    "lapses": (lambda v: _is_int(v) and v >= 0, "a whole number >= 0"),
-    "step": (_opt(lambda v: _is_int(v) and v >= 0), "a whole number or null"),
+    "stability": (_opt(lambda v: _is_number(v) and 0 < v <= MAX_STABILITY),
+                  f"a number above 0 and at most {MAX_STABILITY:g}, or null"),
+    "difficulty": (_opt(lambda v: _is_number(v) and 1 <= v <= 10), "a number from 1 to 10, or null"),
+    "reps": (lambda v: _is_int(v) and 0 <= v <= MAX_COUNT, f"a whole number from 0 to {MAX_COUNT}"),
+    "lapses": (lambda v: _is_int(v) and 0 <= v <= MAX_COUNT, f"a whole number from 0 to {MAX_COUNT}"),
+    "step": (_opt(lambda v: _is_int(v) and 0 <= v <= 100), "a whole number from 0 to 100, or null"),
 }
 _SESSION_SPEC: dict[str, tuple[Callable[[Any], bool], str]] = {
-    "uid": (lambda v: isinstance(v, str) and 0 < len(v) <= 64, "a string"),
+    "uid": (_matches(_UID), "up to 64 letters, digits, '-' or '_'"),
     "kind": (lambda v: isinstance(v, str) and v in SESSION_KINDS, f"one of {', '.join(SESSION_KINDS)}"),
-    "meta": (_opt(lambda v: isinstance(v, dict)), "an object"),
-    "summary": (_opt(lambda v: isinstance(v, dict)), "an object or null"),
+    "meta": (_opt(_small_object),
+             f"an object nested at most {MAX_JSON_DEPTH} deep and at most {MAX_JSON_CHARS} characters"),
+    "summary": (_opt(_small_object),
+                f"an object nested at most {MAX_JSON_DEPTH} deep and at most {MAX_JSON_CHARS} characters, or null"),
 }
 
 
@@ -1501,8 +1573,8 @@ def validate_export(data: Any) -> list[str]:
     if not isinstance(data, dict):
         return [f"expected a JSON object as written by `drill export`, got {type(data).__name__}"]
     problems: list[str] = []
-    if data.get("format") != EXPORT_FORMAT:
-        return [f"unsupported format {data.get('format')!r} (this drill reads format {EXPORT_FORMAT})"]
+    if not _is_int(data.get("format")) or data.get("format") != EXPORT_FORMAT:
+        return [f"unsupported format {data.get('format')!r:.40} (this drill reads format {EXPORT_FORMAT})"]
     _check_time(data.get("exported_at"), "exported_at", problems)
     for key in ("attempts", "cards", "sessions"):
         if not isinstance(data.get(key), list):
@@ -1514,20 +1586,21 @@ def validate_export(data: Any) -> list[str]:
         if _check_fields(s, f"sessions[{i}]", _SESSION_SPEC, ("uid", "kind", "started_at"), problems):
             _check_time(s["started_at"], f"sessions[{i}].started_at", problems)
             _check_time(s.get("ended_at"), f"sessions[{i}].ended_at", problems, optional=True)
-            session_uids.add(s["uid"])
+            if isinstance(s["uid"], str):  # an ill-typed uid is already a problem; never hash it
+                session_uids.add(s["uid"])
     for i, a in enumerate(data["attempts"]):
         where = f"attempts[{i}]"
         if _check_fields(a, where, _ATTEMPT_SPEC,
                          ("drill", "mode", "started_at", "seconds", "verdict", "hints", "code"), problems):
             _check_time(a["started_at"], f"{where}.started_at", problems)
-            if a.get("session") and a["session"] not in session_uids:
-                problems.append(f"{where}.session {a['session']!r} is not among the file's sessions")
+            if isinstance(a.get("session"), str) and a["session"] and a["session"] not in session_uids:
+                problems.append(f"{where}.session {a['session']!r:.70} is not among the file's sessions")
     for i, c in enumerate(data["cards"]):
         if _check_fields(c, f"cards[{i}]", _CARD_SPEC,
                          ("drill", "state", "due", "stability", "difficulty", "reps", "lapses"), problems):
             _check_time(c["due"], f"cards[{i}].due", problems)
             _check_time(c.get("last_review"), f"cards[{i}].last_review", problems, optional=True)
-    drills = [c.get("drill") for c in data["cards"] if isinstance(c, dict)]
+    drills = [c.get("drill") for c in data["cards"] if isinstance(c, dict) and isinstance(c.get("drill"), str)]
     if len(drills) != len(set(drills)):
         problems.append("cards lists the same drill twice")
     return problems

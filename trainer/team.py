@@ -41,10 +41,12 @@ import re
 import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any, Iterable, Mapping, Protocol, Sequence
 
 import yaml
+
+from grader import safe_yaml
 
 SESSION_FORMAT = 1
 RESULTS_FORMAT = 2
@@ -106,18 +108,17 @@ def new_session(drills: Sequence[str], minutes: float, seed: int, known: Iterabl
         problems.append("no drills given; list them with --drills ID,ID")
     unknown = [d for d in ids if d not in known_set]
     if unknown:
-        problems.append(f"unknown drill id{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}; "
-                        "`drill list` shows every id")
+        shown = ", ".join(repr(d[:40]) for d in unknown[:5]) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
+        problems.append(f"unknown drill id{'s' if len(unknown) > 1 else ''} {shown}; `drill list` shows every id")
     repeated = sorted({d for d in ids if ids.count(d) > 1})
     if repeated:
         problems.append(f"drill{'s' if len(repeated) > 1 else ''} listed twice: {', '.join(repeated)}")
     if len(ids) > MAX_DRILLS:
         problems.append(f"{len(ids)} drills is too many for one session (at most {MAX_DRILLS})")
-    if isinstance(minutes, bool) or not isinstance(minutes, (int, float)) or not math.isfinite(minutes) \
-            or not 1 <= minutes <= MAX_MINUTES:
-        problems.append(f"minutes must be a number from 1 to {MAX_MINUTES}, not {minutes!r}")
+    if not _is_number(minutes) or not 1 <= minutes <= MAX_MINUTES:
+        problems.append(f"minutes must be a number from 1 to {MAX_MINUTES}, not {minutes!r:.40}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-        problems.append(f"seed must be a non-negative integer, not {seed!r}")
+        problems.append(f"seed must be a non-negative integer, not {seed!r:.40}")
     if not isinstance(title, str) or len(title) > 200:
         problems.append("title must be text of at most 200 characters")
     if problems:
@@ -141,9 +142,10 @@ def session_yaml(session: TeamSession) -> str:
 def parse_session(text: str, known: Iterable[str], source: str = "the session file") -> TeamSession:
     """A session from its YAML text; TeamError names every problem."""
     try:
-        data = yaml.safe_load(text)
+        data = safe_yaml.load(text)
     except yaml.YAMLError as exc:
-        raise TeamError([f"{source} is not valid YAML ({exc})"]) from None
+        line, problem = safe_yaml.problem_line(exc, text)
+        raise TeamError([f"{source}:{line}: not a valid session file: {problem}"]) from None
     if not isinstance(data, dict):
         raise TeamError([f"{source} is not a drill team session (expected a mapping with drills, minutes, seed)"])
     problems = []
@@ -151,7 +153,8 @@ def parse_session(text: str, known: Iterable[str], source: str = "the session fi
         problems.append(f"{source} has format {data.get('format')!r}; this drill reads format {SESSION_FORMAT}")
     extra = sorted(set(map(str, data)) - {"format", "title", "drills", "minutes", "seed"})
     if extra:
-        problems.append(f"{source} has unknown field{'s' if len(extra) > 1 else ''} {', '.join(extra)}")
+        problems.append(f"{source} has unknown field{'s' if len(extra) > 1 else ''} "
+                        f"{', '.join(repr(k[:40]) for k in extra[:5])}")
     drills = data.get("drills")
     if not isinstance(drills, list) or not all(isinstance(d, str) for d in drills):
         problems.append(f"{source}: drills must be a list of drill ids")
@@ -296,7 +299,8 @@ def _is_int(v: Any) -> bool:
 
 
 def _is_number(v: Any) -> bool:
-    return (isinstance(v, (int, float)) and not isinstance(v, bool)) and math.isfinite(v)
+    # an int is finite (math.isfinite would overflow on a 400-digit one)
+    return (isinstance(v, (int, float)) and not isinstance(v, bool)) and (isinstance(v, int) or math.isfinite(v))
 
 
 def _drill_result(item: Any, where: str, mode: str, known: set[str], source: str) -> DrillResult:
@@ -341,7 +345,8 @@ def _run(item: Any, i: int, known: set[str], source: str) -> Run:
         finished = datetime.fromisoformat(str(item.get("finished_at"))[:64])
         if finished.tzinfo is None:
             raise ValueError
-    except ValueError:
+        finished = finished.astimezone(timezone.utc)  # a time that cannot be placed in UTC is refused
+    except (ValueError, OverflowError):
         raise ResultsError(source, f"{where}.finished_at must be an ISO-8601 time with a zone") from None
     mode = item.get("mode")
     if mode not in MODES:

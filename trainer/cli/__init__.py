@@ -2,6 +2,10 @@
 registers its commands on the shared typer app when imported."""
 from __future__ import annotations
 
+import errno
+import os
+import sys
+
 from trainer.cli.app import app
 
 
@@ -17,6 +21,75 @@ def _register() -> None:
                 raise
 
 
+def _say(message: str) -> None:
+    try:
+        sys.stderr.write(f"drill: {message}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass  # stderr is gone too: the exit status is all that is left
+
+
+def _silence_stdout() -> None:
+    """After stdout failed (a closed pipe, a full disk), let the interpreter exit without
+    a second error while flushing it."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.close(null)
+    except OSError:
+        pass
+
+
+def _flush_stdout() -> int | None:
+    """Flush stdout now; the exit status when that fails (None when it worked)."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        return 1  # the reader went away (`drill list | head -1`): quietly, with click's status for it
+    except OSError as exc:
+        _silence_stdout()
+        _say(f"cannot write to standard output: {exc.strerror or exc}")
+        return 1
+    return None
+
+
 def main() -> None:
+    from trainer.cli import streams
+
+    closed = streams.reopen_closed()
+    if "stdout" in closed:
+        _say("standard output is closed or not writable (was the command run with >&- ?); "
+             "give it somewhere to write, such as > FILE or > /dev/null")
+        raise SystemExit(2)
+    if streams.needs_torch(sys.argv):
+        problem = streams.address_space_problem()
+        if problem:
+            _say(problem)
+            raise SystemExit(2)
     _register()
-    app()
+    try:
+        app()
+    except SystemExit as done:
+        failed = _flush_stdout()
+        if failed is not None and not done.code:
+            raise SystemExit(failed) from None
+        raise
+    except BrokenPipeError:
+        _silence_stdout()
+        raise SystemExit(1) from None
+    except (ImportError, OSError, MemoryError) as exc:
+        problem = streams.torch_load_problem(exc)
+        if problem:
+            _say(problem)
+            raise SystemExit(2) from None
+        if isinstance(exc, MemoryError):
+            _say("ran out of memory; close other programs or raise the memory limit, then try again")
+            raise SystemExit(1) from None
+        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EIO, errno.EBADF, errno.EDQUOT):
+            where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+            _say(f"cannot write: {exc.strerror or exc}{where}")
+            _silence_stdout()
+            raise SystemExit(1) from None
+        raise

@@ -23,8 +23,11 @@ def no_color() -> bool:
 
 
 def usage_error(message: str) -> NoReturn:
-    """A usage problem: the reason on stderr, exit status 2 (CLI.md)."""
-    typer.echo(f"drill: {message}", err=True)
+    """A usage problem: the reason on stderr (control characters made visible: it often
+    quotes a path or an argument), exit status 2 (CLI.md)."""
+    from trainer.markup import printable
+
+    typer.echo(f"drill: {printable(message)}", err=True)
     raise typer.Exit(2)
 
 
@@ -35,10 +38,11 @@ def emit(text: str, output: Path | None, what: str) -> None:
         sys.stdout.flush()
         return
     from trainer.files import write_atomically
+    from trainer.markup import printable
 
     try:
         write_atomically(output, text)
     except OSError as exc:
-        typer.echo(f"drill: cannot write {output}: {exc.strerror or exc}", err=True)
+        typer.echo(f"drill: cannot write {printable(output)}: {exc.strerror or exc}", err=True)
         raise typer.Exit(1) from None
-    typer.echo(f"wrote {what} to {output}", err=True)
+    typer.echo(f"wrote {what} to {printable(output)}", err=True)

@@ -12,9 +12,11 @@ from trainer.ledger import ledger_lines
 def load_catalogue_or_exit():
     from grader.spec import load_catalogue
 
+    from trainer.markup import printable
+
     cat = load_catalogue()
-    for problem in cat.errors:
-        typer.echo(f"drill: skipped a broken spec: {problem}", err=True)
+    for warning in cat.warnings():
+        typer.echo(f"drill: {printable(warning)}", err=True)
     return cat
 
 

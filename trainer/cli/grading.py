@@ -19,18 +19,16 @@ from trainer.cli.app import app, no_color, usage_error
 from trainer.cli.catalogue import get_spec_or_exit
 
 def _read_sources(files: list[Path]) -> list[str]:
+    from grader.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
+
     sources = []
     for path in files:
         if path.is_dir():
             usage_error(f"{path} is a folder; give a solution .py file")
         try:
-            sources.append(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            usage_error(f"cannot read {path}: no such file")
-        except UnicodeDecodeError:
-            usage_error(f"cannot read {path}: it is not UTF-8 text")
-        except OSError as exc:
-            usage_error(f"cannot read {path}: {exc.strerror or exc}")
+            sources.append(read_text(path, SOLUTION_LIMIT))  # regular files only, capped: no FIFO hang
+        except UnreadableFile as exc:
+            usage_error(str(exc))  # usage_error makes control characters visible
     return sources
 
 
@@ -145,8 +143,10 @@ def validate(
         sys.stderr.write("\n" if show_bar else "")
     elapsed = time.monotonic() - t0
     if problems:
+        from trainer.markup import printable
+
         for p in problems:
-            typer.echo(p, err=True)
+            typer.echo(printable(p), err=True)
         failing = sorted({p.split(":", 1)[0] for p in problems})
         typer.echo(f"validate: {len(problems)} problem(s) in {len(failing)} file(s), {len(specs)} drills checked in {elapsed:.1f} s", err=True)
         raise typer.Exit(1)

@@ -13,6 +13,7 @@ import typer
 
 from trainer.cli.app import app, usage_error
 from trainer.cli.catalogue import get_spec_or_exit, load_catalogue_or_exit
+from trainer.markup import printable
 
 
 def _store_recorder() -> Any:
@@ -332,7 +333,7 @@ def watch_command(
     from trainer.sittings import WatchSitting
 
     sitting = WatchSitting(spec.id, float(spec.target_seconds)) if record else None
-    _say(f"Watching {file} for {spec.id}; every save is graded"
+    _say(f"Watching {printable(file)} for {spec.id}; every save is graded"
          + (", recorded up to the first pass as one sitting" if record else "") + ". Ctrl-C stops.")
     try:
         watch(file, lambda source: grading.grade(spec.id, source, str(file.resolve()), seed),

@@ -18,6 +18,7 @@ import typer
 
 from trainer.cli.app import app, usage_error
 from trainer.files import write_atomically
+from trainer.markup import printable
 from trainer.plans import PlanError, StudyPlan, load_plan, next_new_drills
 from trainer.reports import plural
 from trainer.scheduling import utc_now
@@ -38,10 +39,10 @@ def store_errors() -> Iterator[None]:
     try:
         yield
     except StoreError as exc:
-        typer.echo(f"drill: {exc.message}", err=True)
+        typer.echo(f"drill: {printable(exc.message)}", err=True)
         raise typer.Exit(exc.exit_code) from None
     except PlanError as exc:
-        typer.echo(f"drill: {exc.message}", err=True)
+        typer.echo(f"drill: {printable(exc.message)}", err=True)
         raise typer.Exit(1) from None
 
 
@@ -153,10 +154,10 @@ def export_command(
     try:
         write_atomically(target, text)
     except OSError as exc:
-        typer.echo(f"drill: cannot write {target}: {exc.strerror or exc}", err=True)
+        typer.echo(f"drill: cannot write {printable(target)}: {exc.strerror or exc}", err=True)
         raise typer.Exit(1) from None
     typer.echo(f"Exported {plural(len(data['attempts']), 'attempt')}, {plural(len(data['cards']), 'card')} and "
-               f"{plural(len(data['sessions']), 'session')} to {target}.")
+               f"{plural(len(data['sessions']), 'session')} to {printable(target)}.")
 
 
 @app.command("import")
@@ -164,16 +165,30 @@ def import_command(
     file: str = typer.Argument(..., metavar="FILE", help="A file written by `drill export` ('-' for stdin)."),
 ) -> None:
     """Merge progress from FILE (written by `drill export`); attempts already present are skipped."""
-    source = "stdin" if file == "-" else str(file)
+    from grader.userfile import IMPORT_LIMIT, UnreadableFile, read_bytes, read_stream
+
+    source = "stdin" if file == "-" else printable(file)
     try:
-        text = sys.stdin.read() if file == "-" else Path(file).expanduser().read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        usage_error(f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}")
+        if file == "-":
+            if sys.stdin is None:
+                usage_error("cannot read stdin: it is closed")
+            raw = read_stream(sys.stdin.buffer, IMPORT_LIMIT)
+        else:
+            raw = read_bytes(Path(file).expanduser(), IMPORT_LIMIT)
+        text = raw.decode("utf-8")
+    except UnreadableFile as exc:
+        usage_error(str(exc))
+    except UnicodeDecodeError as exc:
+        usage_error(f"cannot read {source}: it is not UTF-8 text (byte {exc.start})")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         usage_error(f"refusing to import {source}: not JSON ({exc.msg} at line {exc.lineno}). "
                     f"Nothing was imported.")
+    except RecursionError:
+        usage_error(f"refusing to import {source}: the JSON is nested too deeply. Nothing was imported.")
+    except (ValueError, MemoryError) as exc:
+        usage_error(f"refusing to import {source}: {str(exc).split(':')[0][:80]}. Nothing was imported.")
     with store_errors(), open_store() as store:
         result = store.import_(data, source=source)
     typer.echo(f"Imported {result.attempts_added} attempts ({result.attempts_skipped} already present, "
@@ -223,7 +238,7 @@ def reset_command(
     typer.echo(f"Forgot {plural(result.attempts_removed, 'attempt')}, {plural(result.cards_removed, 'schedule')}"
                + (f" and {plural(result.sessions_removed, 'session')}" if drill_id is None else "") + ".")
     if result.backup is not None:
-        typer.echo(f"A backup was saved first: {result.backup} (undo with `drill restore {result.backup}`).")
+        typer.echo(f"A backup was saved first: {printable(result.backup)} (undo with `drill restore {printable(result.backup)}`).")
 
 
 @app.command("restore")
@@ -255,9 +270,9 @@ def restore_command(
         restored, kept = restore_backup(backup=chosen)
         with open_store() as store:
             n = store.counts()["attempts"]
-    typer.echo(f"Restored {restored} ({plural(n, 'attempt')}).")
+    typer.echo(f"Restored {printable(restored)} ({plural(n, 'attempt')}).")
     if kept is not None:
-        typer.echo(f"The previous file was kept as {kept}.")
+        typer.echo(f"The previous file was kept as {printable(kept)}.")
 
 
 # ---------------------------------------------------------------- settings
@@ -283,7 +298,7 @@ def settings_command(
                            "vi_mode": s.vi_mode, "plan": s.plan, **s.extra}
             shown = current if key is None else {key: current.get(key)}
             for k, v in shown.items():
-                typer.echo(f"{k} = {json.dumps(v)}")
+                typer.echo(f"{printable(k)} = {json.dumps(v)}")
             return
         try:
             parsed: Any = json.loads(value)
@@ -296,4 +311,4 @@ def settings_command(
                 store.set_setting(key, parsed)
             except ValueError as exc:
                 usage_error(str(exc))
-    typer.echo(f"{key} = {json.dumps(parsed)}")
+    typer.echo(f"{printable(key)} = {json.dumps(parsed)}")

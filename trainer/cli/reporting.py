@@ -35,7 +35,7 @@ def local_zone() -> tzinfo:
 def parse_since(text: str, today: date) -> date:
     """YYYY-MM-DD, an ISO datetime, or a span back from today: 30d, 6w."""
     text = text.strip()
-    m = _RELATIVE.match(text)
+    m = _RELATIVE.fullmatch(text)
     if m:
         n = int(m.group(1)) * (7 if m.group(2) == "w" else 1)
         return today - timedelta(days=n)

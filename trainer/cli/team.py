@@ -27,6 +27,7 @@ import typer
 from trainer.attempts import attempt_from
 from trainer.cli.app import app, emit, no_color, usage_error
 from trainer.cli.catalogue import load_catalogue_or_exit
+from grader.userfile import SESSION_LIMIT, SOLUTION_LIMIT, UnreadableFile, read_bytes, read_text
 from trainer.files import write_atomically
 from trainer.markup import printable
 from trainer.reports import plural
@@ -65,7 +66,7 @@ SHARED_MODE = 0o644  # session and results files: teammates read them from a sha
 
 
 def _warn(message: str) -> None:
-    typer.echo(f"drill: {message}", err=True)
+    typer.echo(f"drill: {printable(message)}", err=True)
 
 
 def _team_error(exc: TeamError) -> NoReturn:
@@ -85,11 +86,11 @@ def _read_session(path: Path, known: set[str]) -> TeamSession:
     if path.is_dir():
         usage_error(f"{path} is a folder; give the session .yaml file")
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        usage_error(f"no session file at {path}; `drill team new` writes one")
-    except (OSError, UnicodeDecodeError) as exc:
-        usage_error(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
+        text = read_text(path, SESSION_LIMIT)
+    except UnreadableFile as exc:
+        if exc.missing:
+            usage_error(f"no session file at {path}; `drill team new` writes one")
+        usage_error(str(exc))
     try:
         return parse_session(text, known, str(path))
     except TeamError as exc:
@@ -126,9 +127,9 @@ def team_new(
         write_atomically(out, session_yaml(session), mode=SHARED_MODE)
     except OSError as exc:
         usage_error(f"cannot write {out}: {exc.strerror or exc}")
-    typer.echo(f"wrote {out}: {plural(len(session.drills), 'drill')}, {session.minutes:g} minutes, seed {session.seed} "
+    typer.echo(f"wrote {printable(out)}: {plural(len(session.drills), 'drill')}, {session.minutes:g} minutes, seed {session.seed} "
                f"(session {session.id}).")
-    typer.echo(f"Each member runs: drill team run {out} --name NAME --results SHARED_FOLDER")
+    typer.echo(f"Each member runs: drill team run {printable(out)} --name NAME --results SHARED_FOLDER")
 
 
 # --------------------------------------------------------------------- run
@@ -176,12 +177,14 @@ def _earlier(target: Path, session: TeamSession, name: str, known: set[str]) -> 
         return None
     try:
         earlier = parse_results(_read_capped(target), str(target), known)
+    except UnreadableFile as exc:
+        usage_error(f"cannot read {printable(target)}: {exc.reason}")
     except OSError as exc:
-        usage_error(f"cannot read {target}: {exc.strerror or exc}")
+        usage_error(f"cannot read {printable(target)}: {exc.strerror or exc}")
     except ResultsError as exc:
         usage_error(f"{printable(exc)}; move it away or choose another --results folder (nothing was changed)")
     if earlier.session != session.id:
-        usage_error(f"{target} holds results of another session ({earlier.session}); "
+        usage_error(f"{printable(target)} holds results of another session ({earlier.session}); "
                     f"choose another --results folder for this one (nothing was changed)")
     if earlier.name != name:
         usage_error(f"{target} holds the results of {printable(earlier.name)!r}, not {printable(name)!r} "
@@ -198,9 +201,9 @@ def _grade_files(session: TeamSession, files: dict[str, str], flow: TeamRun, ses
     sources = {}
     for drill, path in files.items():
         try:
-            sources[drill] = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            usage_error(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
+            sources[drill] = read_text(path, SOLUTION_LIMIT)
+        except UnreadableFile as exc:
+            usage_error(str(exc))
     grading = open_grading()
     try:
         while (drill := flow.next_drill()) is not None:
@@ -323,7 +326,7 @@ def team_run(
         n = len(earlier.runs)
         again = f" (after your {'earlier run, which stays' if n == 1 else f'{n} earlier runs, which stay'} there)"
     typer.echo(f"Team session {session.id}: {plural(len(session.drills), 'drill')} in {session.minutes:g} minutes, "
-               f"seed {session.seed}. Results go to {target}{again}.")
+               f"seed {session.seed}. Results go to {printable(target)}{again}.")
     with store_errors():
         if files:
             _grade_files(session, files, flow, session_id, save)
@@ -336,17 +339,16 @@ def team_run(
             store.end_session(session_id, {"solved": final.solved, "seconds": final.solved_seconds,
                                            "results": str(target)})
     timing = "" if final.timed else " (untimed: graded from files)"
-    typer.echo(f"{name}: solved {final.solved}/{len(session.drills)}{timing}; wrote {target}. "
-               f"`drill team board {folder}` shows the board.")
+    typer.echo(f"{name}: solved {final.solved}/{len(session.drills)}{timing}; wrote {printable(target)}. "
+               f"`drill team board {printable(folder)}` shows the board.")
 
 
 # ------------------------------------------------------------------- board
 
 
 def _read_capped(path: Path) -> bytes:
-    with path.open("rb") as fh:
-        return fh.read(MAX_RESULTS_BYTES + 1)
-
+    """The bytes of a regular file of at most MAX_RESULTS_BYTES; UnreadableFile otherwise."""
+    return read_bytes(path, MAX_RESULTS_BYTES)
 
 def load_results(folder: Path, known: set[str]) -> tuple[list[MemberResult], list[str]]:
     """Every valid results file in ``folder`` and the warnings for the others."""
@@ -359,8 +361,8 @@ def load_results(folder: Path, known: set[str]) -> tuple[list[MemberResult], lis
             continue
         try:
             raw = _read_capped(path)
-        except OSError as exc:
-            warnings.append(f"skipped {path}: cannot read it ({exc.strerror or exc})")
+        except UnreadableFile as exc:
+            warnings.append(f"skipped {path}: cannot read it ({exc.reason})")
             continue
         try:
             good.append(parse_results(raw, str(path), known))
@@ -373,11 +375,10 @@ def _folder_session(folder: Path, known: set[str]) -> TeamSession | None:
     """The session file beside the results, when the folder holds exactly one that parses."""
     found = []
     for path in sorted(folder.iterdir()):
-        if path.suffix.lower() in (".yaml", ".yml") and path.is_file() and not path.is_symlink():
+        if path.suffix.lower() in (".yaml", ".yml") and not path.is_symlink():
             try:
-                if path.stat().st_size <= MAX_RESULTS_BYTES:
-                    found.append(parse_session(path.read_text(encoding="utf-8"), known, str(path)))
-            except (OSError, UnicodeDecodeError, TeamError):
+                found.append(parse_session(read_text(path, SESSION_LIMIT), known, str(path)))
+            except (UnreadableFile, TeamError):
                 continue
     return found[0] if len(found) == 1 else None
 

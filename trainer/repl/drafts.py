@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+from grader.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
+
 
 @dataclass(frozen=True)
 class Draft:
@@ -38,9 +40,9 @@ class Drafts:
     def load(self, drill_id: str) -> Draft | None:
         path = self.path(drill_id)
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_text(path, SOLUTION_LIMIT)
             mtime = path.stat().st_mtime
-        except (OSError, UnicodeDecodeError):
+        except (OSError, UnreadableFile):
             return None
         return Draft(text, datetime.fromtimestamp(mtime, timezone.utc))
 

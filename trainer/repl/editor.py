@@ -8,6 +8,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
+
 
 @dataclass(frozen=True)
 class EditResult:
@@ -37,6 +39,6 @@ def edit_text(text: str, drill_id: str, command: list[str] | None = None) -> Edi
         if status != 0:
             return EditResult(None, f"the editor exited with status {status}; the buffer is unchanged")
         try:
-            return EditResult(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError) as exc:
-            return EditResult(None, f"could not read the edited file back: {exc}")
+            return EditResult(read_text(path, SOLUTION_LIMIT))
+        except UnreadableFile as exc:
+            return EditResult(None, f"could not read the edited file back: {exc.reason}; the buffer is unchanged")

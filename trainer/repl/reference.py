@@ -5,13 +5,15 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from grader.userfile import REFERENCE_LIMIT, UnreadableFile, read_text
+
 
 def contract_source(reference_path: Path, names: list[str]) -> str:
     """The source of the functions named in the spec and the helpers they use, in file order."""
     try:
-        text = Path(reference_path).read_text(encoding="utf-8")
+        text = read_text(Path(reference_path), REFERENCE_LIMIT)
         tree = ast.parse(text)
-    except (OSError, SyntaxError, UnicodeDecodeError):
+    except (UnreadableFile, SyntaxError, ValueError, RecursionError, MemoryError):
         return ""
     defs = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
     wanted = [n for n in names if n in defs]

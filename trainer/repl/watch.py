@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from grader.report import Report
+from grader.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
 from trainer.markup import printable
 from trainer.verdict import Fragments, render
 
@@ -40,9 +41,9 @@ def watch(path: Path, grade: Callable[[str], Report], emit: Callable[[Fragments]
             last = current
             missing_told = False
             try:
-                source = Path(path).read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                emit([("class:fail", f"{printable(path)}: {printable(exc)}\n")])
+                source = read_text(path, SOLUTION_LIMIT)
+            except UnreadableFile as exc:
+                emit([("class:fail", f"{printable(path)}: {exc.reason}\n")])
             else:
                 result = grade(source)
                 graded += 1

@@ -1,0 +1,137 @@
+"""Reading a file a person named: regular files only, never more than a cap.
+
+Every path the tool reads on someone's say-so (a drill spec or reference from
+DRILL_PATH, a solution, a team session or results file, an import file) goes
+through `read_bytes` or `read_text`. A path that is not a regular file is
+refused before it is opened; the open uses ``O_NONBLOCK`` so a FIFO swapped in
+meanwhile cannot hang it, ``fstat`` on the open descriptor checks again, and
+the read stops at the cap plus one byte, so
+``/dev/zero`` or a file that grows while being read cannot exhaust memory.
+
+Problems raise `UnreadableFile`, whose message names the path and the reason
+in words ("is a FIFO, not a regular file"; "is 120 MB, over the 1 MB limit").
+"""
+from __future__ import annotations
+
+import errno
+import os
+import stat
+
+KIB = 1024
+MIB = 1024 * KIB
+
+
+class UnreadableFile(Exception):
+    """A path that cannot be read as a regular file within the cap; ``reason`` is in words."""
+
+    def __init__(self, path: object, reason: str, *, missing: bool = False) -> None:
+        self.path = str(path)
+        self.reason = reason
+        self.missing = missing
+        super().__init__(f"cannot read {self.path}: {reason}")
+
+
+def size_text(n: int) -> str:
+    """A byte count in the unit a person reads at a glance (binary units, labelled KB/MB/GB)."""
+    for unit, size in (("GB", 1024 ** 3), ("MB", MIB), ("KB", KIB)):
+        if n >= size:
+            value = n / size
+            return f"{value:.0f} {unit}" if value >= 10 else f"{value:.1f} {unit}"
+    return f"{n} bytes"
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def read_bytes(path: str | os.PathLike, limit: int) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; UnreadableFile otherwise."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+    try:  # refuse a device or FIFO before opening it (opening some devices has effects)
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise UnreadableFile(path, "no such file", missing=True) from None
+    except (OSError, ValueError) as exc:
+        raise UnreadableFile(path, getattr(exc, "strerror", None) or str(exc)) from None
+    if stat.S_ISDIR(mode):
+        raise UnreadableFile(path, "it is a folder, not a file")
+    if not stat.S_ISREG(mode):
+        kind = _kind(mode)
+        raise UnreadableFile(path, f"it is {kind}, not a regular file" if kind != "not a regular file"
+                             else "it is not a regular file")
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise UnreadableFile(path, "no such file", missing=True) from None
+    except IsADirectoryError:
+        raise UnreadableFile(path, "it is a folder, not a file") from None
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:  # a socket, or a FIFO opened for writing elsewhere
+            raise UnreadableFile(path, "it is not a regular file") from None
+        raise UnreadableFile(path, exc.strerror or str(exc)) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = _kind(info.st_mode)
+            what = f"it is {kind}, not a regular file" if kind != "not a regular file" else "it is not a regular file"
+            raise UnreadableFile(path, what)
+        if info.st_size > limit:
+            raise UnreadableFile(path, f"it is {size_text(info.st_size)}, over the {size_text(limit)} limit")
+        chunks: list[bytes] = []
+        total = 0
+        while total <= limit:
+            try:
+                chunk = os.read(fd, min(limit + 1 - total, MIB))
+            except BlockingIOError:  # pragma: no cover - regular files do not block
+                continue
+            except OSError as exc:
+                raise UnreadableFile(path, exc.strerror or str(exc)) from None
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > limit:
+            raise UnreadableFile(path, f"it grew past the {size_text(limit)} limit while being read")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def read_text(path: str | os.PathLike, limit: int) -> str:
+    """The UTF-8 text of a regular file of at most ``limit`` bytes; UnreadableFile otherwise."""
+    raw = read_bytes(path, limit)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UnreadableFile(path, f"it is not UTF-8 text (byte {exc.start})") from None
+
+
+def read_stream(stream, limit: int, name: str = "stdin") -> bytes:
+    """Up to ``limit`` bytes of a binary stream (stdin); UnreadableFile when there is more."""
+    try:
+        raw = stream.read(limit + 1)
+    except OSError as exc:
+        raise UnreadableFile(name, exc.strerror or str(exc)) from None
+    if raw is None:
+        raw = b""
+    if len(raw) > limit:
+        raise UnreadableFile(name, f"it holds more than the {size_text(limit)} limit")
+    return raw
+
+
+# The caps, one per kind of file (generous for what each holds).
+SPEC_LIMIT = 256 * KIB  # a drill spec YAML (the largest built-in one is under 8 KB)
+REFERENCE_LIMIT = 256 * KIB  # a drill's reference .py (parsed on every catalogue load; built-in ones are under 16 KB)
+SOLUTION_LIMIT = 1 * MIB  # a solution file handed to `drill check` / `team run --file`
+SESSION_LIMIT = 64 * KIB  # a team session YAML
+IMPORT_LIMIT = 64 * MIB  # a `drill export` JSON file
