@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from contextlib import contextmanager
-from datetime import date, datetime, time, timedelta, timezone, tzinfo
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator, Optional
 
@@ -18,11 +18,10 @@ import typer
 
 from trainer.cli.app import app, usage_error
 from trainer.files import write_atomically
-from trainer.plans import PlanError, StudyPlan, load_plan, next_new_drills
+from trainer.plans import PlanError, StudyPlan, load_plan
 from trainer.scheduling import utc_now
 from trainer.store import (
     EXPORT_FORMAT,
-    DrillSummary,
     StoreError,
     database_exists,
     list_backups,
@@ -44,85 +43,63 @@ def store_errors() -> Iterator[None]:
         raise typer.Exit(1) from None
 
 
-def _local_now() -> datetime:
+def local_now() -> datetime:
     return utc_now().astimezone()
-
-
-def _end_of_day(day: date, tz: tzinfo) -> datetime:
-    return datetime.combine(day + timedelta(days=1), time.min, tz)
 
 
 def known_drill_ids(plan: StudyPlan | None = None) -> set[str]:
     """The plan's drill ids, plus the catalogue's when the grader's loader is available."""
     ids = set((plan or load_plan()).order)
-    try:
-        from grader.spec import load_catalogue
-    except ImportError:
-        return ids
-    return ids | set(load_catalogue().specs)
+    return ids | set(known_drill_ids_or_none() or ())
 
 
 # ---------------------------------------------------------------- status
 
 
-@app.callback(invoke_without_command=True)
-def status(ctx: typer.Context) -> None:
-    """A terminal trainer for the tensor-shape questions of ML coding interviews.
-
-    Run with no command for a short status: drills due today, the streak and
-    the next suggested command."""
-    if ctx.invoked_subcommand is not None:
-        return
-    with store_errors():
-        for line in status_lines(_local_now()):
-            typer.echo(line)
-
-
 def status_lines(now: datetime) -> list[str]:
-    """The status text for ``now`` (an aware local time); never creates the database."""
-    tz = now.tzinfo or timezone.utc
-    today = now.date()
-    summaries: dict[str, DrillSummary] = {}
-    due: list[str] = []
+    """The status text for ``now`` (an aware local time); never creates the database.
+    What is due comes from trainer.due, the one answer shared with list, warmup and report."""
+    from trainer.due import agenda_now, clock_time, short_list, when
+
+    agenda = agenda_now(known_drill_ids_or_none(), now)
     streak = 0
-    limit = None
-    plan_name = "default"
+    has_progress = False
     if database_exists():
         with open_store() as store:
-            due = store.due(_end_of_day(today, tz))
-            summaries = store.drill_summaries()
-            streak = store.streak(today, tz)
-            settings = store.settings()
-            limit, plan_name = settings.daily_new_limit, settings.plan
-    plan = load_plan(plan_name)
-    if limit is None:
-        from trainer.store import SETTING_DEFAULTS
-
-        limit = int(SETTING_DEFAULTS["daily_new_limit"])
-    new = next_new_drills(plan, summaries, today, limit, tz=tz)
+            streak = store.streak(now.date(), now.tzinfo or timezone.utc)
+            counts = store.counts()
+            has_progress = bool(counts["attempts"] or counts["cards"])
+    due, new = list(agenda.due), list(agenda.new)
     lines = [
-        f"Due today: {len(due)}" + (f" ({_short_list(due)})" if due else ""),
-        f"New today: {len(new)}" + (f" ({_short_list(new)})" if new else ""),
+        f"Due now: {len(due)}" + (f" ({short_list(due)})" if due else ""),
+        f"New today: {len(new)}" + (f" ({short_list(new)})" if new else ""),
         f"Streak: {streak} day{'s' if streak != 1 else ''}",
     ]
-    if not summaries:
+    if agenda.later_today:
+        lines.insert(1, f"Later today: {len(agenda.later_today)} ("
+                     + short_list([f"{d} at {clock_time(t, now)}" for d, t in agenda.later_today]) + ")")
+    if not has_progress:
         lines.insert(0, "No progress recorded yet.")
     if due:
         suggestion = "drill warmup"
     elif new:
         suggestion = f"drill solve {new[0]}"
     else:
-        upcoming = sorted((s.due, d) for d, s in summaries.items() if s.due is not None)
-        if upcoming:
-            lines.append(f"Next review: {upcoming[0][1]} on {upcoming[0][0].astimezone(tz):%Y-%m-%d %H:%M}")
-        suggestion = "drill mock"
+        if agenda.next_review is not None:
+            drill, at = agenda.next_review
+            lines.append(f"Next review: {drill} {when(at, now)}")
+        suggestion = "drill warmup --more" if agenda.fresh or agenda.upcoming else "drill mock"
     lines.append(f"Next: {suggestion}")
     return lines
 
 
-def _short_list(ids: list[str], shown: int = 5) -> str:
-    head = ", ".join(ids[:shown])
-    return head + (f", +{len(ids) - shown} more" if len(ids) > shown else "")
+def known_drill_ids_or_none() -> list[str] | None:
+    """The catalogue's ids (in catalogue order), or None when the grader's loader is missing."""
+    try:
+        from trainer.catalogue_cache import load_catalogue
+    except ImportError:
+        return None
+    return list(load_catalogue().specs)
 
 
 # ---------------------------------------------------------------- export / import
