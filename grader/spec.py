@@ -193,7 +193,7 @@ class Spec:
             lines.append(f"def {fn.signature()}:")
             for a in fn.args:
                 if a.is_tensor:
-                    lines.append(f"    # {a.name}: ({', '.join(a.shape)})")
+                    lines.append(f"    # {a.name}: {shape_names(a.shape)}")
             rets = [_return_text(r) for r in fn.returns]
             if fn.tuple_return:
                 lines.append(f"    # returns: ({', '.join(rets)})")
@@ -204,13 +204,16 @@ class Spec:
         return "\n".join(lines).lstrip("\n") + "\n"
 
 
+def shape_names(names: tuple[str, ...] | list[str] | None) -> str:
+    """A shape in dimension names, in Python's notation: (N,) for one axis, () for none."""
+    names = tuple(names or ())
+    return "(" + ", ".join(names) + ("," if len(names) == 1 else "") + ")"
+
+
 def _return_text(r: ReturnSpec) -> str:
     head = f"{r.name} " if r.name else ""
     if r.is_tensor:
-        dims = ", ".join(r.shape or ())
-        if len(r.shape or ()) == 1:
-            dims += ","
-        return f"{head}({dims}) {r.dtype}"
+        return f"{head}{shape_names(r.shape)} {r.dtype}"
     return f"{head}{r.type}"
 
 

@@ -689,6 +689,11 @@ class Store:
                          "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                          (key, json.dumps(value)))
 
+    def unset_setting(self, key: str) -> bool:
+        """Remove a stored setting (a known key falls back to its default); False if absent."""
+        with self._writing() as conn:
+            return conn.execute("DELETE FROM settings WHERE key = ?", (key,)).rowcount > 0
+
     # -- writing attempts
 
     def record_attempt(

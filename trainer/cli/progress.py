@@ -18,6 +18,7 @@ import typer
 
 from trainer.cli.app import app, usage_error
 from trainer.files import write_atomically
+from trainer.markup import printable
 from trainer.plans import PlanError, StudyPlan, load_plan
 from trainer.scheduling import utc_now
 from trainer.store import (
@@ -239,27 +240,78 @@ def restore_command(
 # ---------------------------------------------------------------- settings
 
 
+SETTING_HELP = {
+    "retention": "the recall probability reviews aim for (0.7 to 0.97)",
+    "daily_new_limit": "new drills introduced per day (0 to 32)",
+    "vi_mode": "vi key bindings in the editor (true or false)",
+    "plan": "the study plan that orders new drills",
+}
+
+
+def _unknown_setting(key: str) -> str:
+    import difflib
+
+    from trainer.store import SETTING_DEFAULTS
+
+    known = list(SETTING_DEFAULTS)
+    close = difflib.get_close_matches(key.replace("-", "_").lower(), known, n=1, cutoff=0.5)
+    hint = f"did you mean {close[0]}? " if close else ""
+    return f"unknown setting {printable(key)!r}; {hint}settings: {', '.join(known)}"
+
+
 @app.command("settings")
 def settings_command(
     key: Optional[str] = typer.Argument(None, metavar="[KEY]",
-                                        help="retention, daily_new_limit, vi_mode, plan, ..."),
+                                        help="retention, daily_new_limit, vi_mode or plan"),
     value: Optional[str] = typer.Argument(None, metavar="[VALUE]", help="the new value (JSON or text)"),
+    unset: Optional[str] = typer.Option(None, "--unset", metavar="KEY",
+                                        help="remove a stored setting (a known one goes back to its default)"),
 ) -> None:
-    """Show the settings, or set one: `drill settings retention 0.85`."""
+    """Show the settings, set one (`drill settings retention 0.85`) or unset one."""
+    from trainer.store import SETTING_DEFAULTS
+
+    if unset is not None:
+        if key is not None:
+            usage_error("give either --unset KEY or KEY [VALUE], not both")
+        with store_errors():
+            removed = False
+            if database_exists():
+                with open_store() as store:
+                    removed = store.unset_setting(unset)
+        if unset in SETTING_DEFAULTS:
+            typer.echo(f"{unset} = {json.dumps(SETTING_DEFAULTS[unset])} (the default)")
+        elif removed:
+            typer.echo(f"removed {printable(unset)}")
+        else:
+            usage_error(_unknown_setting(unset))
+        return
+    if key is not None and key not in SETTING_DEFAULTS:
+        stored_extra = False
+        if value is None and database_exists():
+            with store_errors(), open_store() as store:
+                stored_extra = key in store.settings().extra
+        if not stored_extra:
+            usage_error(_unknown_setting(key))
     with store_errors():
         if value is None:
-            if not database_exists():
-                from trainer.store import SETTING_DEFAULTS
-
-                current: dict[str, Any] = dict(SETTING_DEFAULTS)
-            else:
+            current: dict[str, Any] = dict(SETTING_DEFAULTS)
+            extra: dict[str, Any] = {}
+            if database_exists():
                 with open_store() as store:
                     s = store.settings()
                 current = {"retention": s.retention, "daily_new_limit": s.daily_new_limit,
-                           "vi_mode": s.vi_mode, "plan": s.plan, **s.extra}
-            shown = current if key is None else {key: current.get(key)}
+                           "vi_mode": s.vi_mode, "plan": s.plan}
+                extra = dict(s.extra)
+            if key is not None:
+                shown = {key: current[key]} if key in current else {key: extra[key]}
+            else:
+                shown = current
             for k, v in shown.items():
-                typer.echo(f"{k} = {json.dumps(v)}")
+                typer.echo(f"{k} = {json.dumps(v)}" + (f"    # {SETTING_HELP[k]}" if k in SETTING_HELP and key is None
+                                                        else ""))
+            for k, v in (extra.items() if key is None else ()):
+                typer.echo(f"{printable(k)} = {printable(json.dumps(v))}    # not a setting drill reads; "
+                           f"`drill settings --unset {printable(k)}` removes it")
             return
         try:
             parsed: Any = json.loads(value)
