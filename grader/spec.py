@@ -908,12 +908,18 @@ class Catalogue:
 
     def get(self, drill_id: str) -> Spec:
         if drill_id not in self.specs:
-            import difflib
-
-            close = difflib.get_close_matches(drill_id, list(self.specs), n=3)
-            hint = f"; did you mean {', '.join(close)}?" if close else "; `drill list` shows every id"
-            raise UnknownDrill(f"unknown drill id {drill_id!r}{hint}")
+            raise UnknownDrill(unknown_drill_message(drill_id, self.specs))
         return self.specs[drill_id]
+
+
+def unknown_drill_message(drill_id: str, known: Any) -> str:
+    """The one message for a drill id the catalogue lacks, everywhere: with the closest
+    ids when there are any, else a pointer to `drill list`."""
+    import difflib
+
+    close = difflib.get_close_matches(str(drill_id), list(known), n=3)
+    hint = f"did you mean {', '.join(close)}?" if close else "`drill list` shows every id"
+    return f"unknown drill id {str(drill_id)!r}; {hint}"
 
 
 class UnknownDrill(LookupError):

@@ -1,4 +1,7 @@
-"""`drill doctor`: say plainly what the grader's sandbox enforces on this machine.
+"""`drill doctor`: say plainly what the grader's sandbox enforces on this machine,
+and whether the rest of what drill needs is there: torch (imported in a child
+process, so this one stays torch-free), the editor `:edit` opens ($EDITOR,
+then $VISUAL, else vi) and a terminal the editor can use.
 
 The probe forks a throwaway child, confines it exactly as a sandbox child is
 confined, and tries each forbidden action (write outside its scratch folder,
@@ -12,6 +15,7 @@ import json
 import typer
 
 from trainer.cli.app import app, no_color
+from trainer.markup import printable
 
 ALWAYS = (
     "a wall-clock deadline per case and per submission, enforced from outside",
@@ -41,6 +45,7 @@ def doctor_command(
     pieces = [f for f in features if f.name in confine.PIECES]
     kernel = next((f.detail for f in features if f.name == "kernel"), "")
     missing = [f for f in pieces if not f.enforced]
+    machine = machine_checks()
     if as_json:
         typer.echo(json.dumps({
             "kernel": kernel,
@@ -48,6 +53,7 @@ def doctor_command(
             "not_enforced": {f.name: f.detail for f in missing},
             "orphans_reaped": reaper,
             "always": list(ALWAYS),
+            "machine": {c.name: {"ok": c.ok, "detail": c.detail} for c in machine},
         }))
     else:
         typer.echo("The grading sandbox on this machine")
@@ -65,8 +71,82 @@ def doctor_command(
                        "Grading still works, but a hostile solution could do what is listed above.")
         else:
             typer.echo("Every confinement piece is enforced.")
-    if missing or not reaper:
+        typer.echo("This machine")
+        for c in machine:
+            typer.echo(f"  {_mark(c.ok)} {c.name:<13} {c.detail}")
+    if missing or not reaper or not all(c.ok for c in machine if c.required):
         raise typer.Exit(1)
+
+
+class Check:
+    def __init__(self, name: str, ok: bool, detail: str, required: bool = False) -> None:
+        self.name, self.ok, self.detail, self.required = name, ok, detail, required
+
+
+def machine_checks() -> list[Check]:
+    """torch (required: nothing grades without it), the editor and the terminal (advice)."""
+    return [_torch_check(), _editor_check(), _terminal_check()]
+
+
+def _torch_check() -> Check:
+    import subprocess
+    import sys
+    import time
+
+    code = "import torch; print(torch.__version__, torch.cuda.is_available())"
+    start = time.monotonic()
+    try:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=180)
+    except subprocess.TimeoutExpired:
+        return Check("torch", False, "importing torch took over 3 minutes; grading cannot start", True)
+    seconds = time.monotonic() - start
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        return Check("torch", False, f"cannot import torch: {printable(last)[:200]}; install torch (CPU is enough)",
+                     True)
+    version, cuda = (done.stdout.split() + ["?", "False"])[:2]
+    gpu = "a GPU is visible" if cuda == "True" else "CPU only"
+    return Check("torch", True, f"torch {printable(version)} imports in {seconds:.1f} s ({gpu})", True)
+
+
+def _editor_check() -> Check:
+    import os
+    import shutil
+
+    from trainer.repl.editor import editor_command
+
+    argv = editor_command()
+    source = next((n for n in ("EDITOR", "VISUAL") if os.environ.get(n, "").strip()), None)
+    named = f"${source} is {printable(' '.join(argv))!r}" if source else "$EDITOR is not set; :edit falls back to vi"
+    if not argv:
+        return Check("editor", False, f"{named}: it names no command; set $EDITOR (e.g. EDITOR='nano')")
+    found = shutil.which(argv[0])
+    if found is None:
+        return Check("editor", False, f"{named}, but {printable(argv[0])!r} is not on PATH; :edit cannot start "
+                     "it. Set $EDITOR to an editor that is installed (e.g. EDITOR='nano')")
+    return Check("editor", True, f"{named} ({found}); :edit opens it")
+
+
+def _terminal_check() -> Check:
+    import os
+    import shutil
+    import sys
+
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return Check("terminal", False, "not a terminal: solve, warmup and mock need one; check, watch, list work")
+    term = os.environ.get("TERM", "")
+    cols, rows = shutil.get_terminal_size()
+    problems = []
+    if not term or term == "dumb":
+        problems.append(f"TERM is {term or 'not set'}; set it to your terminal (e.g. xterm-256color)")
+    if cols < 60 or rows < 20:
+        problems.append(f"{cols}x{rows} is smaller than 60x20; the editor needs at least that")
+    encoding = (sys.stdout.encoding or "").lower().replace("-", "")
+    if encoding != "utf8":
+        problems.append(f"output encoding is {sys.stdout.encoding}; set LANG to a UTF-8 locale")
+    if problems:
+        return Check("terminal", False, "; ".join(problems))
+    return Check("terminal", True, f"TERM={printable(term)}, {cols}x{rows}, UTF-8")
 
 
 def _subreaper_works() -> bool:

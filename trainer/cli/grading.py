@@ -27,8 +27,10 @@ def _read_sources(files: list[Path]) -> list[str]:
             sources.append(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             usage_error(f"cannot read {path}: no such file")
-        except UnicodeDecodeError:
-            usage_error(f"cannot read {path}: it is not UTF-8 text")
+        except UnicodeDecodeError as exc:
+            from trainer.files import not_utf8
+
+            usage_error(not_utf8(path, exc))
         except OSError as exc:
             usage_error(f"cannot read {path}: {exc.strerror or exc}")
     return sources
@@ -46,10 +48,21 @@ def check(
     """Grade solution files once: no REPL, no progress recorded unless --record."""
     spec = get_spec_or_exit(drill_id)
     sources = _read_sources(files)
+    reports: list = []
+    try:
+        _check_all(spec, files, sources, reports, as_json, seed, record, verbose)
+    except KeyboardInterrupt:
+        left = len(files) - len(reports)
+        typer.echo(f"\ndrill check: stopped (Ctrl-C); {len(reports)} of {len(files)} file(s) graded, "
+                   f"{left} not graded" + (", nothing more recorded" if record else "") + ".", err=True)
+        raise typer.Exit(130) from None
+    raise typer.Exit(0 if all(r.verdict == "pass" for r in reports) else 1)
+
+
+def _check_all(spec, files, sources, reports, as_json, seed, record, verbose) -> None:
     from grader.engine import Grader  # heavy import only now
 
     grader = Grader()
-    reports = []
     for path, source in zip(files, sources):
         started = datetime.now(timezone.utc)
         report = grader.grade(spec.id, source, str(path.resolve()), seed)
@@ -65,7 +78,6 @@ def check(
             _record(spec, report, source, started)
     if verbose and not as_json:
         _print_confinement()
-    raise typer.Exit(0 if all(r.verdict == "pass" for r in reports) else 1)
 
 
 def _record(spec, report, source: str, started: datetime) -> None:

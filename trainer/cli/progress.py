@@ -144,8 +144,12 @@ def import_command(
     source = "stdin" if file == "-" else str(file)
     try:
         text = sys.stdin.read() if file == "-" else Path(file).expanduser().read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        usage_error(f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}")
+    except UnicodeDecodeError as exc:
+        from trainer.files import not_utf8
+
+        usage_error(not_utf8(source, exc) + ". Nothing was imported.")
+    except OSError as exc:
+        usage_error(f"cannot read {printable(source)}: {exc.strerror or exc}")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -174,9 +178,11 @@ def reset_command(
 ) -> None:
     """Forget progress: one drill's attempts and schedule, or everything (asks first)."""
     with store_errors():
+        from grader.spec import unknown_drill_message
+
         if not database_exists():
             if drill_id is not None and drill_id not in known_drill_ids():
-                usage_error(f"unknown drill id {drill_id!r}; see `drill list`")
+                usage_error(unknown_drill_message(drill_id, known_drill_ids()))
             typer.echo("No progress recorded yet; nothing to reset.")
             return
         with open_store() as store:
@@ -189,7 +195,7 @@ def reset_command(
                 has_card = store.card(drill_id) is not None
                 if n_attempts == 0 and not has_card:
                     if drill_id not in known_drill_ids():
-                        usage_error(f"unknown drill id {drill_id!r}; see `drill list`")
+                        usage_error(unknown_drill_message(drill_id, known_drill_ids()))
                     typer.echo(f"No progress recorded for {drill_id}; nothing to reset.")
                     return
                 what, n_extra = f"progress on {drill_id}", " and its schedule"

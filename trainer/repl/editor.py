@@ -38,5 +38,9 @@ def edit_text(text: str, drill_id: str, command: list[str] | None = None) -> Edi
             return EditResult(None, f"the editor exited with status {status}; the buffer is unchanged")
         try:
             return EditResult(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError) as exc:
-            return EditResult(None, f"could not read the edited file back: {exc}")
+        except UnicodeDecodeError as exc:
+            from trainer.files import not_utf8
+
+            return EditResult(None, f"{not_utf8('the edited file', exc)}; the buffer is unchanged")
+        except OSError as exc:
+            return EditResult(None, f"could not read the edited file back: {exc.strerror or exc}")

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from grader.report import Report
+from trainer.files import not_utf8
 from trainer.markup import printable
 from trainer.verdict import Fragments, render
 
@@ -39,8 +40,10 @@ def watch(path: Path, grade: Callable[[str], Report], emit: Callable[[Fragments]
             missing_told = False
             try:
                 source = Path(path).read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                emit([("class:fail", f"{printable(path)}: {printable(exc)}\n")])
+            except UnicodeDecodeError as exc:
+                emit([("class:fail", f"{not_utf8(path, exc)}; watching for the next save\n")])
+            except OSError as exc:
+                emit([("class:fail", f"{printable(path)}: {printable(exc.strerror or exc)}\n")])
             else:
                 result = grade(source)
                 graded += 1
