@@ -16,7 +16,7 @@ from typing import List, Optional
 import typer
 
 from trainer.cli.app import app, no_color, usage_error
-from trainer.cli.catalogue import get_spec_or_exit
+from trainer.cli.catalogue import complete_drill_id, get_spec_or_exit
 
 def _read_sources(files: list[Path]) -> list[str]:
     sources = []
@@ -38,7 +38,8 @@ def _read_sources(files: list[Path]) -> list[str]:
 
 @app.command("check")
 def check(
-    drill_id: str = typer.Argument(..., metavar="ID", help="the drill id, e.g. mha-padding"),
+    drill_id: str = typer.Argument(..., metavar="ID", help="the drill id, e.g. mha-padding",
+                                   autocompletion=complete_drill_id),
     files: List[Path] = typer.Argument(..., metavar="FILE...", help="solution files to grade"),
     as_json: bool = typer.Option(False, "--json", help="one JSON object per file on stdout, nothing else"),
     seed: Optional[int] = typer.Option(None, "--seed", help="case seed (default: a new one per run)"),

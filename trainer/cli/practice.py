@@ -12,7 +12,7 @@ from typing import Any, Optional
 import typer
 
 from trainer.cli.app import app, usage_error
-from trainer.cli.catalogue import get_spec_or_exit, load_catalogue_or_exit
+from trainer.cli.catalogue import complete_drill_id, get_spec_or_exit, load_catalogue_or_exit
 
 
 def _store_recorder() -> Any:
@@ -45,7 +45,8 @@ def _need_terminal() -> None:
 
 @app.command("solve")
 def solve(
-    drill_id: str = typer.Argument(..., metavar="ID", help="the drill id, e.g. mha-padding"),
+    drill_id: str = typer.Argument(..., metavar="ID", help="the drill id, e.g. mha-padding",
+                                   autocompletion=complete_drill_id),
     seed: Optional[int] = typer.Option(None, "--seed", help="case seed (default: a new one per submit)"),
     vi: Optional[bool] = typer.Option(None, "--vi/--emacs", help="key bindings (default: the vi_mode setting)"),
 ) -> None:
@@ -292,7 +293,7 @@ def mock(
 
 @app.command("watch")
 def watch_command(
-    drill_id: str = typer.Argument(..., metavar="ID", help="the drill id"),
+    drill_id: str = typer.Argument(..., metavar="ID", help="the drill id", autocompletion=complete_drill_id),
     file: Path = typer.Argument(..., metavar="FILE", help="the solution file to grade on every save"),
     seed: Optional[int] = typer.Option(None, "--seed", help="case seed (default: a new one per grade)"),
     interval: float = typer.Option(0.3, "--interval", min=0.05, help="seconds between checks of FILE"),
@@ -314,12 +315,17 @@ def watch_command(
         usage_error(f"{file} is a folder; give a solution .py file")
     grading = open_grading()
     style = repl_style()
-    typer.echo(f"Watching {file} for {spec.id}; every save is graded. Ctrl-C stops.")
+    from trainer.fold import fold_line
+    from trainer.markup import printable
+
+    width = shutil.get_terminal_size().columns
+    typer.echo("\n".join(fold_line(f"Watching {printable(file)} for {spec.id}; every save is graded. "
+                                    "Ctrl-C stops.", width)))
     try:
         watch(file, lambda source: grading.grade(spec.id, source, str(file.resolve()), seed),
               lambda frags: print_formatted_text(FormattedText(frags), style=style, end=""),
               sleep=time.sleep, now=lambda: datetime.now().strftime("%H:%M:%S"), interval=interval,
-              width=shutil.get_terminal_size().columns)
+              width=width)
     except KeyboardInterrupt:
         typer.echo("")
     finally:

@@ -17,6 +17,7 @@ from typing import Any, Iterator, Optional
 import typer
 
 from trainer.cli.app import app, usage_error
+from trainer.cli.catalogue import complete_drill_id
 from trainer.files import write_atomically
 from trainer.markup import printable
 from trainer.plans import PlanError, StudyPlan, load_plan
@@ -173,7 +174,8 @@ def _confirm(question: str) -> bool:
 
 @app.command("reset")
 def reset_command(
-    drill_id: Optional[str] = typer.Argument(None, metavar="[ID]", help="Forget only this drill."),
+    drill_id: Optional[str] = typer.Argument(None, metavar="[ID]", help="Forget only this drill.",
+                                             autocompletion=complete_drill_id),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask (for scripts)."),
 ) -> None:
     """Forget progress: one drill's attempts and schedule, or everything (asks first)."""
