@@ -77,7 +77,7 @@ def _mmss(seconds: int) -> str:
 
 
 _HEADER = ("#", "id", "topic", "state", "due", "best", "target", "title")
-_MIN_TITLE = 20
+_MIN_TITLE = 16
 
 
 @app.command("list")
