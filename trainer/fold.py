@@ -2,15 +2,25 @@
 from __future__ import annotations
 
 import re
-import shutil
 import textwrap
 
 _STRUCTURED = re.compile(r"^(\s|[-*•]\s|\d+[.)]\s|>>>|```)")
 
 
 def terminal_width(default: int = 100) -> int:
-    """The terminal's columns ($COLUMNS first), at least 30."""
-    return max(30, shutil.get_terminal_size((default, 24)).columns)
+    """The terminal's columns, at least 30: $COLUMNS, else the terminal on stdout, stderr
+    or stdin (so `drill list | head` still fits the screen it lands on), else `default`."""
+    import os
+
+    env = os.environ.get("COLUMNS", "")
+    if env.isdigit() and int(env) > 0:
+        return max(30, int(env))
+    for fd in (1, 2, 0):
+        try:
+            return max(30, os.get_terminal_size(fd).columns)
+        except OSError:
+            continue
+    return max(30, default)
 
 
 def fold_line(line: str, width: int, indent: str = "", more: str = "    ") -> list[str]:

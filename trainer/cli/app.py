@@ -9,6 +9,8 @@ from typing import NoReturn
 import typer
 from typer.core import TyperGroup
 
+from trainer.fold import terminal_width
+
 # `drill --help` lists the commands in the order of a day's use, then the
 # occasional ones; trainer.cli imports each command's module from this table.
 COMMANDS: dict[str, str] = {
@@ -52,6 +54,8 @@ app = typer.Typer(
     add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    # help wraps to the terminal it lands on, also through a pipe (`drill --help | less`)
+    context_settings={"terminal_width": terminal_width()},
 )
 
 

@@ -128,13 +128,13 @@ def warmup(
         vi_mode = settings.vi_mode if vi is None else vi
     due, new = list(agenda.due), list(agenda.new)
     if agenda.nothing_left and count > 0:
-        typer.echo(_nothing_left_text(agenda))
+        _echo_folded(_nothing_left_text(agenda))
         due, new = agenda.study_more(count)
         if not due and not new:
             typer.echo("Every drill is met and none has a review scheduled; `drill mock` is next.")
             return
         if not more and not _confirm_more(len(new), len(due)):
-            typer.echo("Nothing more today. `drill warmup --more` studies ahead without asking.")
+            _echo_folded("Nothing more today. `drill warmup --more` studies ahead without asking.")
             return
     quiz_counts = {d: len(s.quiz) for d, s in cat.specs.items()}
     items = plan_warmup(due, new, quiz_counts, count, seed=int(now.timestamp()))
@@ -167,7 +167,7 @@ def warmup(
             elif isinstance(item, QuizItem):
                 done_questions += 1
                 result = ask(item.drill, spec.quiz[item.index], clock=clock,
-                             label=f"quick-fire {done_questions}/{questions}")
+                             label=f"{done_questions}/{questions}")
                 stop = result.stop or not _go_on()
                 flow.add(ItemResult(item, "right" if result.correct else "wrong", result.seconds), stop=stop)
     finally:
@@ -179,6 +179,12 @@ def warmup(
             store.end_session(session_id, summary.to_dict())
     lines = summary.lines()  # its last line says what is due tomorrow
     typer.echo("\n".join(lines[:-1] + _later_today_lines(after) + lines[-1:]))
+
+
+def _echo_folded(text: str) -> None:
+    from trainer.fold import fold_line, terminal_width
+
+    typer.echo("\n".join(fold_line(text, terminal_width(), more="")))
 
 
 def _nothing_left_text(agenda: Any) -> str:
@@ -327,6 +333,6 @@ def watch_command(
               sleep=time.sleep, now=lambda: datetime.now().strftime("%H:%M:%S"), interval=interval,
               width=width)
     except KeyboardInterrupt:
-        typer.echo("")
+        typer.echo("\nStopped watching (Ctrl-C).")
     finally:
         grading.close()

@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 from grader.report import Report
 from trainer.files import not_utf8
+from trainer.fold import fold_line
 from trainer.markup import printable
 from trainer.verdict import Fragments, render
 
@@ -41,7 +42,8 @@ def watch(path: Path, grade: Callable[[str], Report], emit: Callable[[Fragments]
             try:
                 source = Path(path).read_text(encoding="utf-8")
             except UnicodeDecodeError as exc:
-                emit([("class:fail", f"{not_utf8(path, exc)}; watching for the next save\n")])
+                text = f"{not_utf8(path, exc)}; watching for the next save"
+                emit([("class:fail", "\n".join(fold_line(text, width, more="  ")) + "\n")])
             except OSError as exc:
                 emit([("class:fail", f"{printable(path)}: {printable(exc.strerror or exc)}\n")])
             else:
