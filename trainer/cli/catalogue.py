@@ -93,7 +93,11 @@ def list_drills(
     if topic is not None and not specs:
         from grader.spec import TOPICS
 
-        usage_error(f"no drills in topic {topic!r}; topics: {', '.join(TOPICS)}")
+        import difflib
+
+        close = difflib.get_close_matches(topic, list(TOPICS), n=1)
+        hint = f"did you mean {close[0]}? " if close else ""
+        usage_error(f"no drills in topic {topic!r}; {hint}topics: {', '.join(TOPICS)}")
     summaries, agenda = _progress(list(cat.specs))
     due_now = set(agenda.due)
     rows = []
