@@ -173,7 +173,9 @@ def test_watch_and_edit_give_the_non_utf8_message(tmp_path):
     bad.write_bytes(b"\xfe\n")
     shown = []
     watch(bad, lambda s: None, shown.append, sleep=lambda s: None, now=lambda: "12:00", rounds=1)
-    assert "bad.py is not UTF-8 text (byte 0xfe at offset 0)" in "".join(t for f in shown for _, t in f)
+    text = "".join(t for f in shown for _, t in f)
+    assert max(map(len, text.splitlines())) <= 80  # folded to watch's width
+    assert "bad.py is not UTF-8 text (byte 0xfe at offset 0)" in " ".join(text.split())
     result = edit_text("x = 1\n", "gqa", ["sh", "-c", "printf '\\377' > \"$0\""])
     assert result.text is None and result.problem.startswith("the edited file is not UTF-8 text")
 

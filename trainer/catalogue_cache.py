@@ -2,8 +2,8 @@
 
 `load_catalogue()` answers exactly what `grader.spec.load_catalogue()` answers.
 The cache is keyed by the path, size and modification time of every spec file,
-its reference file beside it, and the grader's spec module itself (a changed
-parser parses again), plus the Python version. Any change, a missing or
+its reference file beside it, and every module of the grader package (a
+changed parser parses again), plus the Python version. Any change, a missing or
 unreadable cache, or one that does not load is a miss: the specs are parsed
 again and the cache rewritten (atomically; a home that cannot be written just
 goes without). Catalogues with broken specs are not cached, so their messages
@@ -30,9 +30,10 @@ def _stamp(path: Path) -> tuple[str, int, int] | tuple[str]:
 
 
 def cache_key(files: list[Path]) -> tuple:
-    import grader.spec
+    import grader
 
-    stamps = [_stamp(Path(grader.spec.__file__))]
+    package = Path(grader.__file__).parent  # the parser and every module it may lean on
+    stamps = [_stamp(p) for p in sorted(package.glob("*.py"))]
     for f in files:
         stamps.append(_stamp(f))
         stamps.append(_stamp(f.with_suffix(".py")))
