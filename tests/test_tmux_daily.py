@@ -100,8 +100,8 @@ def test_warmup_says_when_nothing_is_left_and_offers_more(_drill_home):
     tmux = Tmux(60, 20, drill(_drill_home, "warmup"))
     try:
         screen = " ".join(tmux.wait_for("[y/N]", 30).split())  # folded at 60 columns
-        assert "Nothing is due now, and today's new drills are used up (1 of 1 met" in screen
-        assert "Next review: broadcast-rule" in screen
+        assert "Nothing is due now, and today's new drills are used up (1 met today; " \
+            "daily_new_limit is 1). Next review: broadcast-rule" in screen
         assert "Study more: 3 new drill(s) beyond today's limit?" in screen
         tmux.type_line("n")
         screen = " ".join(tmux.wait_for("DRILL-EXITED-0", 20).split())

@@ -190,8 +190,11 @@ def _echo_folded(text: str) -> None:
 def _nothing_left_text(agenda: Any) -> str:
     from trainer.due import when
 
-    text = (f"Nothing is due now, and today's new drills are used up "
-            f"({agenda.introduced_today} of {agenda.new_limit} met today).")
+    if agenda.fresh:
+        text = (f"Nothing is due now, and today's new drills are used up ({agenda.introduced_today} met "
+                f"today; daily_new_limit is {agenda.new_limit}).")
+    else:
+        text = "Nothing is due now, and every drill has been met."
     if agenda.next_review is not None:
         drill, at = agenda.next_review
         text += f" Next review: {drill} {when(at, agenda.now)}."
