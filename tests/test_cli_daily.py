@@ -255,6 +255,8 @@ def test_help_lists_commands_in_a_days_order_and_cuts_nothing(app):
     assert names[:8] == ["list", "show", "warmup", "solve", "watch", "check", "mock", "report"]
     assert {"team", "settings", "doctor", "restore"} <= set(names)
     assert "--install-completion" in text
+    team = run(app, "team", "--help", env={"COLUMNS": "80"}).stdout
+    assert "..." not in team.split("Commands:")[1] and "board" in team
 
 
 def test_drill_ids_complete():
