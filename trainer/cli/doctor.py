@@ -56,26 +56,54 @@ def doctor_command(
             "machine": {c.name: {"ok": c.ok, "detail": c.detail} for c in machine},
         }))
     else:
+        say = _folder()
         typer.echo("The grading sandbox on this machine")
-        typer.echo(f"  {kernel}")
+        say(f"  {kernel}", "    ")
         for f in pieces:
-            typer.echo(f"  {_mark(f.enforced)} {f.name:<13} {f.detail}")
-        typer.echo(f"  {_mark(reaper)} {'orphans':<13} "
-                   + ("processes a solution leaves behind are re-parented to the grader, killed and reaped"
-                      if reaper else "NOT enforced: cannot become a child subreaper; an escaped process may survive"))
+            _row(say, f.enforced, f.name, f.detail)
+        _row(say, reaper, "orphans",
+             "processes a solution leaves behind are re-parented to the grader, killed and reaped"
+             if reaper else "NOT enforced: cannot become a child subreaper; an escaped process may survive")
         typer.echo("  Always enforced:")
         for line in ALWAYS:
-            typer.echo(f"    - {line}")
+            say(f"    - {line}", "      ")
         if missing:
-            typer.echo(f"Not enforced here: {', '.join(f.name for f in missing)}. "
-                       "Grading still works, but a hostile solution could do what is listed above.")
+            say(f"Not enforced here: {', '.join(f.name for f in missing)}. "
+                "Grading still works, but a hostile solution could do what is listed above.")
         else:
             typer.echo("Every confinement piece is enforced.")
         typer.echo("This machine")
         for c in machine:
-            typer.echo(f"  {_mark(c.ok)} {c.name:<13} {c.detail}")
+            _row(say, c.ok, c.name, c.detail)
     if missing or not reaper or not all(c.ok for c in machine if c.required):
         raise typer.Exit(1)
+
+
+_LABEL = 13  # "  [ yes ] " + the name padded to this width + " "
+
+
+def _folder():
+    """Print one line folded to the terminal at spaces; continuation lines get `more`."""
+    from trainer.fold import fold_line, terminal_width
+
+    width = terminal_width()
+
+    def say(text: str, more: str = "") -> None:
+        typer.echo("\n".join(fold_line(text, width, more=more)))
+
+    say.width = width  # type: ignore[attr-defined]
+    return say
+
+
+def _row(say, ok: bool, name: str, detail: str) -> None:
+    """`  [ yes ] name          detail`, the detail folded under itself."""
+    from trainer.fold import fold_line
+
+    pad = 2 + 7 + 1 + _LABEL + 1
+    lines = fold_line(detail, max(20, say.width - pad), more="")
+    typer.echo(f"  {_mark(ok)} {name:<{_LABEL}} {lines[0]}")
+    for line in lines[1:]:
+        typer.echo(" " * pad + line)
 
 
 class Check:
@@ -109,6 +137,12 @@ def _torch_check() -> Check:
     return Check("torch", True, f"torch {printable(version)} imports in {seconds:.1f} s ({gpu})", True)
 
 
+def _installed_editor() -> str:
+    import shutil
+
+    return next((e for e in ("nano", "vim", "vi", "emacs", "micro", "hx") if shutil.which(e)), "")
+
+
 def _editor_check() -> Check:
     import os
     import shutil
@@ -119,23 +153,28 @@ def _editor_check() -> Check:
     source = next((n for n in ("EDITOR", "VISUAL") if os.environ.get(n, "").strip()), None)
     named = f"${source} is {printable(' '.join(argv))!r}" if source else "$EDITOR is not set; :edit falls back to vi"
     if not argv:
-        return Check("editor", False, f"{named}: it names no command; set $EDITOR (e.g. EDITOR='nano')")
+        return Check("editor", False, f"{named}: it names no command; set $EDITOR{_example()}")
     found = shutil.which(argv[0])
     if found is None:
         return Check("editor", False, f"{named}, but {printable(argv[0])!r} is not on PATH; :edit cannot start "
-                     "it. Set $EDITOR to an editor that is installed (e.g. EDITOR='nano')")
+                     f"it. Set $EDITOR to an editor that is installed{_example()}")
     return Check("editor", True, f"{named} ({found}); :edit opens it")
+
+
+def _example() -> str:
+    found = _installed_editor()
+    return f" (e.g. EDITOR={found})" if found else ""
 
 
 def _terminal_check() -> Check:
     import os
-    import shutil
     import sys
 
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if not sys.stdin.isatty() or not (sys.stdout.isatty() or sys.stderr.isatty()):
         return Check("terminal", False, "not a terminal: solve, warmup and mock need one; check, watch, list work")
     term = os.environ.get("TERM", "")
-    cols, rows = shutil.get_terminal_size()
+    fd = 1 if sys.stdout.isatty() else 2
+    cols, rows = os.get_terminal_size(fd)
     problems = []
     if not term or term == "dumb":
         problems.append(f"TERM is {term or 'not set'}; set it to your terminal (e.g. xterm-256color)")
