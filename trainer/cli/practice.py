@@ -65,7 +65,7 @@ def solve(
         repl = DrillRepl(spec, grading, record=_store_recorder(), home=drill_home(),
                          options=ReplOptions(mode="solve", seed=seed, vi=vi_mode))
         outcome = repl.run()
-        typer.echo(_outcome_line(outcome))  # before the worker's shutdown, which may take a moment
+        _echo_folded(_outcome_line(outcome))  # before the worker's shutdown, which may take a moment
     finally:
         grading.close()
 
@@ -163,7 +163,7 @@ def warmup(
                                       label=f"warm-up {done_drills}/{len(drills)}", in_session=True)
                 outcome = _run_drill(spec, grading, options)
                 flow.add(_drill_result(item, outcome), stop=outcome.stop and outcome.status != "timeout")
-                typer.echo(_outcome_line(outcome))
+                _echo_folded(_outcome_line(outcome))
             elif isinstance(item, QuizItem):
                 done_questions += 1
                 result = ask(item.drill, spec.quiz[item.index], clock=clock,
