@@ -112,7 +112,9 @@ def list_drills(
                      _mmss(s.target_seconds), s.title))
     lines = table_lines(rows, terminal_width())
     if due and not rows:
-        lines = [_nothing_due(agenda)]
+        from trainer.fold import fold_line
+
+        lines = fold_line(_nothing_due(agenda), terminal_width(), more="")
     typer.echo("\n".join(lines))
 
 
