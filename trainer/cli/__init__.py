@@ -16,9 +16,15 @@ from trainer.cli.app import COMMANDS, app
 MODULES = ("catalogue", "practice", "grading", "reporting", "team", "progress", "doctor")
 
 
+STATUS = ""  # no command: the status, which lives with the progress commands
+
+
 def _register(command: str | None = None) -> None:
     # Importing a module registers its commands on `app`.
-    names = MODULES if command not in COMMANDS else (COMMANDS[command],)
+    if command == STATUS:
+        names: tuple[str, ...] = ("progress",)
+    else:
+        names = MODULES if command not in COMMANDS else (COMMANDS[command],)
     for name in names:
         __import__(f"trainer.cli.{name}")
 
@@ -27,6 +33,8 @@ def _command_from(argv: list[str]) -> str | None:
     """The command named on the command line, when nothing asks for the whole app."""
     if any(k.endswith("_COMPLETE") for k in os.environ):  # shell completion
         return None
+    if not argv:
+        return STATUS
     for arg in argv:
         if arg in ("--help", "-h", "--install-completion", "--show-completion"):
             return None
