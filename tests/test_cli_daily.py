@@ -305,3 +305,20 @@ def test_a_changed_spec_file_is_parsed_again(_drill_home, tmp_path, monkeypatch)
     assert catalogue_cache.load_catalogue().get("my-gqa").title.startswith("Changed,")
     (_drill_home / "cache" / "catalogue.pickle").write_bytes(b"garbage")
     assert "my-gqa" in catalogue_cache.load_catalogue().specs
+
+
+def test_a_cache_others_may_write_is_never_unpickled(_drill_home):
+    import pickle
+
+    from grader.spec import Catalogue
+    from trainer import catalogue_cache
+
+    catalogue_cache.load_catalogue()
+    path = _drill_home / "cache" / "catalogue.pickle"
+    key, _ = pickle.loads(path.read_bytes())
+    planted = Catalogue({}, ["planted"])
+    path.write_bytes(pickle.dumps((key, planted)))
+    path.chmod(0o644)
+    assert catalogue_cache.load_catalogue().errors == ["planted"]  # ours, only we may write it: trusted
+    path.chmod(0o666)
+    assert catalogue_cache.load_catalogue().errors == []  # anyone may write it: parsed around

@@ -7,7 +7,8 @@ changed parser parses again), plus the Python version. Any change, a missing or
 unreadable cache, or one that does not load is a miss: the specs are parsed
 again and the cache rewritten (atomically; a home that cannot be written just
 goes without). Catalogues with broken specs are not cached, so their messages
-are always current.
+are always current. The file is unpickled only when this user owns it and
+nobody else may write it.
 """
 from __future__ import annotations
 
@@ -63,9 +64,18 @@ def load_catalogue() -> Any:
     return catalogue
 
 
+def _trusted(fh: Any) -> bool:
+    """Only a cache file this user owns and nobody else can write is unpickled (a pickle
+    can run code when loaded, so a file planted by someone else is parsed around)."""
+    st = os.fstat(fh.fileno())
+    return st.st_uid == os.getuid() and not st.st_mode & 0o022
+
+
 def _read(path: Path, key: tuple) -> Any:
     try:
         with open(path, "rb") as fh:
+            if not _trusted(fh):
+                return None
             stored_key, catalogue = pickle.load(fh)  # noqa: S301 - our own file under DRILL_HOME
     except Exception:  # noqa: BLE001 - missing, unreadable or damaged: parse again
         return None
