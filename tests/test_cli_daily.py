@@ -266,6 +266,20 @@ def test_drill_ids_complete():
     assert complete_drill_id("zzz") == []
 
 
+def test_bash_completion_offers_drill_ids(tmp_path):
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    script = tmp_path / "drill"
+    script.write_text(f"#!{sys.executable}\nimport sys\nsys.path.insert(0, {str(root)!r})\n"
+                      "from trainer.cli import main\nmain()\n")
+    script.chmod(0o755)
+    env = {**os.environ, "_DRILL_COMPLETE": "complete_bash", "COMP_WORDS": "drill solve mha-", "COMP_CWORD": "2"}
+    done = subprocess.run([str(script)], env=env, capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["mha-padding"], done.stderr
+
+
 def test_only_the_named_commands_module_is_imported(monkeypatch):
     from trainer.cli import _command_from
 
