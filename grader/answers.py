@@ -1,7 +1,9 @@
 """Quick-fire answers: parse and normalise, so equivalent spellings match.
 
-`(B,H,T,S)`, `( B, H, T, S )` and `B H T S` are one shape; `40 GB`, `40GB`
-and `4e10 bytes` are one number (decimal units, 1% tolerance); `error`,
+`(B,H,T,S)`, `( B, H, T, S )` and `B H T S` are one shape; `40 GB`, `40GB`,
+`forty GB` and `4e10 bytes` are one number (decimal units, 1% tolerance;
+English number words up to the millions: `four`, `twenty-four`, `one
+hundred and twenty`); `error`,
 `Error!` and ` error ` are one word. Torch-free.
 """
 from __future__ import annotations
@@ -31,11 +33,53 @@ class Answer:
     unit_class: str = ""
 
 
+_SMALL = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen".split())}
+_TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if i >= 2}
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
+
+
+def number_words(text: str) -> int | None:
+    """`four` -> 4, `twenty-four` -> 24, `one hundred and five` -> 105; None when `text`
+    is not made of English number words only."""
+    words = [w for w in re.split(r"[\s-]+", text.lower().strip()) if w and w != "and"]
+    if not words or not all(w in _SMALL or w in _TENS or w in _SCALES for w in words) or words[0] in _SCALES:
+        return None
+    total = current = 0
+    for w in words:
+        if w in _SMALL:
+            current += _SMALL[w]
+        elif w in _TENS:
+            current += _TENS[w]
+        elif w == "hundred":
+            current *= 100
+        else:
+            total += current * _SCALES[w]
+            current = 0
+    return total + current
+
+
+def _spelled_number(raw: str) -> str:
+    """`four GB` -> `4 GB`: number words (with an optional unit after them) as digits."""
+    low = raw.lower().strip()
+    n = number_words(low)
+    if n is not None:
+        return str(n)
+    head, _, unit = low.rpartition(" ")
+    if head and unit in _UNITS and unit not in _SCALES:
+        n = number_words(head)
+        if n is not None:
+            return f"{n} {unit}"
+    return raw
+
+
 def parse_answer(text: str) -> Answer:
     """Normalise one answer. Raises ValueError when it is empty or unreadable."""
     raw = str(text).strip()
     if not raw:
         raise ValueError("the answer is empty")
+    raw = _spelled_number(raw)
     low = re.sub(r"(?<=\d),(?=\d{3}\b)", "", raw.lower()).strip()
     m = _NUMBER.fullmatch(low) if _looks_numeric(raw) else None
     if m and m.group(2) in _UNITS:

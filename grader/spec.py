@@ -200,7 +200,7 @@ class Spec:
             lines.append(f"def {fn.signature()}:")
             for a in fn.args:
                 if a.is_tensor:
-                    lines.append(f"    # {a.name}: ({', '.join(a.shape)})")
+                    lines.append(f"    # {a.name}: {shape_names(a.shape)}")
             rets = [_return_text(r) for r in fn.returns]
             if fn.tuple_return:
                 lines.append(f"    # returns: ({', '.join(rets)})")
@@ -211,13 +211,16 @@ class Spec:
         return "\n".join(lines).lstrip("\n") + "\n"
 
 
+def shape_names(names: tuple[str, ...] | list[str] | None) -> str:
+    """A shape in dimension names, in Python's notation: (N,) for one axis, () for none."""
+    names = tuple(names or ())
+    return "(" + ", ".join(names) + ("," if len(names) == 1 else "") + ")"
+
+
 def _return_text(r: ReturnSpec) -> str:
     head = f"{r.name} " if r.name else ""
     if r.is_tensor:
-        dims = ", ".join(r.shape or ())
-        if len(r.shape or ()) == 1:
-            dims += ","
-        return f"{head}({dims}) {r.dtype}"
+        return f"{head}{shape_names(r.shape)} {r.dtype}"
     return f"{head}{r.type}"
 
 
@@ -963,12 +966,18 @@ class Catalogue:
 
     def get(self, drill_id: str) -> Spec:
         if drill_id not in self.specs:
-            import difflib
-
-            close = difflib.get_close_matches(drill_id, list(self.specs), n=3)
-            hint = f"; did you mean {', '.join(close)}?" if close else "; `drill list` shows every id"
-            raise UnknownDrill(f"unknown drill id {drill_id!r}{hint}")
+            raise UnknownDrill(unknown_drill_message(drill_id, self.specs))
         return self.specs[drill_id]
+
+
+def unknown_drill_message(drill_id: str, known: Any) -> str:
+    """The one message for a drill id the catalogue lacks, everywhere: with the closest
+    ids when there are any, else a pointer to `drill list`."""
+    import difflib
+
+    close = difflib.get_close_matches(str(drill_id), list(known), n=3)
+    hint = f"did you mean {', '.join(close)}?" if close else "`drill list` shows every id"
+    return f"unknown drill id {str(drill_id)!r}; {hint}"
 
 
 class UnknownDrill(LookupError):

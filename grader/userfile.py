@@ -113,7 +113,8 @@ def read_text(path: str | os.PathLike, limit: int) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise UnreadableFile(path, f"it is not UTF-8 text (byte {exc.start})") from None
+        raise UnreadableFile(path, f"it is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start}); "
+                                   f"save it as UTF-8 and try again") from None
 
 
 def read_stream(stream, limit: int, name: str = "stdin") -> bytes:

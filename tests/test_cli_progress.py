@@ -70,7 +70,7 @@ def test_status_shows_due_streak_and_suggests_the_warmup(app, home):
     result = run(app)
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[0] == "Due today: 1 (gqa)"  # gqa failed 30 minutes ago; top-p was Easy
+    assert lines[0] == "Due now: 1 (gqa)"  # gqa failed 30 minutes ago; top-p was Easy
     assert lines[1].startswith("New today: ") and lines[2].startswith("Streak: ")
     assert lines[-1] == "Next: drill warmup"
 
@@ -81,15 +81,15 @@ def test_status_lines_with_a_fixed_clock_when_nothing_is_due(home):
         store.set_setting("daily_new_limit", 1)
         store.record_attempt("broadcast-rule", "solve", t0, 30, "pass", target_seconds=300)
     lines = status_lines(t0 + timedelta(hours=1))
-    assert lines == ["Due today: 0", "New today: 0", "Streak: 1 day",
-                     "Next review: broadcast-rule on 2025-03-11 08:00", "Next: drill mock"]
+    assert lines == ["Due now: 0", "New today: 0", "Streak: 1 day",
+                     "Next review: broadcast-rule in 8 days (Tue 11 Mar)", "Next: drill warmup --more"]
     assert status_lines(t0 + timedelta(days=1))[1] == "New today: 1 (outer-typo)"
     with open_store(home, clock=lambda: t0) as store:
         store.set_setting("daily_new_limit", 3)
         store.record_attempt("gqa", "solve", t0 - timedelta(days=1), 30, "pass", target_seconds=300)
         store.record_attempt("gqa", "solve", t0 + timedelta(minutes=1), 30, "wrong")
     assert status_lines(t0 + timedelta(hours=1)) == [
-        "Due today: 1 (gqa)", "New today: 2 (outer-typo, reduction-axes)", "Streak: 2 days",
+        "Due now: 1 (gqa)", "New today: 2 (outer-typo, reduction-axes)", "Streak: 2 days",
         "Next: drill warmup"]
 
 

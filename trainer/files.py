@@ -56,3 +56,12 @@ def _write_in_place(path: Path, text: str) -> None:
     os.set_blocking(fd, True)
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(text)
+
+
+def not_utf8(path: object, exc: UnicodeDecodeError) -> str:
+    """The one message for a file that is not UTF-8 text (check, watch, import, :edit)."""
+    from trainer.markup import printable
+
+    byte = exc.object[exc.start:exc.start + 1] if isinstance(exc.object, (bytes, bytearray)) else b""
+    where = f" (byte 0x{byte[0]:02x} at offset {exc.start})" if byte else ""
+    return f"{printable(path)} is not UTF-8 text{where}; save it as UTF-8 and try again"

@@ -6,12 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from grader.spec import shape_names as _shape
+
 _DTYPE_WORDS = {"float": "float", "mask": "bool | int64 | float32"}
-
-
-def _shape(names: tuple[str, ...] | None) -> str:
-    names = tuple(names or ())
-    return "(" + ", ".join(names) + ("," if len(names) == 1 else "") + ")"
 
 
 def ledger_lines(spec: Any, *, signatures: bool = False, indent: str = "") -> list[str]:

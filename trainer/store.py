@@ -770,10 +770,10 @@ class Store:
                          "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                          (key, json.dumps(value)))
 
-    def delete_setting(self, key: str) -> None:
-        """Forget a stored setting (its default applies again)."""
+    def unset_setting(self, key: str) -> bool:
+        """Remove a stored setting (a known key falls back to its default); False if absent."""
         with self._writing() as conn:
-            conn.execute("DELETE FROM settings WHERE key = ?", (key,))
+            return conn.execute("DELETE FROM settings WHERE key = ?", (key,)).rowcount > 0
 
     # -- writing attempts
 

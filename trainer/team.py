@@ -106,10 +106,9 @@ def new_session(drills: Sequence[str], minutes: float, seed: int, known: Iterabl
     ids = [d.strip() for d in drills if d.strip()]
     if not ids:
         problems.append("no drills given; list them with --drills ID,ID")
-    unknown = [d for d in ids if d not in known_set]
-    if unknown:
-        shown = ", ".join(repr(d[:40]) for d in unknown[:5]) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
-        problems.append(f"unknown drill id{'s' if len(unknown) > 1 else ''} {shown}; `drill list` shows every id")
+    from grader.spec import unknown_drill_message
+
+    problems += [unknown_drill_message(d, sorted(known_set)) for d in ids if d not in known_set]
     repeated = sorted({d for d in ids if ids.count(d) > 1})
     if repeated:
         problems.append(f"drill{'s' if len(repeated) > 1 else ''} listed twice: {', '.join(repeated)}")

@@ -194,19 +194,11 @@ def mmss(seconds: float) -> str:
 
 
 def when(due: datetime, now: datetime | None) -> str:
-    """'in 3 days (Fri 04 Dec)', 'in 10 minutes', 'tomorrow (Sat 05 Dec)'."""
-    stamp = due.astimezone().strftime("%a %d %b")
-    if now is None:
-        return f"on {stamp}"
-    delta = (due - now).total_seconds()
-    if delta < 3600:
-        return f"in {max(1, int(delta // 60))} minutes"
-    if delta < 86400:
-        return f"in {int(delta // 3600)} hours"
-    days = int(round(delta / 86400))
-    if days == 1:
-        return f"tomorrow ({stamp})"
-    return f"in {days} days ({stamp})"
+    """'in 10 minutes', 'today at 14:05 (in 3 hours)', 'tomorrow at 09:00', 'in 3 days (Fri 04 Dec)':
+    trainer.due words it by the local calendar, as the warm-up's "due tomorrow" counts."""
+    from trainer.due import when as due_when
+
+    return due_when(due, now)
 
 
 def plain(fragments: Fragments) -> str:

@@ -7,15 +7,72 @@ from pathlib import Path
 from typing import NoReturn
 
 import typer
+from typer.core import TyperGroup
+
+from trainer.fold import terminal_width
+
+# `drill --help` lists the commands in the order of a day's use, then the
+# occasional ones; trainer.cli imports each command's module from this table.
+COMMANDS: dict[str, str] = {
+    "list": "catalogue", "show": "catalogue", "warmup": "practice", "solve": "practice",
+    "watch": "practice", "check": "grading", "mock": "practice", "report": "reporting",
+    "team": "team", "settings": "progress", "doctor": "doctor", "export": "progress",
+    "import": "progress", "reset": "progress", "restore": "progress", "optimize": "optimize",
+    "validate": "grading",
+}
+
+
+class DrillGroup(TyperGroup):
+    """Commands in COMMANDS order; each description whole (wrapped, never cut with '...')."""
+
+    def list_commands(self, ctx: object) -> list[str]:  # type: ignore[override]
+        names = list(self.commands)
+        rank = {name: i for i, name in enumerate(COMMANDS)}
+        return sorted(names, key=lambda n: (rank.get(n, len(rank)), names.index(n)))
+
+    def format_commands(self, ctx: object, formatter: object) -> None:  # type: ignore[override]
+        rows = []
+        for name in self.list_commands(ctx):
+            cmd = self.get_command(ctx, name)  # type: ignore[arg-type]
+            if cmd is not None and not cmd.hidden:
+                rows.append((name, short_help(cmd)))
+        if rows:
+            with formatter.section("Commands"):  # type: ignore[attr-defined]
+                formatter.write_dl(rows)  # type: ignore[attr-defined]
+
+
+def short_help(cmd: object) -> str:
+    """A command's first paragraph, whole, on one logical line (the formatter wraps it)."""
+    text = getattr(cmd, "short_help", None) or getattr(cmd, "help", None) or ""
+    return " ".join(text.split("\n\n")[0].split())
+
 
 app = typer.Typer(
     name="drill",
+    cls=DrillGroup,
     help="A terminal trainer for the tensor-shape questions of ML coding interviews.",
     no_args_is_help=False,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    # help wraps to the terminal it lands on, also through a pipe (`drill --help | less`)
+    context_settings={"terminal_width": terminal_width()},
 )
+
+
+@app.callback(invoke_without_command=True)
+def status(ctx: typer.Context) -> None:
+    """A terminal trainer for the tensor-shape questions of ML coding interviews.
+
+    Run with no command for a short status: drills due now, new drills for
+    today, the streak and the next suggested command."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from trainer.cli.progress import local_now, status_lines, store_errors
+
+    with store_errors():
+        for line in status_lines(local_now()):
+            typer.echo(line)
 
 
 def no_color() -> bool:

@@ -10,7 +10,7 @@ from trainer.ledger import ledger_lines
 
 
 def load_catalogue_or_exit():
-    from grader.spec import load_catalogue
+    from trainer.catalogue_cache import load_catalogue
 
     from trainer.markup import printable
 
@@ -18,6 +18,16 @@ def load_catalogue_or_exit():
     for warning in cat.warnings():
         typer.echo(f"drill: {printable(warning)}", err=True)
     return cat
+
+
+def complete_drill_id(incomplete: str) -> list[str]:
+    """Shell completion of a drill id (typer's --install-completion)."""
+    try:
+        from trainer.catalogue_cache import load_catalogue
+
+        return [d for d in load_catalogue().specs if d.startswith(incomplete)]
+    except Exception:  # noqa: BLE001 - completion must never print a traceback
+        return []
 
 
 def get_spec_or_exit(drill_id: str):
@@ -39,26 +49,37 @@ def _dim_rule_text(rule) -> str:
 
 
 @app.command("show")
-def show(drill_id: str = typer.Argument(..., metavar="ID", help="the drill id, e.g. mha-padding")) -> None:
+def show(drill_id: str = typer.Argument(..., metavar="ID", help="the drill id, e.g. mha-padding",
+                                        autocompletion=complete_drill_id)) -> None:
     """Prompt, shape ledger, signature(s) to write, target time."""
+    from trainer.fold import fold, fold_line, terminal_width
+
     spec = get_spec_or_exit(drill_id)
-    out = [f"{spec.id}: {spec.title}", f"topic: {spec.topic}    target: {_mmss(spec.target_seconds)}", ""]
-    out += [spec.prompt.rstrip(), ""]
+    width = terminal_width()
+    out = fold_line(f"{spec.id}: {spec.title}", width)
+    out += fold_line(f"topic: {spec.topic}    target: {_mmss(spec.target_seconds)}", width) + [""]
+    out += fold(spec.prompt.rstrip(), width) + [""]
     if spec.dims:
         out.append("dimensions:")
         for rule in spec.dims.values():
-            out.append(f"  {rule.name:<6} {_dim_rule_text(rule)}")
+            out += fold_line(f"{rule.name:<6} {_dim_rule_text(rule)}", width, "  ")
         out.append("")
     out.append("write:")
-    out += ledger_lines(spec, signatures=True, indent="  ")
+    for line in ledger_lines(spec, signatures=True, indent="  "):
+        out += fold_line(line, width)
     if spec.banned:
-        out += ["", "banned: " + ", ".join(spec.banned)]
-    out += ["", f"practise it: drill solve {spec.id}    grade a file: drill check {spec.id} FILE"]
+        out += [""] + fold_line("banned: " + ", ".join(spec.banned), width)
+    out += [""] + fold_line(f"practise it: drill solve {spec.id}", width) \
+        + fold_line(f"grade a file: drill check {spec.id} FILE", width)
     typer.echo("\n".join(out))
 
 
 def _mmss(seconds: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+_HEADER = ("#", "id", "topic", "state", "due", "best", "target", "title")
+_MIN_TITLE = 16
 
 
 @app.command("list")
@@ -67,51 +88,102 @@ def list_drills(
     due: bool = typer.Option(False, "--due", help="only drills due now"),
 ) -> None:
     """The catalogue with each drill's state, due date and best time."""
+    from trainer.fold import terminal_width
+
     cat = load_catalogue_or_exit()
     specs = [s for s in cat.specs.values() if topic is None or s.topic == topic]
     if topic is not None and not specs:
         from grader.spec import TOPICS
 
-        usage_error(f"no drills in topic {topic!r}; topics: {', '.join(TOPICS)}")
-    summaries = _summaries()
+        import difflib
+
+        close = difflib.get_close_matches(topic, list(TOPICS), n=1)
+        hint = f"did you mean {close[0]}? " if close else ""
+        usage_error(f"no drills in topic {topic!r}; {hint}topics: {', '.join(TOPICS)}")
+    summaries, agenda = _progress(list(cat.specs))
+    due_now = set(agenda.due)
     rows = []
-    now_iso = _now_iso()
     for s in specs:
-        info = summaries.get(s.id)
-        state = getattr(info, "state", "new") if info else "new"
-        due_at = getattr(info, "due", None) if info else None
-        due_text = due_at.astimezone().strftime("%Y-%m-%d") if due_at else "-"
-        if due and (due_at is None or due_at.isoformat() > now_iso):
+        if due and s.id not in due_now:
             continue
-        best = getattr(info, "best_seconds", None) if info else None
-        best_text = _mmss(int(round(best))) if best is not None else "-"
-        rows.append((f"{s.number:>2}" if s.number else "  ", s.id, s.topic, state, due_text, best_text, _mmss(s.target_seconds), s.title))
-    header = ("#", "id", "topic", "state", "due", "best", "target", "title")
-    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
-    lines = ["  ".join(str(c).ljust(w) for c, w in zip(header, widths)).rstrip()]
-    for r in rows:
-        lines.append("  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip())
+        info = summaries.get(s.id)
+        state = info.state if info else "new"
+        best = info.best_seconds if info else None
+        rows.append((f"{s.number:>2}" if s.number else "  ", s.id, s.topic, state,
+                     _due_text(s.id, info, agenda), _mmss(int(round(best))) if best is not None else "-",
+                     _mmss(s.target_seconds), s.title))
+    lines = table_lines(rows, terminal_width())
     if due and not rows:
-        lines.append("nothing is due now; `drill warmup` introduces new drills")
+        from trainer.fold import fold_line
+
+        lines = fold_line(_nothing_due(agenda), terminal_width(), more="")
     typer.echo("\n".join(lines))
 
 
-def _now_iso() -> str:
-    from datetime import datetime, timezone
+def table_lines(rows: list[tuple[str, ...]], width: int) -> list[str]:
+    """The table folded to `width`: the title wraps in its column; when even that does not
+    fit, each drill takes two lines, the title (and topic) on the second."""
+    from trainer.fold import fold_line
 
-    return datetime.now(timezone.utc).isoformat()
+    cols = [max(len(str(r[i])) for r in rows + [_HEADER]) for i in range(len(_HEADER) - 1)]
+    fixed = sum(cols) + 2 * len(cols)
+    if width - fixed >= _MIN_TITLE:
+        pad = " " * fixed
+        out = [_row(_HEADER, cols + [0])]
+        for r in rows:
+            folded = fold_line(r[-1], width - fixed, more="")
+            out.append(_row((*r[:-1], folded[0]), cols + [0]))
+            out += [pad + more for more in folded[1:]]
+        return out
+    keep = [0, 1, 3, 4, 5, 6]  # without topic and title: those go on a line of their own
+    narrow = [cols[i] for i in keep]
+    out = [_row([_HEADER[i] for i in keep], narrow)]
+    for r in rows:
+        out.append(_row([r[i] for i in keep], narrow))
+        out += fold_line(f"{r[-1]} ({r[2]})", width, "     ", more="")
+    return out
 
 
-def _summaries() -> dict:
-    """Per-drill progress from the store, or nothing when there is no database yet."""
-    try:
-        from trainer.store import database_exists, open_store
-    except ImportError:
-        return {}
-    if not database_exists():
-        return {}
-    from trainer.cli.progress import store_errors
+def _row(cells, widths) -> str:
+    return "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()
 
+
+def _due_text(drill: str, info, agenda) -> str:
+    if drill in agenda.due:
+        return "now"
+    at = getattr(info, "due", None) if info else None
+    if at is None:
+        return "-"
+    local = at.astimezone(agenda.now.tzinfo)
+    if local.date() == agenda.now.date():
+        return f"today {local:%H:%M}"
+    return f"{local:%Y-%m-%d}"
+
+
+def _nothing_due(agenda) -> str:
+    from trainer.due import when
+
+    text = "Nothing is due now."
+    if agenda.later_today:
+        drill, at = agenda.later_today[0]
+        text += f" {drill} is back {when(at, agenda.now)}."
+    if agenda.new:
+        return text + f" {len(agenda.new)} new drill(s) left today: `drill warmup` introduces them."
+    return text + " Today's new drills are used up; `drill warmup --more` studies ahead."
+
+
+def _progress(known: list[str]):
+    """Per-drill progress and the agenda (trainer.due) from the store, without creating it."""
+    from trainer.cli.progress import local_now, store_errors
+    from trainer.due import agenda_now
+
+    now = local_now()
     with store_errors():
+        from trainer.store import database_exists, open_store
+
+        if not database_exists():
+            return {}, agenda_now(known, now)
+        from trainer.due import read_agenda
+
         with open_store(create=False) as store:
-            return store.drill_summaries()
+            return store.drill_summaries(), read_agenda(store, known, now)

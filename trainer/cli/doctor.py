@@ -1,4 +1,7 @@
-"""`drill doctor`: say plainly what the grader's sandbox enforces on this machine.
+"""`drill doctor`: say plainly what the grader's sandbox enforces on this machine,
+and whether the rest of what drill needs is there: torch (imported in a child
+process, so this one stays torch-free), the editor `:edit` opens ($EDITOR,
+then $VISUAL, else vi) and a terminal the editor can use.
 
 The probe forks a throwaway child, confines it exactly as a sandbox child is
 confined, and tries each forbidden action (write outside its scratch folder,
@@ -12,6 +15,7 @@ import json
 import typer
 
 from trainer.cli.app import app, no_color
+from trainer.markup import printable
 
 ALWAYS = (
     "a wall-clock deadline per case and per submission, enforced from outside",
@@ -41,6 +45,7 @@ def doctor_command(
     pieces = [f for f in features if f.name in confine.PIECES]
     kernel = next((f.detail for f in features if f.name == "kernel"), "")
     missing = [f for f in pieces if not f.enforced]
+    machine = machine_checks()
     if as_json:
         typer.echo(json.dumps({
             "kernel": kernel,
@@ -48,25 +53,139 @@ def doctor_command(
             "not_enforced": {f.name: f.detail for f in missing},
             "orphans_reaped": reaper,
             "always": list(ALWAYS),
+            "machine": {c.name: {"ok": c.ok, "detail": c.detail} for c in machine},
         }))
     else:
+        say = _folder()
         typer.echo("The grading sandbox on this machine")
-        typer.echo(f"  {kernel}")
+        say(f"  {kernel}", "    ")
         for f in pieces:
-            typer.echo(f"  {_mark(f.enforced)} {f.name:<13} {f.detail}")
-        typer.echo(f"  {_mark(reaper)} {'orphans':<13} "
-                   + ("processes a solution leaves behind are re-parented to the grader, killed and reaped"
-                      if reaper else "NOT enforced: cannot become a child subreaper; an escaped process may survive"))
+            _row(say, f.enforced, f.name, f.detail)
+        _row(say, reaper, "orphans",
+             "processes a solution leaves behind are re-parented to the grader, killed and reaped"
+             if reaper else "NOT enforced: cannot become a child subreaper; an escaped process may survive")
         typer.echo("  Always enforced:")
         for line in ALWAYS:
-            typer.echo(f"    - {line}")
+            say(f"    - {line}", "      ")
         if missing:
-            typer.echo(f"Not enforced here: {', '.join(f.name for f in missing)}. "
-                       "Grading still works, but a hostile solution could do what is listed above.")
+            say(f"Not enforced here: {', '.join(f.name for f in missing)}. "
+                "Grading still works, but a hostile solution could do what is listed above.")
         else:
             typer.echo("Every confinement piece is enforced.")
-    if missing or not reaper:
+        typer.echo("This machine")
+        for c in machine:
+            _row(say, c.ok, c.name, c.detail)
+    if missing or not reaper or not all(c.ok for c in machine if c.required):
         raise typer.Exit(1)
+
+
+_LABEL = 13  # "  [ yes ] " + the name padded to this width + " "
+
+
+def _folder():
+    """Print one line folded to the terminal at spaces; continuation lines get `more`."""
+    from trainer.fold import fold_line, terminal_width
+
+    width = terminal_width()
+
+    def say(text: str, more: str = "") -> None:
+        typer.echo("\n".join(fold_line(text, width, more=more)))
+
+    say.width = width  # type: ignore[attr-defined]
+    return say
+
+
+def _row(say, ok: bool, name: str, detail: str) -> None:
+    """`  [ yes ] name          detail`, the detail folded under itself."""
+    from trainer.fold import fold_line
+
+    pad = 2 + 7 + 1 + _LABEL + 1
+    lines = fold_line(detail, max(20, say.width - pad), more="")
+    typer.echo(f"  {_mark(ok)} {name:<{_LABEL}} {lines[0]}")
+    for line in lines[1:]:
+        typer.echo(" " * pad + line)
+
+
+class Check:
+    def __init__(self, name: str, ok: bool, detail: str, required: bool = False) -> None:
+        self.name, self.ok, self.detail, self.required = name, ok, detail, required
+
+
+def machine_checks() -> list[Check]:
+    """torch (required: nothing grades without it), the editor and the terminal (advice)."""
+    return [_torch_check(), _editor_check(), _terminal_check()]
+
+
+def _torch_check() -> Check:
+    import subprocess
+    import sys
+    import time
+
+    code = "import torch; print(torch.__version__, torch.cuda.is_available())"
+    start = time.monotonic()
+    try:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=180)
+    except subprocess.TimeoutExpired:
+        return Check("torch", False, "importing torch took over 3 minutes; grading cannot start", True)
+    seconds = time.monotonic() - start
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        return Check("torch", False, f"cannot import torch: {printable(last)[:200]}; install torch (CPU is enough)",
+                     True)
+    version, cuda = (done.stdout.split() + ["?", "False"])[:2]
+    gpu = "a GPU is visible" if cuda == "True" else "CPU only"
+    return Check("torch", True, f"torch {printable(version)} imports in {seconds:.1f} s ({gpu})", True)
+
+
+def _installed_editor() -> str:
+    import shutil
+
+    return next((e for e in ("nano", "vim", "vi", "emacs", "micro", "hx") if shutil.which(e)), "")
+
+
+def _editor_check() -> Check:
+    import os
+    import shutil
+
+    from trainer.repl.editor import editor_command
+
+    argv = editor_command()
+    source = next((n for n in ("EDITOR", "VISUAL") if os.environ.get(n, "").strip()), None)
+    named = f"${source} is {printable(' '.join(argv))!r}" if source else "$EDITOR is not set; :edit falls back to vi"
+    if not argv:
+        return Check("editor", False, f"{named}: it names no command; set $EDITOR{_example()}")
+    found = shutil.which(argv[0])
+    if found is None:
+        return Check("editor", False, f"{named}, but {printable(argv[0])!r} is not on PATH; :edit cannot start "
+                     f"it. Set $EDITOR to an editor that is installed{_example()}")
+    return Check("editor", True, f"{named} ({found}); :edit opens it")
+
+
+def _example() -> str:
+    found = _installed_editor()
+    return f" (e.g. EDITOR={found})" if found else ""
+
+
+def _terminal_check() -> Check:
+    import os
+    import sys
+
+    if not sys.stdin.isatty() or not (sys.stdout.isatty() or sys.stderr.isatty()):
+        return Check("terminal", False, "not a terminal: solve, warmup and mock need one; check, watch, list work")
+    term = os.environ.get("TERM", "")
+    fd = 1 if sys.stdout.isatty() else 2
+    cols, rows = os.get_terminal_size(fd)
+    problems = []
+    if not term or term == "dumb":
+        problems.append(f"TERM is {term or 'not set'}; set it to your terminal (e.g. xterm-256color)")
+    if cols < 60 or rows < 20:
+        problems.append(f"{cols}x{rows} is smaller than 60x20; the editor needs at least that")
+    encoding = (sys.stdout.encoding or "").lower().replace("-", "")
+    if encoding != "utf8":
+        problems.append(f"output encoding is {sys.stdout.encoding}; set LANG to a UTF-8 locale")
+    if problems:
+        return Check("terminal", False, "; ".join(problems))
+    return Check("terminal", True, f"TERM={printable(term)}, {cols}x{rows}, UTF-8")
 
 
 def _subreaper_works() -> bool:

@@ -16,7 +16,7 @@ from typing import List, Optional
 import typer
 
 from trainer.cli.app import app, no_color, usage_error
-from trainer.cli.catalogue import get_spec_or_exit
+from trainer.cli.catalogue import complete_drill_id, get_spec_or_exit
 
 def _read_sources(files: list[Path]) -> list[str]:
     from grader.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
@@ -34,7 +34,8 @@ def _read_sources(files: list[Path]) -> list[str]:
 
 @app.command("check")
 def check(
-    drill_id: str = typer.Argument(..., metavar="ID", help="the drill id, e.g. mha-padding"),
+    drill_id: str = typer.Argument(..., metavar="ID", help="the drill id, e.g. mha-padding",
+                                   autocompletion=complete_drill_id),
     files: List[Path] = typer.Argument(..., metavar="FILE...", help="solution files to grade"),
     as_json: bool = typer.Option(False, "--json", help="one JSON object per file on stdout, nothing else"),
     seed: Optional[int] = typer.Option(None, "--seed", help="case seed (default: a new one per run)"),
@@ -44,10 +45,21 @@ def check(
     """Grade solution files once: no REPL, no progress recorded unless --record."""
     spec = get_spec_or_exit(drill_id)
     sources = _read_sources(files)
+    reports: list = []
+    try:
+        _check_all(spec, files, sources, reports, as_json, seed, record, verbose)
+    except KeyboardInterrupt:
+        left = len(files) - len(reports)
+        typer.echo(f"\ndrill check: stopped (Ctrl-C); {len(reports)} of {len(files)} file(s) graded, "
+                   f"{left} not graded" + (", nothing more recorded" if record else "") + ".", err=True)
+        raise typer.Exit(130) from None
+    raise typer.Exit(0 if all(r.verdict == "pass" for r in reports) else 1)
+
+
+def _check_all(spec, files, sources, reports, as_json, seed, record, verbose) -> None:
     from grader.engine import Grader  # heavy import only now
 
     grader = Grader()
-    reports = []
     sitting = _sitting() if record else None
     for path, source in zip(files, sources):
         started = datetime.now(timezone.utc)
@@ -66,7 +78,6 @@ def check(
         sitting.close("passed" if any(r.verdict == "pass" for r in reports) else "failed")
     if verbose and not as_json:
         _print_confinement()
-    raise typer.Exit(0 if all(r.verdict == "pass" for r in reports) else 1)
 
 
 def _sitting():

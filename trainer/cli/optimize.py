@@ -34,7 +34,7 @@ def optimize(
                 if fitted is None:
                     typer.echo("Already using fsrs's default parameters; nothing changed.")
                 else:
-                    store.delete_setting(PARAMETERS_KEY)
+                    store.unset_setting(PARAMETERS_KEY)
                     typer.echo(f"Back to fsrs's default parameters (the fit of "
                                f"{fitted.get('fitted_at', 'an unknown date')[:10]} is forgotten).")
                 return

@@ -12,7 +12,7 @@ from typing import Any, Optional
 import typer
 
 from trainer.cli.app import app, usage_error
-from trainer.cli.catalogue import get_spec_or_exit, load_catalogue_or_exit
+from trainer.cli.catalogue import complete_drill_id, get_spec_or_exit, load_catalogue_or_exit
 from trainer.markup import printable
 
 
@@ -57,7 +57,8 @@ def _need_terminal() -> None:
 
 @app.command("solve")
 def solve(
-    drill_id: str = typer.Argument(..., metavar="ID", help="the drill id, e.g. mha-padding"),
+    drill_id: str = typer.Argument(..., metavar="ID", help="the drill id, e.g. mha-padding",
+                                   autocompletion=complete_drill_id),
     seed: Optional[int] = typer.Option(None, "--seed", help="case seed (default: a new one per submit)"),
     vi: Optional[bool] = typer.Option(None, "--vi/--emacs", help="key bindings (default: the vi_mode setting)"),
 ) -> None:
@@ -160,69 +161,118 @@ def _drill_result(item: Any, outcome: Any) -> Any:
 def warmup(
     count: int = typer.Option(3, "--count", "-n", min=0, help="at most this many drills"),
     minutes: Optional[float] = typer.Option(None, "--minutes", "-m", min=1, help="stop starting new items after this long"),
+    more: bool = typer.Option(False, "--more", help="when nothing is due and today's new drills are used up, "
+                              "study more without asking: new drills beyond the daily limit, then reviews ahead"),
     vi: Optional[bool] = typer.Option(None, "--vi/--emacs", help="key bindings (default: the vi_mode setting)"),
 ) -> None:
     """The daily warm-up: due reviews first, then new drills, quick-fire questions mixed in."""
     _need_terminal()
-    from datetime import timedelta
-
     from trainer.cli.progress import store_errors
-    from trainer.plans import load_plan, next_new_drills
+    from trainer.due import read_agenda
     from trainer.repl.app import ReplOptions
     from trainer.repl.clock import SystemClock
     from trainer.repl.grading import open_grading
     from trainer.repl.quickfire import ask
-    from trainer.sessions import DrillItem, ItemResult, Warmup, plan_warmup
+    from trainer.sessions import DrillItem, ItemResult, QuizItem, Warmup, plan_warmup
     from trainer.store import open_store
 
     cat = load_catalogue_or_exit()
     clock = SystemClock()
-    now = clock.now()
+    now = clock.now().astimezone()
     with store_errors():
         with open_store() as store:
             settings = store.settings()
-            summaries = store.drill_summaries()
-            due = [d for d in store.due(now) if d in cat.specs]
-            plan = load_plan(settings.plan)
-            new = next_new_drills(plan, summaries, now.astimezone().date(), settings.daily_new_limit,
-                                  known=list(cat.specs))
+            agenda = read_agenda(store, cat.specs, now)
         vi_mode = settings.vi_mode if vi is None else vi
+    due, new = list(agenda.due), list(agenda.new)
+    if agenda.nothing_left and count > 0:
+        _say(_nothing_left_text(agenda))
+        due, new = agenda.study_more(count)
+        if not due and not new:
+            typer.echo("Every drill is met and none has a review scheduled; `drill mock` is next.")
+            return
+        if not more and not _confirm_more(len(new), len(due)):
+            _say("Nothing more today. `drill warmup --more` studies ahead without asking.")
+            return
     quiz_counts = {d: len(s.quiz) for d, s in cat.specs.items()}
-    met = [d for d in summaries if d in cat.specs]
-    items = plan_warmup(due, new, quiz_counts, count, seed=int(now.timestamp()), fallback=met or list(cat.specs))
+    items = plan_warmup(due, new, quiz_counts, count, seed=int(now.timestamp()))
+    drills = [i for i in items if isinstance(i, DrillItem)]
+    questions = len(items) - len(drills)
     if not items:
-        typer.echo("Nothing to warm up on today.")
+        typer.echo("Nothing to warm up on today (--count 0).")
         return
     with store_errors():
         with open_store() as store:
-            session_id = store.start_session("warmup", {"count": count, "minutes": minutes, "due": due, "new": new})
+            session_id = store.start_session("warmup", {"count": count, "minutes": minutes, "due": due, "new": new,
+                                                        "more": agenda.nothing_left})
     flow = Warmup(items, clock, minutes)
-    _say(f"Warm-up: {sum(isinstance(i, DrillItem) for i in items)} drill(s) "
-               f"({len(due)} due, {len(new)} new today), quick-fire questions in between.")
+    n_due = sum(i.reason == "review" for i in drills)
+    kind = ("ahead of time" if agenda.nothing_left else "due")
+    _say(f"Warm-up: {len(drills)} drill(s) ({n_due} {kind}, {len(drills) - n_due} new), "
+         f"{questions} quick-fire question(s) in between.")
     grading = open_grading()
+    done_drills = done_questions = 0
     try:
         while (item := flow.next_item()) is not None:
-            pos, total = flow.position()
-            label = f"warm-up {pos}/{total}"
             spec = cat.get(item.drill)
             if isinstance(item, DrillItem):
-                options = ReplOptions(mode="warmup", session_id=session_id, vi=vi_mode, label=label,
-                                      in_session=True)
+                done_drills += 1
+                options = ReplOptions(mode="warmup", session_id=session_id, vi=vi_mode,
+                                      label=f"warm-up {done_drills}/{len(drills)}", in_session=True)
                 outcome = _run_drill(spec, grading, options)
                 flow.add(_drill_result(item, outcome), stop=outcome.stop and outcome.status != "timeout")
                 _say(_outcome_line(outcome))
-            else:
-                result = ask(item.drill, spec.quiz[item.index], clock=clock, label=label)
+            elif isinstance(item, QuizItem):
+                done_questions += 1
+                result = ask(item.drill, spec.quiz[item.index], clock=clock,
+                             label=f"{done_questions}/{questions}")
                 stop = result.stop or not _go_on()
                 flow.add(ItemResult(item, "right" if result.correct else "wrong", result.seconds), stop=stop)
     finally:
         grading.close()
     with store_errors():
         with open_store() as store:
-            tomorrow = clock.now().astimezone().replace(hour=23, minute=59, second=59) + timedelta(days=1)
-            summary = flow.summary(store.due(tomorrow))
+            after = read_agenda(store, cat.specs, clock.now().astimezone())
+            summary = flow.summary([d for d, _ in after.tomorrow])
             store.end_session(session_id, summary.to_dict())
-    _say("\n".join(summary.lines()))
+    lines = summary.lines()  # its last line says what is due tomorrow
+    _say("\n".join(lines[:-1] + _later_today_lines(after) + lines[-1:]))
+
+
+def _nothing_left_text(agenda: Any) -> str:
+    from trainer.due import when
+
+    if agenda.fresh:
+        text = (f"Nothing is due now, and today's new drills are used up ({agenda.introduced_today} met "
+                f"today; daily_new_limit is {agenda.new_limit}).")
+    else:
+        text = "Nothing is due now, and every drill has been met."
+    if agenda.next_review is not None:
+        drill, at = agenda.next_review
+        text += f" Next review: {drill} {when(at, agenda.now)}."
+    return text
+
+
+def _confirm_more(new: int, ahead: int) -> bool:
+    """Anki's "study more": ask before going past today's plan."""
+    what = " and ".join(p for p in (f"{new} new drill(s) beyond today's limit" if new else "",
+                                    f"{ahead} review(s) ahead of time" if ahead else "") if p)
+    try:
+        return typer.confirm(f"Study more: {what}?", default=False)
+    except typer.Abort:
+        return False
+
+
+def _later_today_lines(agenda: Any) -> list[str]:
+    from trainer.due import clock_time
+
+    if agenda.due:
+        return [f"Due now: {len(agenda.due)} ({', '.join(agenda.due[:6])}"
+                + (", ..." if len(agenda.due) > 6 else "") + ")"]
+    if not agenda.later_today:
+        return []
+    shown = ", ".join(f"{d} at {clock_time(t, agenda.now)}" for d, t in agenda.later_today[:4])
+    return [f"Back later today: {shown}" + (", ..." if len(agenda.later_today) > 4 else "")]
 
 
 def _go_on() -> bool:
@@ -307,7 +357,7 @@ def mock(
 
 @app.command("watch")
 def watch_command(
-    drill_id: str = typer.Argument(..., metavar="ID", help="the drill id"),
+    drill_id: str = typer.Argument(..., metavar="ID", help="the drill id", autocompletion=complete_drill_id),
     file: Path = typer.Argument(..., metavar="FILE", help="the solution file to grade on every save"),
     seed: Optional[int] = typer.Option(None, "--seed", help="case seed (default: a new one per grade)"),
     interval: float = typer.Option(0.3, "--interval", min=0.05, help="seconds between checks of FILE"),
@@ -333,15 +383,16 @@ def watch_command(
     from trainer.sittings import WatchSitting
 
     sitting = WatchSitting(spec.id, float(spec.target_seconds)) if record else None
+    width = shutil.get_terminal_size().columns
     _say(f"Watching {printable(file)} for {spec.id}; every save is graded"
          + (", recorded up to the first pass as one sitting" if record else "") + ". Ctrl-C stops.")
     try:
         watch(file, lambda source: grading.grade(spec.id, source, str(file.resolve()), seed),
               lambda frags: print_formatted_text(FormattedText(frags), style=style, end=""),
               sleep=time.sleep, now=lambda: datetime.now().strftime("%H:%M:%S"), interval=interval,
-              width=shutil.get_terminal_size().columns, after=sitting.record if sitting else None)
+              width=width, after=sitting.record if sitting else None)
     except KeyboardInterrupt:
-        typer.echo("")
+        typer.echo("\nStopped watching (Ctrl-C).")
     finally:
         if sitting is not None:
             sitting.close()

@@ -10,13 +10,14 @@ from __future__ import annotations
 import json
 import sys
 from contextlib import contextmanager
-from datetime import date, datetime, time, timedelta, timezone, tzinfo
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator, Optional
 
 import typer
 
 from trainer.cli.app import app, usage_error
+from trainer.cli.catalogue import complete_drill_id
 from trainer.files import write_atomically
 from trainer.markup import printable
 from trainer.plans import PlanError, StudyPlan, load_plan, next_new_drills
@@ -24,7 +25,6 @@ from trainer.reports import plural
 from trainer.scheduling import utc_now
 from trainer.store import (
     EXPORT_FORMAT,
-    DrillSummary,
     StoreError,
     database_exists,
     list_backups,
@@ -46,85 +46,63 @@ def store_errors() -> Iterator[None]:
         raise typer.Exit(1) from None
 
 
-def _local_now() -> datetime:
+def local_now() -> datetime:
     return utc_now().astimezone()
-
-
-def _end_of_day(day: date, tz: tzinfo) -> datetime:
-    return datetime.combine(day + timedelta(days=1), time.min, tz)
 
 
 def known_drill_ids(plan: StudyPlan | None = None) -> set[str]:
     """The plan's drill ids, plus the catalogue's when the grader's loader is available."""
     ids = set((plan or load_plan()).order)
-    try:
-        from grader.spec import load_catalogue
-    except ImportError:
-        return ids
-    return ids | set(load_catalogue().specs)
+    return ids | set(known_drill_ids_or_none() or ())
 
 
 # ---------------------------------------------------------------- status
 
 
-@app.callback(invoke_without_command=True)
-def status(ctx: typer.Context) -> None:
-    """A terminal trainer for the tensor-shape questions of ML coding interviews.
-
-    Run with no command for a short status: drills due today, the streak and
-    the next suggested command."""
-    if ctx.invoked_subcommand is not None:
-        return
-    with store_errors():
-        for line in status_lines(_local_now()):
-            typer.echo(line)
-
-
 def status_lines(now: datetime) -> list[str]:
-    """The status text for ``now`` (an aware local time); never creates the database."""
-    tz = now.tzinfo or timezone.utc
-    today = now.date()
-    summaries: dict[str, DrillSummary] = {}
-    due: list[str] = []
+    """The status text for ``now`` (an aware local time); never creates the database.
+    What is due comes from trainer.due, the one answer shared with list, warmup and report."""
+    from trainer.due import agenda_now, clock_time, short_list, when
+
+    agenda = agenda_now(known_drill_ids_or_none(), now)
     streak = 0
-    limit = None
-    plan_name = "default"
+    has_progress = False
     if database_exists():
         with open_store() as store:
-            due = store.due(_end_of_day(today, tz))
-            summaries = store.drill_summaries()
-            streak = store.streak(today, tz)
-            settings = store.settings()
-            limit, plan_name = settings.daily_new_limit, settings.plan
-    plan = load_plan(plan_name)
-    if limit is None:
-        from trainer.store import SETTING_DEFAULTS
-
-        limit = int(SETTING_DEFAULTS["daily_new_limit"])
-    new = next_new_drills(plan, summaries, today, limit, tz=tz)
+            streak = store.streak(now.date(), now.tzinfo or timezone.utc)
+            counts = store.counts()
+            has_progress = bool(counts["attempts"] or counts["cards"])
+    due, new = list(agenda.due), list(agenda.new)
     lines = [
-        f"Due today: {len(due)}" + (f" ({_short_list(due)})" if due else ""),
-        f"New today: {len(new)}" + (f" ({_short_list(new)})" if new else ""),
+        f"Due now: {len(due)}" + (f" ({short_list(due)})" if due else ""),
+        f"New today: {len(new)}" + (f" ({short_list(new)})" if new else ""),
         f"Streak: {streak} day{'s' if streak != 1 else ''}",
     ]
-    if not summaries:
+    if agenda.later_today:
+        lines.insert(1, f"Later today: {len(agenda.later_today)} ("
+                     + short_list([f"{d} at {clock_time(t, now)}" for d, t in agenda.later_today]) + ")")
+    if not has_progress:
         lines.insert(0, "No progress recorded yet.")
     if due:
         suggestion = "drill warmup"
     elif new:
         suggestion = f"drill solve {new[0]}"
     else:
-        upcoming = sorted((s.due, d) for d, s in summaries.items() if s.due is not None)
-        if upcoming:
-            lines.append(f"Next review: {upcoming[0][1]} on {upcoming[0][0].astimezone(tz):%Y-%m-%d %H:%M}")
-        suggestion = "drill mock"
+        if agenda.next_review is not None:
+            drill, at = agenda.next_review
+            lines.append(f"Next review: {drill} {when(at, now)}")
+        suggestion = "drill warmup --more" if agenda.fresh or agenda.upcoming else "drill mock"
     lines.append(f"Next: {suggestion}")
     return lines
 
 
-def _short_list(ids: list[str], shown: int = 5) -> str:
-    head = ", ".join(ids[:shown])
-    return head + (f", +{len(ids) - shown} more" if len(ids) > shown else "")
+def known_drill_ids_or_none() -> list[str] | None:
+    """The catalogue's ids (in catalogue order), or None when the grader's loader is missing."""
+    try:
+        from trainer.catalogue_cache import load_catalogue
+    except ImportError:
+        return None
+    return list(load_catalogue().specs)
 
 
 # ---------------------------------------------------------------- export / import
@@ -177,9 +155,11 @@ def import_command(
             raw = read_bytes(Path(file).expanduser(), IMPORT_LIMIT)
         text = raw.decode("utf-8")
     except UnreadableFile as exc:
-        usage_error(str(exc))
+        usage_error(f"{printable(exc)}. Nothing was imported.")
     except UnicodeDecodeError as exc:
-        usage_error(f"cannot read {source}: it is not UTF-8 text (byte {exc.start})")
+        from trainer.files import not_utf8
+
+        usage_error(not_utf8(source, exc) + ". Nothing was imported.")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -207,14 +187,17 @@ def _confirm(question: str) -> bool:
 
 @app.command("reset")
 def reset_command(
-    drill_id: Optional[str] = typer.Argument(None, metavar="[ID]", help="Forget only this drill."),
+    drill_id: Optional[str] = typer.Argument(None, metavar="[ID]", help="Forget only this drill.",
+                                             autocompletion=complete_drill_id),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask (for scripts)."),
 ) -> None:
     """Forget progress: one drill's attempts and schedule, or everything (asks first)."""
     with store_errors():
+        from grader.spec import unknown_drill_message
+
         if not database_exists():
             if drill_id is not None and drill_id not in known_drill_ids():
-                usage_error(f"unknown drill id {drill_id!r}; see `drill list`")
+                usage_error(unknown_drill_message(drill_id, known_drill_ids()))
             typer.echo("No progress recorded yet; nothing to reset.")
             return
         with open_store() as store:
@@ -227,7 +210,7 @@ def reset_command(
                 has_card = store.card(drill_id) is not None
                 if n_attempts == 0 and not has_card:
                     if drill_id not in known_drill_ids():
-                        usage_error(f"unknown drill id {drill_id!r}; see `drill list`")
+                        usage_error(unknown_drill_message(drill_id, known_drill_ids()))
                     typer.echo(f"No progress recorded for {drill_id}; nothing to reset.")
                     return
                 what, n_extra = f"progress on {drill_id}", " and its schedule"
@@ -278,27 +261,78 @@ def restore_command(
 # ---------------------------------------------------------------- settings
 
 
+SETTING_HELP = {
+    "retention": "the recall probability reviews aim for (0.7 to 0.97)",
+    "daily_new_limit": "new drills introduced per day (0 to 32)",
+    "vi_mode": "vi key bindings in the editor (true or false)",
+    "plan": "the study plan that orders new drills",
+}
+
+
+def _unknown_setting(key: str) -> str:
+    import difflib
+
+    from trainer.store import SETTING_DEFAULTS
+
+    known = list(SETTING_DEFAULTS)
+    close = difflib.get_close_matches(key.replace("-", "_").lower(), known, n=1, cutoff=0.5)
+    hint = f"did you mean {close[0]}? " if close else ""
+    return f"unknown setting {key!r}; {hint}settings: {', '.join(known)}"
+
+
 @app.command("settings")
 def settings_command(
     key: Optional[str] = typer.Argument(None, metavar="[KEY]",
-                                        help="retention, daily_new_limit, vi_mode, plan, ..."),
+                                        help="retention, daily_new_limit, vi_mode or plan"),
     value: Optional[str] = typer.Argument(None, metavar="[VALUE]", help="the new value (JSON or text)"),
+    unset: Optional[str] = typer.Option(None, "--unset", metavar="KEY",
+                                        help="remove a stored setting (a known one goes back to its default)"),
 ) -> None:
-    """Show the settings, or set one: `drill settings retention 0.85`."""
+    """Show the settings, set one (`drill settings retention 0.85`) or unset one."""
+    from trainer.store import SETTING_DEFAULTS
+
+    if unset is not None:
+        if key is not None:
+            usage_error("give either --unset KEY or KEY [VALUE], not both")
+        with store_errors():
+            removed = False
+            if database_exists():
+                with open_store() as store:
+                    removed = store.unset_setting(unset)
+        if unset in SETTING_DEFAULTS:
+            typer.echo(f"{unset} = {json.dumps(SETTING_DEFAULTS[unset])} (the default)")
+        elif removed:
+            typer.echo(f"removed {printable(unset)}")
+        else:
+            usage_error(_unknown_setting(unset))
+        return
+    if key is not None and key not in SETTING_DEFAULTS:
+        stored_extra = False
+        if value is None and database_exists():
+            with store_errors(), open_store() as store:
+                stored_extra = key in store.settings().extra
+        if not stored_extra:
+            usage_error(_unknown_setting(key))
     with store_errors():
         if value is None:
-            if not database_exists():
-                from trainer.store import SETTING_DEFAULTS
-
-                current: dict[str, Any] = dict(SETTING_DEFAULTS)
-            else:
+            current: dict[str, Any] = dict(SETTING_DEFAULTS)
+            extra: dict[str, Any] = {}
+            if database_exists():
                 with open_store() as store:
                     s = store.settings()
                 current = {"retention": s.retention, "daily_new_limit": s.daily_new_limit,
-                           "vi_mode": s.vi_mode, "plan": s.plan, **s.extra}
-            shown = current if key is None else {key: current.get(key)}
+                           "vi_mode": s.vi_mode, "plan": s.plan}
+                extra = dict(s.extra)
+            if key is not None:
+                shown = {key: current[key]} if key in current else {key: extra[key]}
+            else:
+                shown = current
             for k, v in shown.items():
-                typer.echo(f"{printable(k)} = {json.dumps(v)}")
+                typer.echo(f"{printable(k)} = {json.dumps(v)}" + (f"    # {SETTING_HELP[k]}" if k in SETTING_HELP and key is None
+                                                        else ""))
+            for k, v in (extra.items() if key is None else ()):
+                typer.echo(f"{printable(k)} = {printable(json.dumps(v))}    # not a setting drill reads; "
+                           f"`drill settings --unset {printable(k)}` removes it")
             return
         try:
             parsed: Any = json.loads(value)

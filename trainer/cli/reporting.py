@@ -52,17 +52,19 @@ def parse_since(text: str, today: date) -> date:
 
 def gather(moment: datetime, tz: tzinfo, since: date | None) -> Report:
     """Read the store (without creating it) and the catalogue, and compute the report."""
-    from grader.spec import load_catalogue
+    from trainer.catalogue_cache import load_catalogue
+    from trainer.due import card_dues
     from trainer.store import database_exists, open_store
 
-    infos = drill_infos(load_catalogue().specs.values())
+    specs = load_catalogue().specs
+    infos = drill_infos(specs.values())
     attempts, dues, recall, sessions, section = [], [], {}, [], None
     if database_exists():
         from trainer.report_scheduler import scheduler_section
 
         with open_store(clock=lambda: moment) as store:
             attempts = store.attempts()
-            dues = [c.due for c in store.cards()]
+            dues = card_dues(store, specs)
             recall = store.retrievabilities(moment)
             sessions = store.sessions()
             section = scheduler_section(store.reviews(), store.fitted(), store.settings().retention, moment)

@@ -25,7 +25,7 @@ from typing import Any, List, NoReturn, Optional
 import typer
 
 from trainer.attempts import attempt_from
-from trainer.cli.app import app, emit, no_color, usage_error
+from trainer.cli.app import DrillGroup, app, emit, no_color, usage_error
 from trainer.cli.catalogue import load_catalogue_or_exit
 from grader.userfile import SESSION_LIMIT, SOLUTION_LIMIT, UnreadableFile, read_bytes, read_text
 from trainer.files import write_atomically
@@ -58,7 +58,8 @@ from trainer.team import (
 )
 
 team_app = typer.Typer(help="Team study sessions: one session file, one results file per member, a board.",
-                       no_args_is_help=True, add_completion=False, rich_markup_mode=None)
+                       no_args_is_help=True, add_completion=False, rich_markup_mode=None,
+                       cls=DrillGroup)  # descriptions whole, never cut with "..."
 app.add_typer(team_app, name="team")
 
 BOARD_FORMATS = ("text", "md", "html")

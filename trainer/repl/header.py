@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from grader.spec import shape_names
 from trainer.ledger import ledger_lines
 from trainer.verdict import Fragments, mmss
 
@@ -30,8 +31,8 @@ def signature_lines(spec: Any) -> list[str]:
     for fn in spec.functions:
         args = []
         for a in fn.args:
-            args.append(f"{a.name} ({', '.join(a.shape or ())})" if a.is_tensor else f"{a.name}: {a.type}")
-        rets = [f"({', '.join(r.shape or ())})" if r.is_tensor else str(r.type) for r in fn.returns]
+            args.append(f"{a.name} {shape_names(a.shape)}" if a.is_tensor else f"{a.name}: {a.type}")
+        rets = [shape_names(r.shape) if r.is_tensor else str(r.type) for r in fn.returns]
         ret = rets[0] if len(rets) == 1 else "(" + ", ".join(rets) + ")"
         lines.append(f"{fn.name}({', '.join(args)}) -> {ret}")
     return lines

@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 from grader.report import Report
 from grader.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
+from trainer.fold import fold_line
 from trainer.markup import printable
 from trainer.verdict import Fragments, render
 
@@ -43,7 +44,8 @@ def watch(path: Path, grade: Callable[[str], Report], emit: Callable[[Fragments]
             try:
                 source = read_text(path, SOLUTION_LIMIT)
             except UnreadableFile as exc:
-                emit([("class:fail", f"{printable(path)}: {exc.reason}\n")])
+                text = f"{printable(path)}: {exc.reason}; watching for the next save"
+                emit([("class:fail", "\n".join(fold_line(text, width, more="  ")) + "\n")])
             else:
                 result = grade(source)
                 graded += 1

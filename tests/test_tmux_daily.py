@@ -1,0 +1,142 @@
+"""The daily commands in a real terminal (tmux): a warm-up whose "back for review" and
+"due tomorrow" say what the scheduler stored; the warm-up when nothing is left
+today (it says so and offers more); `list`, `show` and `--help` at 60x20, folded
+at spaces."""
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from trainer.store import open_store
+
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = ROOT / "drills" / "01-broadcasting" / "outer-typo.py"
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
+class Tmux:
+    def __init__(self, width: int, height: int, command: str):
+        self.socket = f"cli-test-{uuid.uuid4().hex[:8]}"
+        self("new-session", "-d", "-s", "cli", "-x", str(width), "-y", str(height), command)
+
+    def __call__(self, *args: str) -> str:
+        out = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=20)
+        return out.stdout
+
+    def screen(self) -> str:
+        return self("capture-pane", "-p", "-t", "cli")
+
+    def wait_for(self, text: str, timeout: float = 60.0) -> str:
+        deadline = time.monotonic() + timeout
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.2)
+        raise AssertionError(f"{text!r} never appeared; the screen was:\n{screen}")
+
+    def type_line(self, text: str) -> None:
+        self("send-keys", "-t", "cli", "-l", text)
+        self("send-keys", "-t", "cli", "Enter")
+
+    def close(self) -> None:
+        self("kill-server")
+
+
+def drill(home: Path, args: str, editor: str = "true") -> str:
+    env = {"DRILL_HOME": str(home), "EDITOR": editor, "TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
+    exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+    return (f"cd {shlex.quote(str(ROOT))} && env -u COLUMNS -u LINES {exports} {shlex.quote(sys.executable)} "
+            f"-m trainer {args}; echo DRILL-EXITED-$?; sleep 30")
+
+
+def test_warmup_back_for_review_and_due_tomorrow_agree_with_the_store(_drill_home):
+    now = datetime.now(timezone.utc)
+    with open_store(_drill_home) as store:
+        store.record_attempt("outer-typo", "solve", now - timedelta(minutes=5), 30, "wrong")  # due again
+    tmux = Tmux(100, 40, drill(_drill_home, "warmup -n 1", f"cp {shlex.quote(str(REFERENCE))}"))
+    try:
+        screen = tmux.wait_for("quick-fire", 30)
+        assert "Warm-up: 1 drill(s) (1 due, 0 new), 1 quick-fire question(s) in between." in screen
+        assert " 1/1 outer-typo" in screen
+        tmux.type_line("four")
+        tmux.wait_for("Enter: next item", 10)
+        tmux.type_line("")
+        tmux.wait_for("^S submit", 30)
+        tmux.type_line(":edit")
+        tmux.wait_for("loaded from the editor", 20)
+        tmux.type_line(":submit")
+        screen = tmux.wait_for("PASS", 90)
+        back = next(line for line in screen.splitlines() if "Back for review" in line).strip()
+        tmux("send-keys", "-t", "cli", "C-n")
+        screen = tmux.wait_for("DRILL-EXITED-0", 30)
+        assert "Due tomorrow: 1 (outer-typo)" in screen
+    finally:
+        tmux.close()
+    with open_store(_drill_home) as store:
+        due = store.card("outer-typo").due.astimezone()
+    assert due.date() == (datetime.now().astimezone() + timedelta(days=1)).date()
+    assert back == f"Back for review tomorrow at {due:%H:%M}."
+
+
+def test_warmup_says_when_nothing_is_left_and_offers_more(_drill_home):
+    now = datetime.now(timezone.utc)
+    with open_store(_drill_home) as store:
+        store.set_setting("daily_new_limit", 1)
+        store.record_attempt("broadcast-rule", "solve", now - timedelta(minutes=3), 100, "pass",
+                             target_seconds=240)
+    tmux = Tmux(60, 20, drill(_drill_home, "warmup"))
+    try:
+        screen = " ".join(tmux.wait_for("[y/N]", 30).split())  # folded at 60 columns
+        assert "Nothing is due now, and today's new drills are used up (1 met today; " \
+            "daily_new_limit is 1). Next review: broadcast-rule" in screen
+        assert "Study more: 3 new drill(s) beyond today's limit?" in screen
+        tmux.type_line("n")
+        screen = " ".join(tmux.wait_for("DRILL-EXITED-0", 20).split())
+        assert "Nothing more today. `drill warmup --more` studies ahead" in screen
+    finally:
+        tmux.close()
+    with open_store(_drill_home) as store:
+        assert store.sessions() == []  # declining starts nothing
+
+
+def _words(screen: str) -> set[str]:
+    return set(screen.split())
+
+
+@pytest.mark.parametrize("args,expect", [("list", "broadcast-rule"), ("show outer-typo", "write:"),
+                                         ("--help", "Commands:")])
+def test_60x20_output_folds_at_spaces(_drill_home, args, expect):
+    from grader.spec import load_catalogue
+
+    cat = load_catalogue()
+    tmux = Tmux(60, 20, drill(_drill_home, f"{args} | head -18"))
+    try:
+        screen = tmux.wait_for("DRILL-EXITED-0", 30)
+    finally:
+        tmux.close()
+    assert expect in screen
+    words = _words(screen)
+    if args == "list":
+        for spec in list(cat.specs.values())[:6]:
+            assert set(spec.title.split()) <= words, spec.title
+    elif args.startswith("show"):
+        prompt = cat.get("outer-typo").prompt.split()
+        assert set(prompt[:40]) <= words
+    else:
+        assert "..." not in screen.split("Commands:")[1]
+        for line in screen.split("Commands:")[1].splitlines():
+            # every line is the formatter's (indented); one the terminal wrapped would start at column 0
+            assert not line or line.startswith("  ") or line.startswith("DRILL-EXITED"), line

@@ -1,0 +1,150 @@
+"""The one answer to "what is due": which drills are due now, which come back later
+today or tomorrow, and which new drills are still available today.
+
+`drill`, `drill list --due`, `drill warmup` and `drill report` all read it, so at
+any moment they agree. A drill is *due* when the due time the scheduler stored
+for its card is at or before now; a drill due later today is not due yet (it is
+listed as "later today", with its time). New drills follow the study plan, at
+most the daily limit of first attempts per local day. Drills the catalogue no
+longer has are left out everywhere.
+
+`when(due, now)` words a due time by the local calendar ("in 5 minutes", "today
+at 14:05", "tomorrow at 09:00", "in 3 days (Fri 04 Dec)"), so the REPL's "back
+for review ..." and the warm-up's "due tomorrow" say what the store holds.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta, timezone, tzinfo
+from typing import Any, Iterable, Mapping, Sequence
+
+
+@dataclass(frozen=True)
+class Agenda:
+    now: datetime  # aware, local
+    due: tuple[str, ...]  # due at or before now, soonest first
+    later_today: tuple[tuple[str, datetime], ...]  # due after now, before local midnight
+    tomorrow: tuple[tuple[str, datetime], ...]  # due on the next local day
+    new: tuple[str, ...]  # new drills still available today, in plan order
+    new_limit: int
+    introduced_today: int
+    fresh: tuple[str, ...] = ()  # every never-attempted drill, in plan order (study more)
+    upcoming: tuple[tuple[str, datetime], ...] = field(default=())  # every card not due yet, soonest first
+
+    @property
+    def next_review(self) -> tuple[str, datetime] | None:
+        return self.upcoming[0] if self.upcoming else None
+
+    @property
+    def nothing_left(self) -> bool:
+        """Nothing due now and no new drill left for today."""
+        return not self.due and not self.new
+
+    def study_more(self, count: int) -> tuple[list[str], list[str]]:
+        """Anki's "study more": (reviews ahead of time, new drills beyond today's limit),
+        at most `count` drills together. New drills come first: reviewing early teaches
+        little, meeting a new drill moves the plan on."""
+        extra_new = [d for d in self.fresh if d not in self.new][:max(0, count)]
+        ahead = [d for d, _ in self.upcoming if d not in extra_new][:max(0, count - len(extra_new))]
+        return ahead, extra_new
+
+
+def end_of_day(moment: datetime) -> datetime:
+    """Local midnight after `moment` (an aware time)."""
+    local = moment.astimezone(moment.tzinfo)
+    return datetime.combine(local.date() + timedelta(days=1), time.min, local.tzinfo)
+
+
+def build_agenda(cards: Iterable[tuple[str, datetime]], summaries: Mapping[str, Any], plan: Any,
+                 limit: int, known: Iterable[str] | None, now: datetime) -> Agenda:
+    """The agenda at `now` (aware; its zone decides the calendar day) from every card's
+    (drill, due), the store's drill summaries, the study plan and the daily new limit.
+    `known` (the catalogue's ids) drops drills the catalogue lacks; None keeps all."""
+    from trainer.plans import introduced_on, next_new_drills
+
+    tz: tzinfo = now.tzinfo or timezone.utc
+    known_list = list(known) if known is not None else None
+    known_set = set(known_list) if known_list is not None else None
+    dues = sorted(((due, drill) for drill, due in cards if known_set is None or drill in known_set))
+    midnight = end_of_day(now)
+    tomorrow_end = end_of_day(midnight)
+    today: date = now.astimezone(tz).date()
+    new = next_new_drills(plan, summaries, today, limit, known=known_list, tz=tz)
+    fresh = next_new_drills(plan, summaries, today, 10**6, known=known_list, tz=tz)  # no daily limit
+    return Agenda(
+        now=now,
+        due=tuple(d for t, d in dues if t <= now),
+        later_today=tuple((d, t) for t, d in dues if now < t < midnight),
+        tomorrow=tuple((d, t) for t, d in dues if midnight <= t < tomorrow_end),
+        new=tuple(new),
+        new_limit=limit,
+        introduced_today=len(introduced_on(summaries, today, tz)),
+        fresh=tuple(fresh),
+        upcoming=tuple((d, t) for t, d in dues if t > now),
+    )
+
+
+def read_agenda(store: Any, known: Iterable[str] | None, now: datetime) -> Agenda:
+    """The agenda from an open store (its public reads only)."""
+    from trainer.plans import load_plan
+
+    settings = store.settings()
+    return build_agenda(((c.drill, c.due) for c in store.cards()), store.drill_summaries(),
+                        load_plan(settings.plan), settings.daily_new_limit, known, now)
+
+
+def agenda_now(known: Iterable[str] | None, now: datetime | None = None) -> Agenda:
+    """The agenda from DRILL_HOME's store, without creating it (no database: every
+    plan drill is new, the default limit applies). StoreError and PlanError pass up."""
+    from trainer.plans import load_plan
+    from trainer.scheduling import utc_now
+    from trainer.store import SETTING_DEFAULTS, database_exists, open_store
+
+    now = now if now is not None else utc_now().astimezone()
+    if database_exists():
+        with open_store() as store:
+            return read_agenda(store, known, now)
+    return build_agenda((), {}, load_plan(str(SETTING_DEFAULTS["plan"])),
+                        int(SETTING_DEFAULTS["daily_new_limit"]), known, now)
+
+
+def card_dues(store: Any, known: Iterable[str] | None = None) -> list[datetime]:
+    """Every card's due time, for drills the catalogue knows (the report's due calendar)."""
+    keep = set(known) if known is not None else None
+    return [c.due for c in store.cards() if keep is None or c.drill in keep]
+
+
+# ---------------------------------------------------------------- words
+
+
+def clock_time(moment: datetime, now: datetime) -> str:
+    return moment.astimezone(now.tzinfo).strftime("%H:%M")
+
+
+def when(due: datetime, now: datetime | None) -> str:
+    """A due time in words, by the local calendar of `now`: 'now', 'in 5 minutes',
+    'today at 14:05 (in 3 hours)', 'tomorrow at 09:00', 'in 3 days (Fri 04 Dec)'."""
+    if now is None:
+        return f"on {due.astimezone():%a %d %b}"
+    if now.tzinfo is None:
+        now = now.astimezone()
+    tz = now.tzinfo
+    delta = (due - now).total_seconds()
+    if delta <= 30:
+        return "now"
+    if delta < 3600:
+        minutes = max(1, int(round(delta / 60)))
+        return f"in {minutes} minute{'s' if minutes != 1 else ''}"
+    days = (due.astimezone(tz).date() - now.astimezone(tz).date()).days
+    at = clock_time(due, now)
+    if days == 0:
+        hours = int(round(delta / 3600))
+        return f"today at {at} (in {hours} hour{'s' if hours != 1 else ''})"
+    if days == 1:
+        return f"tomorrow at {at}"
+    return f"in {days} days ({due.astimezone(tz):%a %d %b})"
+
+
+def short_list(ids: Sequence[str], shown: int = 5) -> str:
+    head = ", ".join(ids[:shown])
+    return head + (f", +{len(ids) - shown} more" if len(ids) > shown else "")
