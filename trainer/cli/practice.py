@@ -90,23 +90,15 @@ def solve(
 
 
 def _next_drill_offer(current: str) -> Any:
-    """After a pass: the first drill due now, else the next new drill the plan allows today,
-    as ("id (due)", id); None when there is neither."""
-    from datetime import datetime, timezone
+    """After a pass: the first drill due now, else the next new drill the plan allows today
+    (trainer.due, the one answer to "what is due"), as ("id (due)", id); None for neither."""
+    from trainer.due import agenda_now
 
-    from trainer.plans import load_plan, next_new_drills
-    from trainer.store import open_store
-
-    cat = load_catalogue_or_exit()
-    now = datetime.now(timezone.utc)
-    with open_store() as store:
-        due = [d for d in store.due(now) if d in cat.specs and d != current]
-        if due:
-            return f"{due[0]} (due)", due[0]
-        settings = store.settings()
-        new = next_new_drills(load_plan(settings.plan), store.drill_summaries(), now.astimezone().date(),
-                              settings.daily_new_limit, known=list(cat.specs))
-    new = [d for d in new if d != current]
+    agenda = agenda_now(list(load_catalogue_or_exit().specs))
+    due = [d for d in agenda.due if d != current]
+    if due:
+        return f"{due[0]} (due)", due[0]
+    new = [d for d in agenda.new if d != current]
     return (f"{new[0]} (new)", new[0]) if new else None
 
 

@@ -20,7 +20,7 @@ from trainer.cli.app import app, usage_error
 from trainer.cli.catalogue import complete_drill_id
 from trainer.files import write_atomically
 from trainer.markup import printable
-from trainer.plans import PlanError, StudyPlan, load_plan, next_new_drills
+from trainer.plans import PlanError, StudyPlan, load_plan
 from trainer.reports import plural
 from trainer.scheduling import utc_now
 from trainer.store import (
