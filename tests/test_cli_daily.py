@@ -162,7 +162,7 @@ def test_non_utf8_files_get_one_friendly_message(app, tmp_path):
     for args in (["check", "outer-typo", str(bad)], ["import", str(bad)]):
         result = run(app, *args)
         assert result.exit_code == 2
-        assert f"{bad} is not UTF-8 text (byte 0xff at offset 5); save it as UTF-8" in result.stderr
+        assert f"{bad}: it is not UTF-8 text (byte 0xff at offset 5); save it as UTF-8" in result.stderr
 
 
 def test_watch_and_edit_give_the_non_utf8_message(tmp_path):
@@ -175,9 +175,9 @@ def test_watch_and_edit_give_the_non_utf8_message(tmp_path):
     watch(bad, lambda s: None, shown.append, sleep=lambda s: None, now=lambda: "12:00", rounds=1)
     text = "".join(t for f in shown for _, t in f)
     assert max(map(len, text.splitlines())) <= 80  # folded to watch's width
-    assert "bad.py is not UTF-8 text (byte 0xfe at offset 0)" in " ".join(text.split())
+    assert "bad.py: it is not UTF-8 text (byte 0xfe at offset 0); save it as UTF-8" in " ".join(text.split())
     result = edit_text("x = 1\n", "gqa", ["sh", "-c", "printf '\\377' > \"$0\""])
-    assert result.text is None and result.problem.startswith("the edited file is not UTF-8 text")
+    assert result.text is None and "it is not UTF-8 text (byte 0xff at offset 0)" in result.problem
 
 
 def test_ctrl_c_on_check_says_it_stopped(app, monkeypatch, tmp_path):

@@ -370,10 +370,10 @@ def test_session_title_and_spec_keys_reach_the_terminal_escaped(tmp_path):
     from datetime import datetime, timezone
 
     from trainer.board_render import render_board_html, render_board_md, render_board_text
-    from trainer.team import DrillResult, MemberResult, build_board
+    from trainer.team import DrillResult, MemberResult, Run, build_board
 
-    ada = MemberResult("ada", "0" * 16, datetime(2026, 12, 1, tzinfo=timezone.utc), "repl",
-                       (DrillResult("gqa", "passed", 100.0, 1),))
+    ada = MemberResult("ada", "0" * 16, (Run(datetime(2026, 12, 1, tzinfo=timezone.utc), "repl", "drill 0.1.0",
+                                            (DrillResult("gqa", "passed", 100.0, 1),)),))
     board = build_board([ada], ["gqa"])
     text = render_board_text(board, "evil" + ESC, [], color=False)
     assert "evil\\x1b[2J\\x1b[31m" in text and "\x1b" not in text
@@ -484,15 +484,15 @@ def test_team_files_with_numbers_and_times_out_of_range_are_refused():
 
     with pytest.raises(TeamError, match="minutes must be a number from 1 to 600"):
         parse_session("drills: [gqa]\nminutes: " + "9" * 400 + "\nseed: 1\n", {"gqa"})
-    base = {"format": 1, "kind": "drill-team-results", "session": "0" * 16, "name": "ada",
-            "finished_at": "2026-12-01T00:00:00+00:00", "mode": "repl",
-            "drills": [{"drill": "gqa", "status": "passed", "seconds": 10}]}
+    run = {"finished_at": "2026-12-01T00:00:00+00:00", "mode": "repl", "grader": "drill 0.1.0",
+           "drills": [{"drill": "gqa", "status": "passed", "seconds": 10}]}
+    base = {"format": 2, "kind": "drill-team-results", "session": "0" * 16, "name": "ada", "runs": [run]}
     huge = json.dumps(base).replace('"seconds": 10', '"seconds": ' + "9" * 400).encode()
     with pytest.raises(ResultsError, match="seconds must be a number from 0 to 86400"):
         parse_results(huge, "r.json", {"gqa"})
     for when in ("9999-12-31T23:59:59-14:00", "0001-01-01T00:00:00+14:00"):
         with pytest.raises(ResultsError, match="finished_at must be an ISO-8601 time"):
-            parse_results(json.dumps(dict(base, finished_at=when)).encode(), "r.json", {"gqa"})
+            parse_results(json.dumps(dict(base, runs=[dict(run, finished_at=when)])).encode(), "r.json", {"gqa"})
 
 
 def test_writing_to_a_device_or_fifo_never_renames_over_it(tmp_path):

@@ -148,7 +148,7 @@ def test_the_daily_flows(tmp_path):
         warm.wait_for("Enter: next item", 10)
         keys(warm, "Enter")
         screen = warm.wait_for("^S submit", 30)
-        assert "warm-up 2/2" in screen and "…" not in screen.split("\n")[-2]  # the bar whole
+        assert "warm-up 1/1" in screen and "…" not in screen.split("\n")[-2]  # drills counted alone; the bar whole
         typed(warm, LONG)
         screen = warm.wait_for("one row per sample", 10)
         lines = screen.split("\n")
