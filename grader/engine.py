@@ -14,7 +14,7 @@ from typing import Any
 
 import torch
 
-from grader import bans, sandbox
+from grader import ban_trace, bans, sandbox
 from grader.cases import Call, ExpectedRaise, Prepared, fresh, new_seed, prepare
 from grader.compare import Verdict, compare_call, outputs_close
 from grader.invariants import CHECKS
@@ -94,6 +94,7 @@ class Grader:
             calls=[(c.index, c.function.name, c.args, [a.name for a in c.function.args]) for c in prep.calls],
             banned=spec.banned,
             ban_places=self.ban_places(spec) if spec.banned else [],
+            ban_kernels=ban_trace.kernels(prep) if spec.banned else {},
             must_call=dict(spec.must_call),
             count_places=self.count_places(spec) if spec.must_call else [],
             forget=self._forget_answers,

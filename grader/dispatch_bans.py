@@ -1,0 +1,109 @@
+"""Banned operator kernels, refused at the dispatcher inside the sandbox child.
+
+grader.ban_trace finds the operators a drill's banned functions reach
+(`aten::einsum`, `aten::_cdist_forward`, `aten::im2col`, ...). In the child,
+before the solution is imported, each of them gets a kernel of ours
+registered over torch's own (torch.library, at every dispatch key where the
+operator has a kernel: CompositeImplicitAutograd for a decomposing operator,
+else CPU and the composite keys). Every route then ends there: the public
+name, `torch.ops.aten.X`, `torch._VF.X`, `torch._C._nn.X`, a Tensor method or
+torch's own C++ calling it. Our kernel records the call and raises BannedCall.
+
+The registrations live in this process only (the child's copy). Removing one
+needs deliberate work (finding the torch.library object and destroying it);
+`tampered()` compares each operator's dispatch table with the one seen right
+after the install, so that is noticed and judged `banned`.
+"""
+from __future__ import annotations
+
+import warnings
+from typing import Any, Callable
+
+from grader.bans import BannedCall
+
+_KEYS = ("CompositeImplicitAutograd", "CompositeExplicitAutograd", "CompositeExplicitAutogradNonFunctional",
+         "CPU", "SparseCPU", "SparseCsrCPU", "QuantizedCPU", "MkldnnCPU", "NestedTensorCPU")
+
+
+_ACTIVE: list["Installed"] = []  # keeps the registrations alive (a dropped Library unregisters itself)
+
+
+def tampered() -> str | None:
+    """The banned name of a kernel of ours that was removed or replaced in this process, or None."""
+    for installed in _ACTIVE:
+        name = installed.tampered()
+        if name is not None:
+            return name
+    return None
+
+
+class Installed:
+    """The registrations of one child, and what their dispatch tables looked like."""
+
+    def __init__(self) -> None:
+        self.libraries: list[Any] = []
+        self.tables: dict[str, tuple[str, str]] = {}  # qualified overload -> (banned name, dispatch table)
+
+    def tampered(self) -> str | None:
+        """The banned name whose kernel is no longer ours, or None."""
+        import torch
+
+        for qualname, (name, table) in self.tables.items():
+            try:
+                now = torch._C._dispatch_dump_table(qualname)
+            except RuntimeError:
+                return name
+            if now != table:
+                return name
+        return None
+
+
+def install(kernels: dict[str, str], on_call: Callable[[str], None]) -> Installed:
+    """Register a refusing kernel over every overload of every operator in `kernels`
+    (`ns::name` -> banned name). `on_call(label)` runs before BannedCall is raised."""
+    import torch
+
+    done = Installed()
+    libraries: dict[str, Any] = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "overriding a previously registered kernel": that is the point
+        for op, name in kernels.items():
+            namespace, _, opname = op.partition("::")
+            try:
+                packet = getattr(getattr(torch.ops, namespace), opname)
+                overloads = packet.overloads()
+            except Exception:  # noqa: BLE001 - an operator this torch does not have: nothing to refuse
+                continue
+            label = f"{name} (as {namespace}.{opname})"
+            for overload in overloads:
+                qualname = f"{op}.{overload}" if overload != "default" else op
+                lib = libraries.get(namespace)
+                if lib is None:
+                    lib = libraries[namespace] = torch.library.Library(namespace, "IMPL")
+                try:
+                    keys = [k for k in _KEYS if torch._C._dispatch_has_kernel_for_dispatch_key(qualname, k)]
+                except RuntimeError:  # an overload the dispatcher does not know (TorchScript-only)
+                    continue
+                if "CompositeImplicitAutograd" in keys:
+                    keys = ["CompositeImplicitAutograd"]
+                target = opname if overload == "default" else f"{opname}.{overload}"
+                registered = False
+                for key in keys:
+                    try:
+                        lib.impl(target, _refuse(label, on_call), key)
+                        registered = True
+                    except RuntimeError:
+                        continue
+                if registered:
+                    done.tables[qualname] = (name, torch._C._dispatch_dump_table(qualname))
+    done.libraries = list(libraries.values())
+    _ACTIVE.append(done)
+    return done
+
+
+def _refuse(label: str, on_call: Callable[[str], None]) -> Callable[..., Any]:
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        on_call(label)
+        raise BannedCall(label)
+
+    return refuse
