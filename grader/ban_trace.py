@@ -7,7 +7,8 @@ sandbox child refuses those kernels (grader.dispatch_bans). This module finds
 them, in the parent, once per drill, with no table kept by hand:
 
 - a banned builtin names its operator (`torch.bincount` -> `aten::bincount`,
-  `torch.Tensor.bincount` too);
+  `torch.Tensor.bincount` too), and so does a front end in torch.functional
+  of the `_VF` operator of its name (`torch.broadcast_tensors`);
 - the drill's oracles are run on its prepared cases under the profiler, with
   every call to a banned function marked; when a marked call reaches exactly
   one operator, that operator is the function's own (`F.unfold` ->
@@ -106,13 +107,7 @@ def _run_oracles(prep: Prepared, targets: dict[int, str]) -> None:
                 oracle = oracle_for(spec, fn, prep.reference)
             except Exception:  # noqa: BLE001 - no oracle, nothing to learn from it
                 continue
-            for call in _sample(prep, fn.name):
-                for args in (fresh(call.args), upcast(call.args)):
-                    try:
-                        with torch.no_grad():
-                            oracle(*args)
-                    except Exception:  # noqa: BLE001 - e.g. an oracle that needs float64
-                        pass
+            _run_each(oracle, _sample(prep, fn.name))
 
 
 def _reference_operators(prep: Prepared) -> set[str]:
@@ -122,17 +117,22 @@ def _reference_operators(prep: Prepared) -> set[str]:
     def run() -> None:
         for fn in spec.functions:
             func = getattr(prep.reference, fn.name, None)
-            if not callable(func):
-                continue
-            for call in _sample(prep, fn.name):
-                for args in (fresh(call.args), upcast(call.args)):
-                    try:
-                        with torch.no_grad():
-                            func(*args)
-                    except Exception:  # noqa: BLE001
-                        pass
+            if callable(func):
+                _run_each(func, _sample(prep, fn.name))
 
     return {e.name for e in _profile(run)}
+
+
+def _run_each(func: Callable[..., Any], calls: list[Any]) -> None:
+    """func on each call's arguments as a solution gets them (upcast when that fails, as oracles may need)."""
+    for call in calls:
+        for args in (fresh(call.args), upcast(call.args)):
+            try:
+                with torch.no_grad():
+                    func(*args)
+                break
+            except Exception:  # noqa: BLE001 - learn from the calls that work
+                continue
 
 
 def _sample(prep: Prepared, function: str) -> list[Any]:
@@ -193,12 +193,18 @@ def _Marker(targets: dict[int, str]) -> Any:  # noqa: N802
 
 
 def _builtin_op(obj: Any) -> str | None:
-    """`aten::name` for a torch builtin (`torch.bincount`, `torch.Tensor.bincount`, `torch._C._nn.one_hot`)."""
-    if not isinstance(obj, (types.BuiltinFunctionType, types.MethodDescriptorType)):
-        return None
-    owner = getattr(obj, "__objclass__", None) or getattr(obj, "__self__", None)
-    module = getattr(obj, "__module__", None) or getattr(owner, "__module__", None) or ""
-    if not (module.startswith("torch") or getattr(owner, "__name__", "").startswith("torch")):
+    """`aten::name` for a torch builtin (`torch.bincount`, `torch.Tensor.bincount`, `torch._C._nn.one_hot`)
+    and for a front end in torch.functional of the `_VF` operator of its name (`torch.einsum`,
+    `torch.cdist`, `torch.broadcast_tensors`)."""
+    if isinstance(obj, types.FunctionType):
+        if obj.__module__ != "torch.functional" or not hasattr(torch._VF, obj.__name__):
+            return None
+    elif isinstance(obj, (types.BuiltinFunctionType, types.MethodDescriptorType)):
+        owner = getattr(obj, "__objclass__", None) or getattr(obj, "__self__", None)
+        module = getattr(obj, "__module__", None) or getattr(owner, "__module__", None) or ""
+        if not (module.startswith("torch") or getattr(owner, "__name__", "").startswith("torch")):
+            return None
+    else:
         return None
     op = f"aten::{obj.__name__}"
     return op if _exists(op) else None

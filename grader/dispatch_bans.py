@@ -42,20 +42,25 @@ class Installed:
 
     def __init__(self) -> None:
         self.libraries: list[Any] = []
-        self.tables: dict[str, tuple[str, str]] = {}  # qualified overload -> (banned name, dispatch table)
+        self.tables: dict[str, tuple[str, list[str]]] = {}  # overload -> (banned name, the table lines we changed)
 
     def tampered(self) -> str | None:
         """The banned name whose kernel is no longer ours, or None."""
-        import torch
-
-        for qualname, (name, table) in self.tables.items():
-            try:
-                now = torch._C._dispatch_dump_table(qualname)
-            except RuntimeError:
-                return name
-            if now != table:
+        for qualname, (name, ours) in self.tables.items():
+            now = set(_table_lines(qualname))
+            if not ours or any(line not in now for line in ours):
                 return name
         return None
+
+
+def _table_lines(qualname: str) -> list[str]:
+    """The operator's dispatch table, one line per key: which kernel runs, registered where."""
+    import torch
+
+    try:
+        return torch._C._dispatch_dump_table(qualname).splitlines()
+    except Exception:  # noqa: BLE001 - an operator gone from the dispatcher is not ours any more
+        return []
 
 
 def install(kernels: dict[str, str], on_call: Callable[[str], None]) -> Installed:
@@ -87,6 +92,7 @@ def install(kernels: dict[str, str], on_call: Callable[[str], None]) -> Installe
                 if "CompositeImplicitAutograd" in keys:
                     keys = ["CompositeImplicitAutograd"]
                 target = opname if overload == "default" else f"{opname}.{overload}"
+                before = set(_table_lines(qualname))
                 registered = False
                 for key in keys:
                     try:
@@ -95,7 +101,7 @@ def install(kernels: dict[str, str], on_call: Callable[[str], None]) -> Installe
                     except RuntimeError:
                         continue
                 if registered:
-                    done.tables[qualname] = (name, torch._C._dispatch_dump_table(qualname))
+                    done.tables[qualname] = (name, [line for line in _table_lines(qualname) if line not in before])
     done.libraries = list(libraries.values())
     _ACTIVE.append(done)
     return done
