@@ -31,7 +31,8 @@ import os
 import re
 import threading
 import types
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import torch
 
@@ -105,7 +106,7 @@ def _run_oracles(prep: Prepared, targets: dict[int, str]) -> None:
         for fn in spec.functions:
             try:
                 oracle = oracle_for(spec, fn, prep.reference)
-            except Exception:  # noqa: BLE001 - no oracle, nothing to learn from it
+            except Exception:  # noqa: BLE001, S112 - no oracle, nothing to learn from it
                 continue
             _run_each(oracle, _sample(prep, fn.name))
 
@@ -131,7 +132,7 @@ def _run_each(func: Callable[..., Any], calls: list[Any]) -> None:
                 with torch.no_grad():
                     func(*args)
                 break
-            except Exception:  # noqa: BLE001 - learn from the calls that work
+            except Exception:  # noqa: BLE001, S112 - learn from the calls that work
                 continue
 
 
@@ -175,7 +176,7 @@ def _marker_class() -> type:
             super().__init__()
             self.targets = targets
 
-        def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001
+        def __torch_function__(self, func, types, args=(), kwargs=None):
             name = self.targets.get(id(func))
             if name is None:
                 return func(*args, **(kwargs or {}))
@@ -185,7 +186,7 @@ def _marker_class() -> type:
     return Marker
 
 
-def _Marker(targets: dict[int, str]) -> Any:  # noqa: N802
+def _Marker(targets: dict[int, str]) -> Any:
     return _marker_class()(targets)
 
 
@@ -216,7 +217,7 @@ def _markable(obj: Any) -> bool:
     if isinstance(obj, type):
         return False
     module = getattr(obj, "__module__", None) or getattr(getattr(obj, "__objclass__", None), "__module__", "") or ""
-    return module == "torch" or module.startswith("torch.") or module.startswith("torch._C")
+    return module == "torch" or module.startswith("torch.")
 
 
 def _is_operator(name: str) -> bool:

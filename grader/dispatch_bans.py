@@ -17,7 +17,8 @@ after the install, so that is noticed and judged `banned`.
 from __future__ import annotations
 
 import warnings
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from grader.bans import BannedCall
 
@@ -25,7 +26,7 @@ _KEYS = ("CompositeImplicitAutograd", "CompositeExplicitAutograd", "CompositeExp
          "CPU", "SparseCPU", "SparseCsrCPU", "QuantizedCPU", "MkldnnCPU", "NestedTensorCPU")
 
 
-_ACTIVE: list["Installed"] = []  # keeps the registrations alive (a dropped Library unregisters itself)
+_ACTIVE: list[Installed] = []  # keeps the registrations alive (a dropped Library unregisters itself)
 
 
 def tampered() -> str | None:
@@ -77,7 +78,7 @@ def install(kernels: dict[str, str], on_call: Callable[[str], None]) -> Installe
             try:
                 packet = getattr(getattr(torch.ops, namespace), opname)
                 overloads = packet.overloads()
-            except Exception:  # noqa: BLE001 - an operator this torch does not have: nothing to refuse
+            except Exception:  # noqa: BLE001, S112 - an operator this torch does not have: nothing to refuse
                 continue
             label = f"{name} (as {namespace}.{opname})"
             for overload in overloads:

@@ -19,7 +19,6 @@ import pytest
 from grader import ban_trace, dispatch_bans
 from grader.cases import fresh
 from grader.compare import compare_call
-
 from tests.conftest import reference_source
 
 ATTACKS = sorted((Path(__file__).parent / "hostile" / "bans").glob("*.py"))
