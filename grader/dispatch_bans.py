@@ -9,6 +9,12 @@ else CPU and the composite keys). Every route then ends there: the public
 name, `torch.ops.aten.X`, `torch._VF.X`, `torch._C._nn.X`, a Tensor method or
 torch's own C++ calling it. Our kernel records the call and raises BannedCall.
 
+torch also implements some of these operators in Python (the decompositions
+in torch._decomp, the references in torch._refs, Python kernels kept on the
+operator); those compute the same values from ordinary operators, so they are
+replaced by refusing guards too: in their tables and in the modules of torch
+that hold them. Meta kernels (shapes only) stay.
+
 The registrations live in this process only (the child's copy). Removing one
 needs deliberate work (finding the torch.library object and destroying it);
 `tampered()` compares each operator's dispatch table with the one seen right
@@ -16,6 +22,7 @@ after the install, so that is noticed and judged `banned`.
 """
 from __future__ import annotations
 
+import sys
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -105,7 +112,60 @@ def install(kernels: dict[str, str], on_call: Callable[[str], None]) -> Installe
                     done.tables[qualname] = (name, [line for line in _table_lines(qualname) if line not in before])
     done.libraries = list(libraries.values())
     _ACTIVE.append(done)
+    _guard_python_routes(kernels, on_call)
     return done
+
+
+_PY_MODULES = ("torch._refs", "torch._decomp", "torch._prims")  # where torch keeps Python implementations of operators
+
+
+def _guard_python_routes(kernels: dict[str, str], on_call: Callable[[str], None]) -> None:
+    """Replace torch's Python implementations of the banned operators with refusing guards."""
+    import torch
+
+    try:
+        from torch._decomp import global_decomposition_table as tables
+    except ImportError:
+        tables = {}
+    meta = torch._C.DispatchKey.Meta
+    found: dict[int, str] = {}  # id of a Python implementation -> label
+    for op, name in kernels.items():
+        namespace, _, opname = op.partition("::")
+        try:
+            packet = getattr(getattr(torch.ops, namespace), opname)
+            overloads = [getattr(packet, o) for o in packet.overloads()]
+        except Exception:  # noqa: BLE001, S112 - nothing to guard
+            continue
+        for overload in overloads:
+            for table_name, table in tables.items():
+                func = table.get(overload) if table_name != "meta" else None
+                if callable(func):
+                    label = _python_label(name, func)
+                    found[id(func)] = label
+                    table[overload] = _refuse(label, on_call)
+            for key, func in list(getattr(overload, "py_kernels", {}).items()):
+                if key != meta and callable(func):
+                    label = _python_label(name, func)
+                    found[id(func)] = label
+                    overload.py_kernels[key] = _refuse(label, on_call)
+        for module_name in ("torch._refs", "torch._refs.nn.functional"):
+            func = getattr(sys.modules.get(module_name), opname, None)
+            if callable(func):
+                found[id(func)] = _python_label(name, func)
+    if not found:
+        return
+    for module_name, module in list(sys.modules.items()):
+        if module is None or not module_name.startswith(_PY_MODULES):
+            continue
+        for attr, value in list(vars(module).items()):
+            label = found.get(id(value))
+            if label is not None:
+                setattr(module, attr, _refuse(label, on_call))
+
+
+def _python_label(name: str, func: Any) -> str:
+    where = f"{getattr(func, '__module__', '?')}.{getattr(func, '__qualname__', '?')}"
+    return f"{name} (as {where})"
 
 
 def _refuse(label: str, on_call: Callable[[str], None]) -> Callable[..., Any]:
