@@ -36,7 +36,7 @@ from typing import Any
 
 import torch
 
-from grader import bans
+from grader import bans, dispatch_bans
 from grader.cases import Prepared, fresh, oracle_for, upcast
 
 MARK = "drill-banned:"
@@ -55,6 +55,7 @@ def kernels(prep: Prepared) -> dict[str, str]:
     with _LOCK:
         if key not in _CACHE:
             _CACHE[key] = derive(prep)
+            dispatch_bans.python_routes(tuple(sorted(_CACHE[key].items())))  # found here, inherited by every child
         return _CACHE[key]
 
 

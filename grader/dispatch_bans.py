@@ -22,6 +22,7 @@ after the install, so that is noticed and judged `banned`.
 """
 from __future__ import annotations
 
+import functools
 import sys
 import warnings
 from collections.abc import Callable
@@ -121,6 +122,24 @@ _PY_MODULES = ("torch._refs", "torch._decomp", "torch._prims")  # where torch ke
 
 def _guard_python_routes(kernels: dict[str, str], on_call: Callable[[str], None]) -> None:
     """Replace torch's Python implementations of the banned operators with refusing guards."""
+    for kind, where, key, label in python_routes(tuple(sorted(kernels.items()))):
+        guard = _refuse(label, on_call)
+        try:
+            if kind == "attr":
+                module = sys.modules.get(where)
+                if module is not None:
+                    setattr(module, key, guard)
+            else:  # a table of Python implementations: torch._decomp's, or an operator's py_kernels
+                where[key] = guard
+        except Exception:  # noqa: BLE001, S112 - a place that will not take the guard keeps the original
+            continue
+
+
+@functools.lru_cache(maxsize=64)
+def python_routes(kernels: tuple[tuple[str, str], ...]) -> list[tuple[str, Any, Any, str]]:
+    """Where torch keeps a Python implementation of a banned operator: (kind, table or module
+    name, key or attribute, label). Found once, in the parent (grader.ban_trace warms this cache
+    before any child is forked), so a child only replaces, without walking torch's modules."""
     import torch
 
     try:
@@ -128,8 +147,9 @@ def _guard_python_routes(kernels: dict[str, str], on_call: Callable[[str], None]
     except ImportError:
         tables = {}
     meta = torch._C.DispatchKey.Meta
+    places: list[tuple[str, Any, Any, str]] = []
     found: dict[int, str] = {}  # id of a Python implementation -> label
-    for op, name in kernels.items():
+    for op, name in kernels:
         namespace, _, opname = op.partition("::")
         try:
             packet = getattr(getattr(torch.ops, namespace), opname)
@@ -140,27 +160,25 @@ def _guard_python_routes(kernels: dict[str, str], on_call: Callable[[str], None]
             for table_name, table in tables.items():
                 func = table.get(overload) if table_name != "meta" else None
                 if callable(func):
-                    label = _python_label(name, func)
-                    found[id(func)] = label
-                    table[overload] = _refuse(label, on_call)
-            for key, func in list(getattr(overload, "py_kernels", {}).items()):
+                    found[id(func)] = label = _python_label(name, func)
+                    places.append(("table", table, overload, label))
+            py_kernels = getattr(overload, "py_kernels", {})
+            for key, func in list(py_kernels.items()):
                 if key != meta and callable(func):
-                    label = _python_label(name, func)
-                    found[id(func)] = label
-                    overload.py_kernels[key] = _refuse(label, on_call)
+                    found[id(func)] = label = _python_label(name, func)
+                    places.append(("table", py_kernels, key, label))
         for module_name in ("torch._refs", "torch._refs.nn.functional"):
             func = getattr(sys.modules.get(module_name), opname, None)
             if callable(func):
                 found[id(func)] = _python_label(name, func)
-    if not found:
-        return
-    for module_name, module in list(sys.modules.items()):
-        if module is None or not module_name.startswith(_PY_MODULES):
-            continue
-        for attr, value in list(vars(module).items()):
-            label = found.get(id(value))
-            if label is not None:
-                setattr(module, attr, _refuse(label, on_call))
+    if found:
+        for module_name, module in list(sys.modules.items()):
+            if module is None or not module_name.startswith(_PY_MODULES):
+                continue
+            for attr, value in list(vars(module).items()):
+                if id(value) in found:
+                    places.append(("attr", module_name, attr, found[id(value)]))
+    return places
 
 
 def _python_label(name: str, func: Any) -> str:
