@@ -58,7 +58,7 @@ class Grader:
                     bans.resolve(name)
                 except (ImportError, AttributeError):
                     pass
-            self._ban_places[spec.id] = bans.locations(spec.banned)
+            self._ban_places[spec.id] = bans.locations(spec.banned, with_helpers=True)
         return self._ban_places[spec.id]
 
     def count_places(self, spec: Spec) -> list[tuple[str, str, str]]:
