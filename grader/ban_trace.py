@@ -18,6 +18,9 @@ them, in the parent, once per drill, with no table kept by hand:
   `aten::_slow_conv2d_forward`). A banned call that is a composition of
   several operators (torchvision's `box_iou`, `batched_nms`) adds nothing:
   its building blocks are what the person is asked to use;
+- torch's private operators that carry a found operator's whole name are
+  added (`aten::_scaled_dot_product_attention_math`, `aten::_convolution_mode`:
+  other kernels of the same function that the cases did not happen to reach);
 - every operator the drill's own reference runs on the same cases is taken
   out again: legitimate code needs it.
 
@@ -27,6 +30,7 @@ banned name reported when it is reached (`torch.cdist`).
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
 import threading
@@ -78,6 +82,9 @@ def derive(prep: Prepared) -> dict[str, str]:
         legit = _trace(prep, targets, found)
     except Exception:  # noqa: BLE001 - a trace that fails leaves the bans by name, never grading broken
         found, legit = by_name, set()
+    for op, name in list(found.items()):
+        for variant in _private_variants(op):
+            found.setdefault(variant, name)
     return {op: name for op, name in sorted(found.items()) if op not in legit and _exists(op)}
 
 
@@ -228,6 +235,23 @@ def _markable(obj: Any) -> bool:
         return False
     module = getattr(obj, "__module__", None) or getattr(getattr(obj, "__objclass__", None), "__module__", "") or ""
     return module == "torch" or module.startswith("torch.")
+
+
+@functools.lru_cache(maxsize=1)
+def _private_operators() -> tuple[str, ...]:
+    names = {n.split(".")[0] for n in torch._C._dispatch_get_all_op_names()}
+    return tuple(sorted(n for n in names if n.startswith("aten::_")))
+
+
+def _private_variants(op: str) -> list[str]:
+    """torch's private operators that carry a banned operator's whole name: `aten::cdist` ->
+    `aten::_cdist_forward`, `aten::scaled_dot_product_attention` -> `aten::_scaled_dot_product_attention_math`,
+    `aten::convolution` -> `aten::_convolution_mode`."""
+    namespace, _, name = op.partition("::")
+    stem = name.strip("_")
+    if namespace != "aten" or len(stem) < 4:
+        return []
+    return [p for p in _private_operators() if stem in p[len("aten::"):] and p != op]
 
 
 def _is_operator(name: str) -> bool:

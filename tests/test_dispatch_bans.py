@@ -32,15 +32,16 @@ SEED = 7
 MUST_REFUSE = {
     "einsum-read": {"aten::einsum"},
     "pairwise-sqdist": {"aten::cdist", "aten::_cdist_forward", "aten::_euclidean_dist", "aten::pdist",
-                        "aten::pairwise_distance"},
+                        "aten::_pdist_forward", "aten::pairwise_distance"},
     "reduction-axes": {"aten::layer_norm", "aten::native_layer_norm"},
     "cross-attention": {"aten::scaled_dot_product_attention", "aten::_scaled_dot_product_flash_attention_for_cpu"},
     "gqa": {"aten::scaled_dot_product_attention", "aten::_scaled_dot_product_flash_attention_for_cpu"},
     "kv-cache": {"aten::scaled_dot_product_attention", "aten::_scaled_dot_product_flash_attention_for_cpu"},
-    "mha-padding": {"aten::scaled_dot_product_attention", "aten::_scaled_dot_product_flash_attention_for_cpu"},
+    "mha-padding": {"aten::scaled_dot_product_attention", "aten::_scaled_dot_product_flash_attention_for_cpu",
+                    "aten::_scaled_dot_product_attention_math"},
     "one-hot-counts": {"aten::one_hot", "aten::bincount"},
     "im2col": {"aten::conv2d", "aten::convolution", "aten::_convolution", "aten::thnn_conv2d",
-               "aten::_slow_conv2d_forward", "aten::mkldnn_convolution"},
+               "aten::_slow_conv2d_forward", "aten::mkldnn_convolution", "aten::_convolution_mode"},
     "patchify": {"aten::im2col"},
     "unpatchify": {"aten::col2im"},
     "broadcast-rule": {"aten::broadcast_tensors"},
@@ -76,6 +77,8 @@ def test_derived_kernels(grader, drill):
     prep = grader.prepared(grader.spec(drill), SEED)
     kernels = ban_trace.kernels(prep)
     assert MUST_REFUSE[drill] <= set(kernels), sorted(kernels)
+    if drill in ("cross-attention", "gqa", "kv-cache"):
+        assert "aten::_scaled_dot_product_attention_math" in kernels
     assert "torchvision::nms" not in kernels
     assert all(name in prep.spec.banned for name in kernels.values())
 
