@@ -38,8 +38,9 @@ def resolve(dotted: str) -> Any:
     raise ImportError(dotted)
 
 
-def locations(banned: tuple[str, ...]) -> list[tuple[str, str, str]]:
-    """(module name, attribute, banned name) for every module attribute holding a banned object.
+def locations(banned: tuple[str, ...], with_helpers: bool = False) -> list[tuple[str, str, str]]:
+    """(module name, attribute, banned name) for every module attribute holding a banned object,
+    and with `with_helpers` every one holding a function it hands its work to (`helpers`).
 
     Computed once in the parent (it walks sys.modules), replayed in each child.
     """
@@ -50,6 +51,8 @@ def locations(banned: tuple[str, ...]) -> list[tuple[str, str, str]]:
         except (ImportError, AttributeError):
             continue
         targets[id(obj)] = name
+        for helper, label in helpers(name, obj) if with_helpers else []:
+            targets.setdefault(id(helper), label)
     found = []
     for modname, module in list(sys.modules.items()):
         if module is None or modname.startswith("_drill_ref_"):
@@ -62,6 +65,30 @@ def locations(banned: tuple[str, ...]) -> list[tuple[str, str, str]]:
             name = targets.get(id(value))
             if name is not None:
                 found.append((modname, attr, name))
+    return found
+
+
+def helpers(name: str, obj: Any) -> list[tuple[Any, str]]:
+    """The functions a banned Python function hands its work to, named after it: a global of
+    its module that its code calls, whose name holds its own and which its package does not
+    offer as a function of its own (numpy.einsum -> c_einsum and bmm_einsum, not einsum_path;
+    torchvision's batched_nms -> _batched_nms_coordinate_trick). Each is as good as the banned
+    function, so it is guarded too, reported as `name (as module.helper)`."""
+    func = getattr(obj, "__wrapped__", obj)
+    code = getattr(func, "__code__", None)
+    own = getattr(func, "__name__", "").strip("_").lower()
+    if code is None or len(own) < 3:
+        return []
+    found = []
+    space = getattr(func, "__globals__", {})
+    for global_name in code.co_names:
+        value = space.get(global_name)
+        if value is None or value is obj or value is func or isinstance(value, (type, type(sys))):
+            continue
+        module = getattr(func, "__module__", None) or "?"
+        public = getattr(sys.modules.get(module.split(".")[0]), global_name, None) is value  # numpy.einsum_path
+        if own in global_name.lower() and callable(value) and not public:
+            found.append((value, f"{name} (as {module}.{global_name})"))
     return found
 
 

@@ -13,7 +13,7 @@ from collections import OrderedDict
 from typing import Any
 
 
-from grader import bans, sandbox
+from grader import ban_trace, bans, sandbox
 from grader.attribution import match_traps
 from grader.cases import Call, ExpectedRaise, Prepared, new_seed, prepare
 from grader.compare import Verdict, compare_call
@@ -59,7 +59,7 @@ class Grader:
                     bans.resolve(name)
                 except (ImportError, AttributeError):
                     pass
-            self._ban_places[spec.id] = bans.locations(spec.banned)
+            self._ban_places[spec.id] = bans.locations(spec.banned, with_helpers=True)
         return self._ban_places[spec.id]
 
     def count_places(self, spec: Spec) -> list[tuple[str, str, str]]:
@@ -95,6 +95,7 @@ class Grader:
             calls=[(c.index, c.function.name, c.args, [a.name for a in c.function.args]) for c in prep.calls],
             banned=spec.banned,
             ban_places=self.ban_places(spec) if spec.banned else [],
+            ban_kernels=ban_trace.kernels(prep) if spec.banned else {},
             must_call=dict(spec.must_call),
             count_places=self.count_places(spec) if spec.must_call else [],
             forget=self._forget_answers,

@@ -115,6 +115,7 @@ class Job:
     calls: list[tuple[int, str, list[Any], list[str]]]  # (index, function, args, arg names)
     banned: tuple[str, ...] = ()
     ban_places: list[tuple[str, str, str]] = field(default_factory=list)
+    ban_kernels: dict[str, str] = field(default_factory=dict)  # operator -> banned name (grader.ban_trace)
     trace: bool = False
     must_call: dict[str, int] = field(default_factory=dict)  # name -> exact calls required per call
     count_places: list[tuple[str, str, str]] = field(default_factory=list)
@@ -184,8 +185,8 @@ def _job_key(job: Job, limits: Limits) -> tuple:
     """Everything but the source: a standby child fits a job only when this matches.
     Call arguments are compared by identity (the cached prepared cases)."""
     return (tuple((i, f, id(a), tuple(n)) for i, f, a, n in job.calls), tuple(job.functions), job.banned,
-            tuple(job.ban_places), tuple(sorted(job.must_call.items())), tuple(job.count_places), job.trace,
-            job.forget, dataclasses.astuple(limits))
+            tuple(job.ban_places), tuple(sorted(job.ban_kernels.items())), tuple(sorted(job.must_call.items())),
+            tuple(job.count_places), job.trace, job.forget, dataclasses.astuple(limits))
 
 
 @dataclass
@@ -836,6 +837,10 @@ def _install_guards(job: Job) -> dict[str, int]:
         _send({"type": "banned", "name": name})
 
     bans.install(job.banned, job.ban_places, on_banned)
+    if job.ban_kernels:
+        from grader import dispatch_bans
+
+        dispatch_bans.install(job.ban_kernels, on_banned)
     return bans.install_counters(job.must_call, job.count_places) if job.must_call else {}
 
 
@@ -846,6 +851,11 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
 
     if counts is None:
         counts = _install_guards(job)
+    tampered = None  # bound here, before the solution runs, so it cannot swap the check for another
+    if job.ban_kernels:
+        from grader import dispatch_bans
+
+        tampered = dispatch_bans.tampered
     module = type(sys)("solution")
     module.__file__ = job.filename
     sys.modules["solution"] = module
@@ -864,6 +874,7 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
         _send({"type": "load_error", "exc": describe_exception(exc, job.filename)})
         _send({"type": "done"})
         return
+    _send_tampered(tampered)
     _send({"type": "loaded"})
     missing = [n for n in job.functions if not callable(module.__dict__.get(n))]
     if missing:
@@ -906,7 +917,15 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
         sys.stderr.flush()
     except BaseException:  # noqa: BLE001
         pass
+    _send_tampered(tampered)
     _send({"type": "done"})
+
+
+def _send_tampered(tampered: Callable[[], str | None] | None) -> None:
+    """A banned kernel the solution unregistered (grader.dispatch_bans) is judged `banned`."""
+    name = tampered() if tampered is not None else None
+    if name is not None:
+        _send({"type": "banned", "name": f"{name} (after removing the ban on it)"})
 
 
 class _GeneratorMarker:

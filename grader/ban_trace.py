@@ -1,0 +1,299 @@
+"""Which dispatcher kernels a drill's `banned:` functions reach, found by tracing.
+
+A banned function can be reached by other routes than its name:
+`torch.ops.aten.einsum`, `torch._VF.einsum`, `torch._cdist_forward`,
+`torch._C._nn.im2col`. All of them end in the same operator kernels, so the
+sandbox child refuses those kernels (grader.dispatch_bans). This module finds
+them, in the parent, once per drill, with no table kept by hand:
+
+- a banned builtin names its operator (`torch.bincount` -> `aten::bincount`,
+  `torch.Tensor.bincount` too), and so does a front end in torch.functional
+  of the `_VF` operator of its name (`torch.broadcast_tensors`);
+- the drill's oracles are run on its prepared cases under the profiler, with
+  every call to a banned function marked; when a marked call reaches exactly
+  one operator, that operator is the function's own (`F.unfold` ->
+  `aten::im2col`, `torch.einsum` -> `aten::einsum`), and any operator run
+  beneath a marked call whose name carries a banned name is its private
+  implementation (`aten::cdist` -> `aten::_cdist_forward`, `aten::conv2d` ->
+  `aten::_slow_conv2d_forward`). A banned call that is a composition of
+  several operators (torchvision's `box_iou`, `batched_nms`) adds nothing:
+  its building blocks are what the person is asked to use;
+- torch's private operators that carry a found operator's whole name are
+  added (`aten::_scaled_dot_product_attention_math`, `aten::_convolution_mode`:
+  other kernels of the same function that the cases did not happen to reach);
+- every operator the drill's own reference runs on the same cases is taken
+  out again: legitimate code needs it.
+
+The result maps a qualified operator name (`aten::_cdist_forward`) to the
+banned name reported when it is reached (`torch.cdist`).
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import re
+import threading
+import types
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import torch
+
+from grader import bans, dispatch_bans
+from grader.cases import Prepared, fresh, oracle_for, upcast
+
+MARK = "drill-banned:"
+_STOP = frozenset({"forward", "backward", "out", "default"})  # words too common to tie an operator to a name
+_CACHE: dict[tuple, dict[str, str]] = {}
+_LOCK = threading.Lock()
+_CALLS_PER_FUNCTION = 6  # at most this many prepared calls traced per contract function
+
+
+def kernels(prep: Prepared) -> dict[str, str]:
+    """Operator (`ns::name`) -> banned name, for the drill of `prep`; cached per drill."""
+    spec = prep.spec
+    if not spec.banned:
+        return {}
+    key = (spec.id, str(spec.reference_path), spec.banned)
+    with _LOCK:
+        if key not in _CACHE:
+            _CACHE[key] = derive(prep)
+            dispatch_bans.python_routes(tuple(sorted(_CACHE[key].items())))  # found here, inherited by every child
+        return _CACHE[key]
+
+
+def derive(prep: Prepared) -> dict[str, str]:
+    spec = prep.spec
+    targets: dict[int, str] = {}
+    found: dict[str, str] = {}
+    for name in spec.banned:
+        try:
+            obj = bans.resolve(name)
+        except Exception:  # noqa: BLE001, S112 - a name that does not resolve is refused by name only, if at all
+            continue
+        if _markable(obj):
+            targets[id(obj)] = name
+        op = _builtin_op(obj)
+        if op:
+            found.setdefault(op, name)
+    by_name = dict(found)
+    try:
+        legit = _trace(prep, targets, found)
+    except Exception:  # noqa: BLE001 - a trace that fails leaves the bans by name, never grading broken
+        found, legit = by_name, set()
+    for op, name in list(found.items()):
+        for variant in _private_variants(op):
+            found.setdefault(variant, name)
+    return {op: name for op, name in sorted(found.items()) if op not in legit and _exists(op)}
+
+
+# ------------------------------------------------------------------ tracing
+
+
+def _trace(prep: Prepared, targets: dict[int, str], found: dict[str, str]) -> set[str]:
+    """Add to `found` what the oracles' banned calls reach; return the operators the reference needs."""
+    words = _words_of(prep.spec.banned)
+    with _quiet_stderr():
+        marked = [(name, roots) for name, roots in _marked_calls(prep, targets)
+                  if len({e.name for e in roots}) == 1 and _is_operator(roots[0].name)]
+        for name, roots in marked:  # a call that reaches exactly one operator: the function's own
+            found.setdefault(roots[0].name, name)
+            words |= _words(roots[0].name)
+        for name, roots in marked:  # beneath it: its private implementation, named like it
+            for event in _below(roots):
+                if _is_operator(event.name) and _words(event.name) & words:
+                    found.setdefault(event.name, name)
+        return _reference_operators(prep) if found else set()
+
+
+def _marked_calls(prep: Prepared, targets: dict[int, str]) -> Iterator[tuple[str, list[Any]]]:
+    """(banned name, its top-level operator events) for every banned call the oracles make."""
+    if not targets:
+        return
+    profile = _profile(lambda: _run_oracles(prep, targets))
+    for event in profile:
+        if event.name.startswith(MARK) and event.cpu_parent is None:
+            yield event.name[len(MARK):], list(event.cpu_children)
+
+
+def _run_oracles(prep: Prepared, targets: dict[int, str]) -> None:
+    spec = prep.spec
+    with _Marker(targets):
+        for fn in spec.functions:
+            try:
+                oracle = oracle_for(spec, fn, prep.reference)
+            except Exception:  # noqa: BLE001, S112 - no oracle, nothing to learn from it
+                continue
+            _run_each(oracle, _sample(prep, fn.name))
+
+
+def _reference_operators(prep: Prepared) -> set[str]:
+    """Every operator the drill's reference runs on the sampled cases."""
+    spec = prep.spec
+
+    def run() -> None:
+        for fn in spec.functions:
+            func = getattr(prep.reference, fn.name, None)
+            if callable(func):
+                _run_each(func, _sample(prep, fn.name, largest=False))
+
+    return {e.name for e in _profile(run)}
+
+
+def _run_each(func: Callable[..., Any], calls: list[Any]) -> None:
+    """func on each call's arguments as a solution gets them (upcast when that fails, as oracles may need)."""
+    for call in calls:
+        for args in (fresh(call.args), upcast(call.args)):
+            try:
+                with torch.no_grad():
+                    func(*args)
+                break
+            except Exception:  # noqa: BLE001, S112 - learn from the calls that work
+                continue
+
+
+def _sample(prep: Prepared, function: str, largest: bool = True) -> list[Any]:
+    """A few of the function's prepared calls: the first of each dtype, and the largest one
+    (torch picks a kernel by dtype and size)."""
+    calls = [c for c in prep.calls if c.function.name == function and not c.case.heavy]
+    picked: dict[Any, Any] = {}
+    for call in calls:
+        picked.setdefault((call.dtype, call.mask_dtype), call)
+    if calls and largest:
+        largest = max(calls, key=lambda c: sum(a.numel() for a in c.args if isinstance(a, torch.Tensor)))
+        picked.setdefault("largest", largest)
+    return list(picked.values())[:_CALLS_PER_FUNCTION]
+
+
+def _profile(work: Callable[[], None]) -> list[Any]:
+    from torch.autograd import profiler
+
+    with profiler.profile(use_kineto=False) as prof:
+        work()
+    return list(prof.function_events)
+
+
+def _below(events: list[Any]) -> Iterator[Any]:
+    todo = list(events)
+    while todo:
+        event = todo.pop()
+        yield event
+        todo.extend(event.cpu_children)
+
+
+def _marker_class() -> type:
+    from torch.autograd.profiler import record_function
+    from torch.overrides import TorchFunctionMode
+
+    class Marker(TorchFunctionMode):
+        """Marks every call to a banned function as a profiler range named after it."""
+
+        def __init__(self, targets: dict[int, str]):
+            super().__init__()
+            self.targets = targets
+
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            name = self.targets.get(id(func))
+            if name is None:
+                return func(*args, **(kwargs or {}))
+            with record_function(MARK + name):
+                return func(*args, **(kwargs or {}))
+
+    return Marker
+
+
+def _Marker(targets: dict[int, str]) -> Any:
+    return _marker_class()(targets)
+
+
+# ------------------------------------------------------------------ names
+
+
+def _builtin_op(obj: Any) -> str | None:
+    """`aten::name` for a torch builtin (`torch.bincount`, `torch.Tensor.bincount`, `torch._C._nn.one_hot`)
+    and for a front end in torch.functional of the `_VF` operator of its name (`torch.einsum`,
+    `torch.cdist`, `torch.broadcast_tensors`)."""
+    if isinstance(obj, types.FunctionType):
+        if obj.__module__ != "torch.functional" or not hasattr(torch._VF, obj.__name__):
+            return None
+    elif isinstance(obj, (types.BuiltinFunctionType, types.MethodDescriptorType)):
+        owner = getattr(obj, "__objclass__", None) or getattr(obj, "__self__", None)
+        module = getattr(obj, "__module__", None) or getattr(owner, "__module__", None) or ""
+        if not (module.startswith("torch") or getattr(owner, "__name__", "").startswith("torch")):
+            return None
+    else:
+        return None
+    op = f"aten::{obj.__name__}"
+    return op if _exists(op) else None
+
+
+def _markable(obj: Any) -> bool:
+    """Whether a call to obj reaches the marking TorchFunctionMode: torch's own functions do,
+    plain Python functions of other libraries (torchvision's box_iou) do not."""
+    if isinstance(obj, type):
+        return False
+    module = getattr(obj, "__module__", None) or getattr(getattr(obj, "__objclass__", None), "__module__", "") or ""
+    return module == "torch" or module.startswith("torch.")
+
+
+@functools.lru_cache(maxsize=1)
+def _private_operators() -> tuple[str, ...]:
+    names = {n.split(".")[0] for n in torch._C._dispatch_get_all_op_names()}
+    return tuple(sorted(n for n in names if n.startswith("aten::_")))
+
+
+def _private_variants(op: str) -> list[str]:
+    """torch's private operators that carry a banned operator's whole name: `aten::cdist` ->
+    `aten::_cdist_forward`, `aten::scaled_dot_product_attention` -> `aten::_scaled_dot_product_attention_math`,
+    `aten::convolution` -> `aten::_convolution_mode`."""
+    namespace, _, name = op.partition("::")
+    stem = name.strip("_")
+    if namespace != "aten" or len(stem) < 4:
+        return []
+    return [p for p in _private_operators() if stem in p[len("aten::"):] and p != op]
+
+
+def _is_operator(name: str) -> bool:
+    return "::" in name and not name.startswith(MARK)
+
+
+def _exists(op: str) -> bool:
+    namespace, _, name = op.partition("::")
+    try:
+        return isinstance(getattr(getattr(torch.ops, namespace), name), torch._ops.OpOverloadPacket)
+    except (AttributeError, RuntimeError):
+        return False
+
+
+def _words(name: str) -> set[str]:
+    """The words of an operator or dotted name: `aten::_cdist_forward` -> {cdist}."""
+    last = re.split(r"::|\.", name)[-1]
+    return {w.lower() for w in re.split(r"_+", last) if len(w) > 2} - _STOP
+
+
+def _words_of(banned: tuple[str, ...]) -> set[str]:
+    out: set[str] = set()
+    for name in banned:
+        out |= _words(name)
+    return out
+
+
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """The profiler's C++ side prints start/stop lines on fd 2; keep them off the person's terminal."""
+    try:
+        saved = os.dup(2)
+    except OSError:
+        yield
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, 2)
+        finally:
+            os.close(devnull)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)

@@ -1,0 +1,13 @@
+# kernel: aten::scaled_dot_product_attention
+import torch
+
+
+def decode_step(q_new, k_new, v_new, k_cache, v_cache):
+    k = torch.cat([k_cache, k_new], dim=2)
+    v = torch.cat([v_cache, v_new], dim=2)
+    q = q_new
+    return torch._C._nn.scaled_dot_product_attention(q, k, v), k, v
+
+
+def kv_cache_bytes(L: int, H_kv: int, dh: int, T: int, B: int, bytes_per_elem: int) -> int:
+    return 2 * L * H_kv * dh * T * B * bytes_per_elem
