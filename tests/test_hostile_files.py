@@ -373,7 +373,7 @@ def test_session_title_and_spec_keys_reach_the_terminal_escaped(tmp_path):
     from trainer.team import DrillResult, MemberResult, Run, build_board
 
     ada = MemberResult("ada", "0" * 16, (Run(datetime(2026, 12, 1, tzinfo=timezone.utc), "repl", "drill 0.1.0",
-                                            (DrillResult("gqa", "passed", 100.0, 1),)),))
+                                            (DrillResult("gqa", "passed", 100.0, 1, cases="0" * 16),)),))
     board = build_board([ada], ["gqa"])
     text = render_board_text(board, "evil" + ESC, [], color=False)
     assert "evil\\x1b[2J\\x1b[31m" in text and "\x1b" not in text
