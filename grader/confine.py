@@ -15,7 +15,10 @@ before the solution runs, `apply_child(scratch)`:
    execveat; no fork, vfork or clone of a new process (clone with
    CLONE_THREAD, i.e. a thread, stays allowed; clone3 answers ENOSYS so libc
    falls back to clone); kill/tgkill/tkill/rt_sig*queueinfo only towards the
-   child itself; no socket(); no ptrace, process_vm_*, pidfd_*, io_uring,
+   child itself (the rule ends in an explicit deny, so kill(getppid(), ...)
+   and kill(-1, ...) fail even where Landlock cannot scope signals); no
+   memfd_create/memfd_secret (anonymous files that neither the scratch
+   budget nor the address-space limit would count); no socket(); no ptrace, process_vm_*, pidfd_*, io_uring,
    mount/namespace, module, bpf, keyring calls; no setrlimit and no prlimit64
    that sets a limit; no TIOCSTI/TIOCLINUX ioctl; and, since Landlock does
    not cover metadata, no chmod/chown/utime/xattr-setting calls and no
@@ -65,6 +68,8 @@ _NR = {
     "kexec_file_load": 320, "bpf": 321, "execveat": 322, "userfaultfd": 323, "pidfd_send_signal": 424,
     "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427, "pidfd_open": 434, "clone3": 435,
     "pidfd_getfd": 438, "process_madvise": 440,
+    # anonymous files: memory the resident-size watchdog and the scratch budget would not see
+    "memfd_create": 319, "memfd_secret": 447,
     # metadata changes, which Landlock does not cover
     "chmod": 90, "fchmod": 91, "chown": 92, "fchown": 93, "lchown": 94, "utime": 132, "setxattr": 188,
     "lsetxattr": 189, "fsetxattr": 190, "removexattr": 197, "lremovexattr": 198, "fremovexattr": 199,
@@ -89,6 +94,7 @@ _DENIED = (
     "move_pages", "unshare", "setns", "perf_event_open", "name_to_handle_at", "open_by_handle_at",
     "process_vm_readv", "process_vm_writev", "kcmp", "bpf", "userfaultfd", "pidfd_send_signal", "pidfd_open",
     "pidfd_getfd", "io_uring_setup", "io_uring_enter", "io_uring_register", "process_madvise",
+    "memfd_create", "memfd_secret",
 ) + _METADATA + _LASTING
 _SELF_SIGNAL = ("kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
 
@@ -367,16 +373,19 @@ def seccomp_program(pid: int) -> bytes:
     p.op(_JEQ_K, FS_IOC_SETFLAGS, "deny", 0)
     p.op(_JEQ_K, FS_IOC_FSSETXATTR, "deny", 0)
     p.op(_JEQ_K, TIOCLINUX, "deny", "allow")
-    p.label("kill")  # kill(pid | 0 | -pid, sig)
+    # every rule below ends in an explicit allow or deny: none falls through into the next
+    p.label("kill")  # kill(0 | pid | -pid, sig): its own process group or itself, nothing else
     p.op(_LD_W_ABS, _arg_lo(0))
     p.op(_JEQ_K, 0, "allow", 0)
-    p.op(_JEQ_K, (-pid) & 0xFFFFFFFF, "allow", 0)
+    p.op(_JEQ_K, pid, "allow", 0)
+    p.op(_JEQ_K, (-pid) & 0xFFFFFFFF, "allow", "deny")
     p.label("prctl")  # the parent-death signal stays as set
     p.op(_LD_W_ABS, _arg_lo(0))
     p.op(_JEQ_K, PR_SET_PDEATHSIG, "deny", "allow")
     p.label("self_or_zero")  # sched_setaffinity(0 | pid, ...)
     p.op(_LD_W_ABS, _arg_lo(0))
     p.op(_JEQ_K, 0, "allow", 0)
+    p.op(_JEQ_K, pid, "allow", "deny")
     p.label("self_signal")  # first argument is the target (t)gid
     p.op(_LD_W_ABS, _arg_lo(0))
     p.op(_JEQ_K, pid, "allow", "deny")
@@ -387,6 +396,13 @@ def seccomp_program(pid: int) -> bytes:
     p.label("enosys")
     p.op(_RET_K, SECCOMP_RET_ERRNO | errno.ENOSYS)
     return p.assemble()
+
+
+def apply_seccomp() -> None:
+    """Set no_new_privs and install the filter for this process (also usable alone,
+    without Landlock). Raises OSError or ConfineError when it cannot."""
+    _prctl(PR_SET_NO_NEW_PRIVS, 1)
+    _seccomp(os.getpid())
 
 
 def _seccomp(pid: int) -> None:
@@ -440,8 +456,7 @@ def apply_child(scratch: str | None = None) -> Confinement:
     except OSError as exc:
         result.missing["capabilities"] = f"capset failed ({exc})"
     try:
-        _prctl(PR_SET_NO_NEW_PRIVS, 1)
-        _seccomp(os.getpid())
+        apply_seccomp()
         result.enforced["processes"] = "seccomp: no exec, fork or clone of a process"
         result.enforced["signals"] = "seccomp: signals only to itself"
         result.enforced["network"] = "seccomp: no socket()"
