@@ -34,18 +34,16 @@ import json
 import os
 import queue
 import selectors
-import shutil
 import signal
 import struct
 import sys
-import tempfile
 import threading
 import time
 import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from grader import confine, transport
+from grader import channel, confine, scratch as scratch_dir, transport
 
 RESULT_FD = 3
 GO_FD = 4  # a standby child reads its job (source, filename) here
@@ -65,6 +63,8 @@ class Limits:
     rss_poll: float = 0.05  # seconds between resident-size (and scratch-folder) checks
     scratch_bytes: int = 64 * 2**20  # disk the child may fill in its scratch folder
     scratch_files: int = 2000  # files and folders it may create there
+    threads: int = 64  # threads the child may run at once (the watchdog stops it above)
+    open_files: int = 64  # RLIMIT_NOFILE in the child
     confine: bool = True  # Landlock + seccomp in the child (off only in tests of the outer layers)
     require_confinement: bool = False  # refuse to run a solution when a confinement piece is missing
 
@@ -100,6 +100,8 @@ class ChildOutcome:
     refused: bool = False  # require_confinement and a piece was missing: the solution never ran
     memory_killed: bool = False  # the resident-size watchdog stopped the child
     memory_peak: int = 0  # largest resident size seen, bytes
+    threads_killed: bool = False  # the watchdog saw more than Limits.threads threads
+    threads_peak: int = 0  # most threads seen at once
     disk_overflow: bool = False  # the scratch folder grew past its budget; the child was stopped
     orphans: int = 0  # processes left behind by the child, killed and reaped
     from_standby: bool = False  # ran in a child forked ahead of time (Standby)
@@ -132,6 +134,7 @@ def parent_ready() -> bool:
     confine.warm()
     for name in ("grader.bans", "grader.cases", "linecache", "torch.overrides"):
         __import__(name)
+    scratch_dir.sweep_stale()  # folders left by a grader that was killed before it could clean up
     return confine.become_subreaper()
 
 
@@ -149,7 +152,7 @@ def _spawn(limits: Limits, body: Callable[[int, int, str], None], close_in_child
            close_in_parent: tuple[int, ...] = ()) -> _Child:
     """Fork a child that prepares itself and runs `body(res_w, out_w, scratch)`."""
     parent_ready()
-    scratch = tempfile.mkdtemp(prefix="drill-sandbox-")
+    scratch = scratch_dir.make()
     res_r, res_w = os.pipe()
     out_r, out_w = os.pipe()
     since = _boot_ticks()
@@ -308,7 +311,7 @@ def _finish(child: _Child, outcome: ChildOutcome | None) -> None:
         orphans = reap_orphans(child.since_ticks, exclude=child.pid)
         if outcome is not None:
             outcome.orphans = orphans
-    shutil.rmtree(child.scratch, ignore_errors=True)
+    scratch_dir.remove(child.scratch)
 
 
 def run(job: Job, limits: Limits) -> ChildOutcome:
@@ -321,7 +324,7 @@ def run(job: Job, limits: Limits) -> ChildOutcome:
     STANDBY.remember(job, limits)
     outcome: ChildOutcome | None = None
     try:
-        outcome = _supervise(child, limits)
+        outcome = _supervise(child, limits, job)
         outcome.from_standby = from_standby
         return outcome
     finally:
@@ -454,90 +457,116 @@ def _read_stat(pid: int) -> tuple[int, int, int, int] | None:
         return None
 
 
-def resident_bytes(pid: int) -> int:
-    """Resident size of one process (0 when it is gone)."""
+def proc_stat(pid: int) -> tuple[int, int]:
+    """(threads, CPU time in clock ticks) of one process, (0, 0) when it is gone:
+    fields 20 and 14 + 15 of /proc/<pid>/stat."""
+    raw = _read_proc(pid, "stat", 4096)
+    try:
+        fields = raw[raw.rfind(b")") + 2:].split() if raw else []
+        return int(fields[17]), int(fields[11]) + int(fields[12])
+    except (IndexError, ValueError):
+        return 0, 0
+
+
+def _statm(pid: int) -> tuple[int, int]:
+    """(address-space size, resident size) of one process in bytes, (0, 0) when it is gone."""
     raw = _read_proc(pid, "statm", 256)
     try:
-        return int(raw.split()[1]) * _PAGE if raw else 0
-    except (IndexError, ValueError):
-        return 0
+        size, resident = raw.split()[:2] if raw else (b"0", b"0")
+        return int(size) * _PAGE, int(resident) * _PAGE
+    except ValueError:
+        return 0, 0
+
+
+def resident_bytes(pid: int) -> int:
+    """Resident size of one process (0 when it is gone)."""
+    return _statm(pid)[1]
 
 
 class _Watch:
-    """Deadlines and the resident-size budget of one child."""
+    """Deadlines, the resident-size, thread and disk budgets of one child."""
 
     def __init__(self, child: _Child, limits: Limits):
         self.child = child
         self.limits = limits
         self.total_deadline = child.t0 + limits.total_timeout
         self.rss_budget = resident_bytes(os.getpid()) + (limits.rss_bytes or limits.memory_bytes)
+        self.vm_start = _statm(os.getpid())[0]  # the child's address-space size at fork
         self.next_poll = child.t0 + limits.rss_poll
+        self.polls = 0
+        self.cpu = 0  # the child's CPU time at the last poll, clock ticks
 
     def over_budget(self, outcome: ChildOutcome, now: float) -> bool:
         """True when the child must be stopped: too much resident memory
-        (memory_killed) or too much written to its scratch folder (disk_overflow)."""
+        (memory_killed), too many threads (threads_killed) or too much held on
+        disk (disk_overflow: its scratch folder plus deleted files it holds)."""
         if now < self.next_poll:
             return False
         self.next_poll = now + self.limits.rss_poll
+        self.polls += 1
         rss = resident_bytes(self.child.pid)
         outcome.memory_peak = max(outcome.memory_peak, rss)
         if rss > self.rss_budget:
             outcome.memory_killed = True
             return True
-        if _tree_over(self.child.scratch, self.limits.scratch_bytes, self.limits.scratch_files):
+        # deleted files it still maps: read every 4th poll (/proc/<pid>/maps of a torch process costs ~1 ms)
+        return self._threads_over(outcome) or self._disk_over(outcome, with_maps=self.polls % 4 == 1)
+
+    def over_at_end(self, outcome: ChildOutcome) -> bool:
+        """At "done": what the child still holds (threads, deleted files) counts too,
+        so a solution cannot fill the machine and return before the next poll."""
+        grown = _statm(self.child.pid)[0] - self.vm_start > self.limits.scratch_bytes
+        return self._threads_over(outcome) or self._disk_over(outcome, with_maps=grown)
+
+    def _threads_over(self, outcome: ChildOutcome) -> bool:
+        threads, self.cpu = proc_stat(self.child.pid)
+        outcome.threads_peak = max(outcome.threads_peak, threads)
+        if threads > self.limits.threads:
+            outcome.threads_killed = True
+        return outcome.threads_killed
+
+    def _disk_over(self, outcome: ChildOutcome, with_maps: bool) -> bool:
+        if scratch_dir.over_budget(self.child.scratch, self.child.pid, self.limits.scratch_bytes,
+                                   self.limits.scratch_files, self.limits.file_bytes, with_maps=with_maps):
             outcome.disk_overflow = True
-            return True
-        return False
+        return outcome.disk_overflow
+
+    def stalled(self, seconds: float) -> float:
+        """This process did not run for `seconds` (stopped by Ctrl-Z or SIGSTOP, or
+        the machine suspended): the time the child did not spend on the CPU
+        meanwhile is given back to it. Returns the seconds given back."""
+        before = self.cpu
+        _, self.cpu = proc_stat(self.child.pid)
+        back = max(0.0, seconds - (self.cpu - before) / _TICKS)
+        self.total_deadline += back
+        self.next_poll += back
+        return back
 
 
-def _tree_over(root: str, max_bytes: int, max_entries: int) -> bool:
-    """Whether the folder holds more than max_bytes on disk or max_entries entries
-    (stops counting as soon as it knows)."""
-    used, entries, todo = 0, 0, [root]
-    while todo:
-        try:
-            with os.scandir(todo.pop()) as it:
-                for entry in it:
-                    entries += 1
-                    if entries > max_entries:
-                        return True
-                    try:
-                        st = entry.stat(follow_symlinks=False)
-                    except OSError:
-                        continue
-                    used += st.st_blocks * 512
-                    if used > max_bytes:
-                        return True
-                    if entry.is_dir(follow_symlinks=False):
-                        todo.append(entry.path)
-        except OSError:
-            continue
-    return False
+_STALL = 0.5  # a loop turn this much longer than its wait: this process was stopped meanwhile
 
 
-def _supervise(child: _Child, limits: Limits) -> ChildOutcome:
+def _supervise(child: _Child, limits: Limits, job: Job) -> ChildOutcome:
     outcome = ChildOutcome(pid=child.pid)
     watch = _Watch(child, limits)
     reader = transport.FrameReader(limits.result_bytes)
+    frames_in = channel.Channel(outcome, [(i, f, n) for i, f, _, n in job.calls], job.functions)
     sel = selectors.DefaultSelector()
     sel.register(child.res_r, selectors.EVENT_READ, "result")
     sel.register(child.out_r, selectors.EVENT_READ, "output")
     out_count = 0
     out_head = bytearray()
-    current: int | None = -1  # -1 while the module loads
     call_started = time.monotonic()
     open_fds = 2
+    wait = 0.0
     while open_fds:
-        now = time.monotonic()
-        call_deadline = call_started + limits.case_timeout if current is not None else watch.total_deadline
-        deadline = min(watch.total_deadline, call_deadline)
-        if now >= deadline:
-            outcome.timeout_call = current if current is not None else -1
-            outcome.timeout_seconds = limits.case_timeout if call_deadline <= watch.total_deadline else limits.total_timeout
-            break
-        if watch.over_budget(outcome, now):
-            break
-        events = sel.select(timeout=min(deadline, watch.next_poll) - now)
+        before = time.monotonic()
+        events = sel.select(timeout=wait)
+        stall = time.monotonic() - before - wait
+        if stall > _STALL:
+            call_started += watch.stalled(stall)
+        # what is waiting is read before the clock is looked at: a child that answered
+        # while this process was stopped has answered in time
         for key, _ in events:
             try:
                 data = os.read(key.fd, 1 << 20)
@@ -557,31 +586,41 @@ def _supervise(child: _Child, limits: Limits) -> ChildOutcome:
                     break
                 continue
             try:
-                frames = reader.feed(data)
-            except (OverflowError, ValueError) as exc:
-                outcome.protocol_error = str(exc)
+                for header, blobs in reader.feed(data):
+                    calling = frames_in.current
+                    frames_in.feed(header, blobs)
+                    if frames_in.current is not None and frames_in.current != calling:
+                        call_started = time.monotonic()
+            except (OverflowError, ValueError, channel.ProtocolError) as exc:
+                outcome.protocol_error = str(exc)[:200]
                 open_fds = 0
                 break
-            for header, blobs in frames:
-                if not isinstance(header, dict):
-                    outcome.protocol_error = "a frame that is not an object"
-                    continue
-                current = _apply(header, blobs, outcome, current)
-                if header.get("type") == "start":
-                    call_started = time.monotonic()
-                elif header.get("type") == "result":
-                    current = None
             if outcome.finished:
                 # done: do not wait for the pipes to close (a left-behind process may hold them)
                 out_count = _drain(child.out_r, out_head, out_count, outcome, limits)
+                watch.over_at_end(outcome)
                 open_fds = 0
                 break
+        if not open_fds:
+            break
+        now = time.monotonic()
+        current = frames_in.current
+        call_deadline = call_started + limits.case_timeout if current is not None else watch.total_deadline
+        deadline = min(watch.total_deadline, call_deadline)
+        if now >= deadline:
+            outcome.timeout_call = current if current is not None else -1
+            outcome.timeout_seconds = limits.case_timeout if call_deadline <= watch.total_deadline else limits.total_timeout
+            break
+        if watch.over_budget(outcome, now):
+            break
+        wait = max(0.0, min(deadline, watch.next_poll) - now)
     sel.close()
+    current = frames_in.current
     outcome.running_call = current
     outcome.output_head = out_head.decode("utf-8", "replace")
     outcome.elapsed = time.monotonic() - child.t0
     stopped = (outcome.timeout_call is not None or outcome.output_overflow or outcome.memory_killed
-               or outcome.disk_overflow or outcome.protocol_error is not None)
+               or outcome.disk_overflow or outcome.threads_killed or outcome.protocol_error is not None)
     if outcome.finished and not stopped:
         return outcome  # nothing more to learn: _finish kills it and reaps it in the background
     if not stopped:
@@ -643,45 +682,6 @@ def _record_status(outcome: ChildOutcome, status: int) -> None:
         outcome.exit_status = os.WEXITSTATUS(status)
 
 
-def _apply(header: dict, blobs: list[bytes], outcome: ChildOutcome, current: int | None) -> int | None:
-    kind = header.get("type")
-    if kind == "start":
-        return int(header.get("call", -1))
-    if kind == "loaded":
-        return None
-    if kind == "confined":
-        outcome.confined = _str_dict(header.get("enforced"))
-        outcome.unconfined = _str_dict(header.get("missing"))
-    elif kind == "refused":
-        outcome.refused = True
-    elif kind == "load_error":
-        outcome.load_error = header.get("exc") if isinstance(header.get("exc"), dict) else {"type": "Error"}
-    elif kind == "missing":
-        outcome.missing = [str(n) for n in header.get("names", [])][:20]
-    elif kind == "banned":
-        outcome.banned = outcome.banned or str(header.get("name"))[:120]
-    elif kind == "result":
-        idx = int(header.get("call", -1))
-        status = header.get("status")
-        if status == "ok":
-            value = transport.decode(header.get("value"), blobs)
-            outcome.calls[idx] = CallOutcome("ok", value, modified=[str(m) for m in header.get("modified", [])][:10],
-                                             seconds=float(header.get("seconds", 0.0)))
-        elif status == "banned":
-            outcome.calls[idx] = CallOutcome("banned", exc=header.get("exc"))
-        else:
-            outcome.calls[idx] = CallOutcome("raised", exc=header.get("exc") if isinstance(header.get("exc"), dict) else {})
-    elif kind == "done":
-        outcome.finished = True
-    return current
-
-
-def _str_dict(value: Any) -> dict[str, str]:
-    if not isinstance(value, dict):
-        return {}
-    return {str(k)[:40]: str(v)[:200] for k, v in list(value.items())[:10]}
-
-
 # ------------------------------------------------------------------- child
 
 
@@ -738,8 +738,24 @@ def _child_run(job: Job, counts: dict[str, int] | None = None) -> None:
 def _child_setup(job: Job) -> None:
     if job.forget is not None:
         job.forget()
+    forget_references()
+
+
+def forget_references() -> None:
+    """Child only: make the reference modules unreachable, even through
+    gc.unfreeze() + gc.get_objects(). The parent froze its objects before the
+    fork (gc.freeze), so a reference dropped here would stay listed as frozen
+    garbage; emptying each module's namespace frees its functions now instead
+    (a full collection would cost ~200 ms of copy-on-write faults)."""
+    import linecache
+
     for name in [n for n in sys.modules if n.startswith("_drill_ref_")]:
-        del sys.modules[name]  # the references are not the solution's to import
+        module = sys.modules.pop(name)  # the references are not the solution's to import
+        try:
+            module.__dict__.clear()
+        except Exception:  # noqa: BLE001 - a module without a namespace has nothing to drop
+            pass
+    linecache.clearcache()  # the reference sources, if a traceback ever read them
     sys.stdin = open(os.devnull)  # noqa: SIM115
     os.environ["OMP_NUM_THREADS"] = "1"
     signal.signal(signal.SIGINT, signal.SIG_DFL)
@@ -779,6 +795,20 @@ def _set_limits(limits: Limits) -> None:
     lim(resource.RLIMIT_CPU, int(limits.total_timeout) + 2)
     lim(resource.RLIMIT_FSIZE, limits.file_bytes)
     lim(resource.RLIMIT_CORE, 0)
+    lim(resource.RLIMIT_NOFILE, limits.open_files)
+    tasks = _tasks_now()
+    if tasks:  # a kernel backstop under the thread watchdog (it counts the user's tasks; root is exempt)
+        lim(resource.RLIMIT_NPROC, tasks + 4 * limits.threads)
+
+
+def _tasks_now() -> int:
+    """Tasks on the whole machine now (/proc/loadavg): at least this user's, so a
+    per-user limit a little above it leaves the child only a few threads more."""
+    try:
+        with open("/proc/loadavg") as fh:
+            return int(fh.read().split()[3].split("/")[1])
+    except (OSError, IndexError, ValueError):
+        return 0
 
 
 _HELD: list[bytes] = []  # child only: frames waiting to go out with the next one
@@ -947,9 +977,6 @@ def run_json(work: Any, limits: Limits) -> tuple[dict | None, str | None]:
         os._exit(0)
 
     child = _spawn(limits, body)
-    got: dict[str, Any] = {}
-    refused = False
-    unconfined: dict[str, str] = {}
     reader = transport.FrameReader(limits.result_bytes)
     deadline = child.t0 + limits.case_timeout
     watch = _Watch(child, limits)
@@ -959,18 +986,17 @@ def run_json(work: Any, limits: Limits) -> tuple[dict | None, str | None]:
     problem = None
     out_count = 0
     probe = ChildOutcome(pid=child.pid)
+    frames_in = channel.Channel(probe, work=True)
     try:
         open_fds = 2
-        while open_fds:
-            now = time.monotonic()
-            if now >= deadline:
-                problem = f"stopped after {limits.case_timeout:g} s"
-                break
-            if watch.over_budget(probe, now):
-                problem = (f"wrote more than {limits.scratch_bytes // 2**20} MiB to disk" if probe.disk_overflow
-                           else f"used more than {limits.memory_bytes / 2**30:.1f} GiB of memory")
-                break
-            for key, _ in sel.select(timeout=min(deadline, watch.next_poll) - now):
+        wait = 0.0
+        while open_fds and not probe.finished:
+            before = time.monotonic()
+            events = sel.select(timeout=wait)
+            stall = time.monotonic() - before - wait
+            if stall > _STALL:
+                deadline += watch.stalled(stall)
+            for key, _ in events:
                 data = os.read(key.fd, 1 << 20)
                 if not data:
                     sel.unregister(key.fd)
@@ -983,23 +1009,28 @@ def run_json(work: Any, limits: Limits) -> tuple[dict | None, str | None]:
                         open_fds = 0
                         break
                     continue
-                for header, _ in reader.feed(data):
-                    if not isinstance(header, dict):
-                        continue
-                    if header.get("type") == "work":
-                        got = header.get("result") or {}
-                    elif header.get("type") == "confined":
-                        _apply(header, [], probe, None)
-                    elif header.get("type") == "refused":
-                        refused = True
-    except (OverflowError, ValueError) as exc:
-        problem = str(exc)
+                for header, blobs in reader.feed(data):
+                    frames_in.feed(header, blobs)
+            if not open_fds or probe.finished:
+                break
+            now = time.monotonic()
+            if now >= deadline:
+                problem = f"stopped after {limits.case_timeout:g} s"
+                break
+            if watch.over_budget(probe, now):
+                problem = (f"wrote more than {limits.scratch_bytes // 2**20} MiB to disk" if probe.disk_overflow
+                           else f"ran more than {limits.threads} threads" if probe.threads_killed
+                           else f"used more than {limits.memory_bytes / 2**30:.1f} GiB of memory")
+                break
+            wait = max(0.0, min(deadline, watch.next_poll) - now)
+    except (OverflowError, ValueError, channel.ProtocolError) as exc:
+        problem = f"the result channel broke ({exc})"
     finally:
         sel.close()
         _finish(child, probe)
-    unconfined = probe.unconfined
-    if refused:
-        problem = "not run: confinement is required and missing here (" + "; ".join(unconfined.values()) + ")"
+    got = frames_in.result
+    if probe.refused:
+        problem = "not run: confinement is required and missing here (" + "; ".join(probe.unconfined.values()) + ")"
     if not got and problem is None:
         problem = "the child ended without a result"
     return (got or None), problem

@@ -13,7 +13,7 @@ from typing import Any
 
 MAX_TENSOR_BYTES = 64 * 2**20  # a bigger result is described, not sent
 
-_DTYPE_NAMES = ("float64", "float32", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8", "bool",
+DTYPE_NAMES = ("float64", "float32", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8", "bool",
                 "complex64", "complex128")
 
 
@@ -57,7 +57,7 @@ def encode(value: Any, blobs: list[bytes], depth: int = 0) -> Any:
         if t.is_sparse or t.layout != torch.strided:
             t = t.to_dense()
         nbytes = t.numel() * t.element_size()
-        if nbytes > MAX_TENSOR_BYTES or dtype not in _DTYPE_NAMES:
+        if nbytes > MAX_TENSOR_BYTES or dtype not in DTYPE_NAMES:
             return {"t": "oversized" if nbytes > MAX_TENSOR_BYTES else "foreign", "shape": shape, "dtype": dtype,
                     "type": "tensor", "detail": f"dtype {dtype}"}
         t = t.cpu().contiguous()
@@ -110,7 +110,7 @@ def decode(desc: Any, blobs: list[bytes]) -> Any:
     kind = desc.get("t")
     if kind == "tensor":
         dtype_name = desc.get("dtype")
-        if dtype_name not in _DTYPE_NAMES:
+        if dtype_name not in DTYPE_NAMES:
             return Foreign("tensor", f"dtype {dtype_name}")
         dtype = getattr(torch, dtype_name)
         shape = [int(s) for s in desc.get("shape", [])]
