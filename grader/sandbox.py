@@ -43,7 +43,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from grader import channel, confine, scratch as scratch_dir, transport
+from grader import channel, confine, inputs, scratch as scratch_dir, transport
 
 RESULT_FD = 3
 GO_FD = 4  # a standby child reads its job (source, filename) here
@@ -146,6 +146,7 @@ class _Child:
     scratch: str
     since_ticks: int
     t0: float
+    arena: Any = None  # the shared mapping holding its call arguments (grader.inputs)
 
 
 def _spawn(limits: Limits, body: Callable[[int, int, str], None], close_in_child: tuple[int, ...] = (),
@@ -225,9 +226,12 @@ class Standby:
                     return True
                 self._discard()
             go_r, go_w = os.pipe()
+            layout = inputs.layout_for(template.calls)
+            arena = layout.arena()
             child = _spawn(limits, lambda res_w, out_w, scratch: _standby_child(template, limits, res_w, out_w,
-                                                                                scratch, go_r),
+                                                                                scratch, go_r, layout, arena),
                            close_in_child=(go_w,), close_in_parent=(go_r,))
+            child.arena = arena
             self._waiting = _Waiting(child, go_w, key, template)
             return True
 
@@ -265,6 +269,7 @@ class Standby:
         except OSError:
             pass
         _finish(waiting.child, ChildOutcome(finished=True, confined={"processes": "standby"}))
+        _close(waiting.child.arena)
 
 
 STANDBY = Standby()
@@ -317,10 +322,14 @@ def _finish(child: _Child, outcome: ChildOutcome | None) -> None:
 def run(job: Job, limits: Limits) -> ChildOutcome:
     """Run the job in a child (the standby one when it was forked for this very
     job, else a fresh fork) and supervise it until it finishes or is killed."""
+    layout = inputs.layout_for(job.calls)
     child = STANDBY.take(job, limits)
     from_standby = child is not None
     if child is None:
-        child = _spawn(limits, lambda res_w, out_w, scratch: _child(job, limits, res_w, out_w, scratch))
+        arena = layout.arena()
+        child = _spawn(limits, lambda res_w, out_w, scratch: _child(job, limits, res_w, out_w, scratch, layout,
+                                                                    arena))
+        child.arena = arena
     STANDBY.remember(job, limits)
     outcome: ChildOutcome | None = None
     try:
@@ -329,6 +338,25 @@ def run(job: Job, limits: Limits) -> ChildOutcome:
         return outcome
     finally:
         _finish(child, outcome)
+        if outcome is not None:
+            _modified_in_parent(outcome, layout, child.arena)
+        _close(child.arena)
+
+
+def _modified_in_parent(outcome: ChildOutcome, layout: inputs.Layout, arena: Any) -> None:
+    """In-place modification, decided here from the shared arguments' bytes (the
+    child is gone or stopped), added to what the child said about metadata."""
+    for index, call in outcome.calls.items():
+        if call.status == "ok":
+            call.modified += [n for n in layout.modified(arena, index) if n not in call.modified]
+
+
+def _close(arena: Any) -> None:
+    if arena is not None:
+        try:
+            arena.close()
+        except (BufferError, OSError):
+            pass
 
 
 def _kill_group(pid: int, wait: bool = True) -> None:
@@ -685,19 +713,23 @@ def _record_status(outcome: ChildOutcome, status: int) -> None:
 # ------------------------------------------------------------------- child
 
 
-def _child(job: Job, limits: Limits, res_w: int, out_w: int, scratch: str) -> None:
+def _child(job: Job, limits: Limits, res_w: int, out_w: int, scratch: str, layout: inputs.Layout,
+           arena: Any) -> None:
     if not _child_prepare(limits, res_w, out_w, scratch):
         return
-    _child_run(job)
+    _child_setup(job)
+    _run_job(job, None, layout.arguments(arena))  # the arguments exist before the solution is loaded
 
 
-def _standby_child(template: Job, limits: Limits, res_w: int, out_w: int, scratch: str, go_r: int) -> None:
+def _standby_child(template: Job, limits: Limits, res_w: int, out_w: int, scratch: str, go_r: int,
+                   layout: inputs.Layout, arena: Any) -> None:
     """Prepared and confined ahead of time; waits for the source, then runs it."""
     if not _child_prepare(limits, res_w, out_w, scratch, go_r):
         return
     counts = _install_guards(template)
     _child_setup(template)
-    copies = _warm_copies(template)
+    copies = layout.arguments(arena)
+    _warm(template, copies)
     message = _read_go(GO_FD)
     os.close(GO_FD)
     if message is None:
@@ -705,15 +737,11 @@ def _standby_child(template: Job, limits: Limits, res_w: int, out_w: int, scratc
     _run_job(dataclasses.replace(template, source=message[0], filename=message[1]), counts, copies)
 
 
-def _warm_copies(job: Job) -> dict[int, list[Any]]:
-    """Each call's fresh arguments, made ahead (this also faults in the pages
-    the first tensor work touches, off the clock)."""
-    from grader.cases import fresh
-
-    copies = {index: fresh(args) for index, _, args, _ in job.calls}
+def _warm(job: Job, copies: dict[int, list[Any]]) -> None:
+    """Touch each call's arguments once, ahead (this faults in the pages the first
+    tensor work touches, off the clock)."""
     for index, _, args, _ in job.calls:
         _same(args, copies[index])
-    return copies
 
 
 def _read_go(fd: int) -> tuple[str, str] | None:
@@ -728,11 +756,6 @@ def _read_go(fd: int) -> tuple[str, str] | None:
         return str(message["source"]), str(message["filename"])
     except (ValueError, KeyError, TypeError):
         return None
-
-
-def _child_run(job: Job, counts: dict[str, int] | None = None) -> None:
-    _child_setup(job)
-    _run_job(job, counts)
 
 
 def _child_setup(job: Job) -> None:
@@ -905,6 +928,7 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
         from grader.cases import fresh
 
         mine = copies.pop(index) if copies and index in copies else fresh(args)
+        before = [_place(a) for a in mine]
         _send({"type": "start", "call": index})
         for name in counts:
             counts[name] = 0
@@ -912,25 +936,25 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
         try:
             with torch.no_grad():
                 value = func(*mine)
-            seconds = time.perf_counter() - t
-            wrong = [(n, counts[n], k) for n, k in job.must_call.items() if counts[n] != k]
-            if wrong:
-                n, got, k = wrong[0]
-                _send({"type": "result", "call": index, "status": "banned", "exc": {
-                    "type": "CallCount", "message": f"called {n} {got} time{'s' if got != 1 else ''}; "
-                                                    f"this drill requires exactly {k}"}})
-                continue
-            if hasattr(value, "__next__") and not isinstance(value, torch.Tensor):
-                value = _GeneratorMarker()
-            blobs: list[bytes] = []
-            desc = transport.encode(value, blobs)
-            modified = [n for n, a, b in zip(names, args, mine) if not _same(a, b)]
-            _send({"type": "result", "call": index, "status": "ok", "value": desc, "modified": modified,
-                   "seconds": seconds}, blobs)
         except bans.BannedCall as exc:
             _send({"type": "result", "call": index, "status": "banned", "exc": {"type": "BannedCall", "message": exc.name}})
+            continue
         except BaseException as exc:  # noqa: BLE001
             _send({"type": "result", "call": index, "status": "raised", "exc": describe_exception(exc, job.filename)})
+            continue
+        seconds = time.perf_counter() - t
+        wrong = [(n, counts[n], k) for n, k in job.must_call.items() if counts[n] != k]
+        if wrong:
+            n, got, k = wrong[0]
+            _send({"type": "result", "call": index, "status": "banned", "exc": {
+                "type": "CallCount", "message": f"called {n} {got} time{'s' if got != 1 else ''}; "
+                                                f"this drill requires exactly {k}"}})
+            continue
+        blobs: list[bytes] = []
+        desc = transport.encode_safely(value, blobs)  # an odd object is described, never "raised"
+        modified = [n for n, b, a in zip(names, before, mine) if _moved(a, b)]  # the bytes: decided in the parent
+        _send({"type": "result", "call": index, "status": "ok", "value": desc, "modified": modified,
+               "seconds": seconds}, blobs)
     try:
         sys.stdout.flush()
         sys.stderr.flush()
@@ -939,8 +963,26 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
     _send({"type": "done"})
 
 
-class _GeneratorMarker:
-    pass
+def _place(value: Any) -> Any:
+    """Where an argument is and how it is viewed: a tensor's identity, storage,
+    shape, strides and dtype; a container's items. (Its bytes are the parent's business.)"""
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        return ("tensor", id(value), value.data_ptr(), tuple(value.shape), tuple(value.stride()),
+                value.storage_offset(), value.dtype)
+    if type(value) in (list, tuple):
+        return (type(value), id(value), tuple(_place(v) for v in value))
+    if type(value) is dict:
+        return (dict, id(value), tuple((k, _place(v)) for k, v in value.items()))
+    return ("value", id(value))
+
+
+def _moved(now: Any, before: Any) -> bool:
+    try:
+        return _place(now) != before
+    except BaseException:  # noqa: BLE001 - an argument that can no longer be read was changed
+        return True
 
 
 def _same(original: Any, now: Any) -> bool:

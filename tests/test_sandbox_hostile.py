@@ -172,6 +172,21 @@ CASES = [
     ("network", "error", ["PermissionError", "line 5"]),
     ("syntax_error", "error", ["SyntaxError", "line 3"]),
     ("missing_function", "missing", ["add_one()"]),
+    # issue 11: channel forgery, memory and disk the limits did not see, threads, in-place writes, odd results
+    ("forge_refused", "error", ["result channel", "out of sequence"]),
+    ("forge_done", "error", ["result channel", "out of sequence"]),
+    ("forge_confined", "error", ["result channel", "out of sequence"]),
+    ("forge_ill_typed", "error", ["result channel"]),
+    ("forge_deep", "error", ["result channel", "nested too deeply"]),
+    ("forge_json_bomb", "error", ["result channel", "nested too deeply"]),
+    ("memfd", "error", ["PermissionError", "line 5"]),
+    ("deleted_files", "output", ["64 MiB", "deleted files"]),
+    ("many_threads", "memory", ["threads at once", "more than the 64 allowed"]),
+    ("modify_input_patched", "wrong", ["modified its input x"]),
+    ("modify_input_set", "wrong", ["modified its input x"]),
+    ("odd_sparse", "wrong", ["got a sparse_coo tensor of shape"]),
+    ("odd_subclass", "pass", []),
+    ("odd_object", "wrong", ["expected a tensor", "got a tuple"]),
 ]
 
 
