@@ -135,7 +135,32 @@ def parent_ready() -> bool:
     for name in ("grader.bans", "grader.cases", "linecache", "torch.overrides"):
         __import__(name)
     scratch_dir.sweep_stale()  # folders left by a grader that was killed before it could clean up
+    _exit_on_signals()
     return confine.become_subreaper()
+
+
+class Terminated(SystemExit):
+    """SIGTERM or SIGHUP arrived: unwind like Ctrl-C (every child killed, every
+    scratch folder removed, at the latest by the atexit hook), exit 128 + signal."""
+
+
+def _exit_on_signals() -> None:
+    """SIGTERM and SIGHUP clean up like SIGINT, where nobody handles them already
+    (the REPL has its own handlers; only the main thread may set them)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        try:
+            if signal.getsignal(sig) is signal.SIG_DFL:
+                signal.signal(sig, _on_exit_signal)
+        except (ValueError, OSError):
+            pass
+
+
+def _on_exit_signal(signum: int, _frame: Any) -> None:
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_IGN)  # once: the clean-up is not interrupted again
+    raise Terminated(128 + signum)
 
 
 @dataclass
@@ -181,8 +206,11 @@ def _spawn(limits: Limits, body: Callable[[int, int, str], None], close_in_child
         os.setpgid(pid, pid)
     except OSError:
         pass
-    return _Child(pid, res_r, out_r, scratch, since, t0)
+    child = _LIVE[pid] = _Child(pid, res_r, out_r, scratch, since, t0)
+    return child
 
+
+_LIVE: dict[int, _Child] = {}  # children not finished yet: the atexit hook finishes them
 
 def _job_key(job: Job, limits: Limits) -> tuple:
     """Everything but the source: a standby child fits a job only when this matches.
@@ -277,8 +305,11 @@ STANDBY = Standby()
 
 @atexit.register
 def _at_exit() -> None:
-    """A process that graded leaves no child behind: no standby, every kill reaped."""
+    """A process that graded leaves no child behind: no standby, every kill reaped,
+    every scratch folder removed (also when an exception or a signal cut a run short)."""
     STANDBY.discard()
+    for child in list(_LIVE.values()):
+        _finish(child, None)
     REAPER.drain()
 
 
@@ -312,11 +343,13 @@ def _finish(child: _Child, outcome: ChildOutcome | None) -> None:
             os.close(fd)
         except OSError:
             pass
+    child.res_r = child.out_r = -1  # closed once: a second _finish (atexit) never closes a reused number
     if could_fork:
         orphans = reap_orphans(child.since_ticks, exclude=child.pid)
         if outcome is not None:
             outcome.orphans = orphans
     scratch_dir.remove(child.scratch)
+    _LIVE.pop(child.pid, None)
 
 
 def run(job: Job, limits: Limits) -> ChildOutcome:
