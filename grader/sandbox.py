@@ -63,8 +63,8 @@ class Limits:
     rss_poll: float = 0.05  # seconds between resident-size (and scratch-folder) checks
     scratch_bytes: int = 64 * 2**20  # disk the child may fill in its scratch folder
     scratch_files: int = 2000  # files and folders it may create there
-    threads: int = 64  # threads the child may run at once (the watchdog stops it above)
-    open_files: int = 64  # RLIMIT_NOFILE in the child
+    threads: int = confine.THREADS  # threads the child may run at once (the watchdog stops it above)
+    open_files: int = confine.OPEN_FILES  # RLIMIT_NOFILE in the child
     confine: bool = True  # Landlock + seccomp in the child (off only in tests of the outer layers)
     require_confinement: bool = False  # refuse to run a solution when a confinement piece is missing
 
@@ -368,6 +368,9 @@ def run(job: Job, limits: Limits) -> ChildOutcome:
     try:
         outcome = _supervise(child, limits, job)
         outcome.from_standby = from_standby
+        outside = confine.watched()  # what the watchdog enforces from here
+        outcome.confined.update(outside.enforced)
+        outcome.unconfined.update(outside.missing)
         return outcome
     finally:
         _finish(child, outcome)
@@ -617,14 +620,14 @@ def _supervise(child: _Child, limits: Limits, job: Job) -> ChildOutcome:
     sel.register(child.out_r, selectors.EVENT_READ, "output")
     out_count = 0
     out_head = bytearray()
-    call_started = time.monotonic()
+    call_started = child.t0
     open_fds = 2
     wait = 0.0
+    mark = child.t0  # since when this process has been waiting (this turn's select, or the start)
     while open_fds:
-        before = time.monotonic()
         events = sel.select(timeout=wait)
-        stall = time.monotonic() - before - wait
-        if stall > _STALL:
+        stall = time.monotonic() - mark - wait
+        if stall > _STALL:  # stopped meanwhile (Ctrl-Z, SIGSTOP, a suspend)
             call_started += watch.stalled(stall)
         # what is waiting is read before the clock is looked at: a child that answered
         # while this process was stopped has answered in time
@@ -664,7 +667,7 @@ def _supervise(child: _Child, limits: Limits, job: Job) -> ChildOutcome:
                 break
         if not open_fds:
             break
-        now = time.monotonic()
+        now = mark = time.monotonic()
         current = frames_in.current
         call_deadline = call_started + limits.case_timeout if current is not None else watch.total_deadline
         deadline = min(watch.total_deadline, call_deadline)
@@ -851,7 +854,6 @@ def _set_limits(limits: Limits) -> None:
     lim(resource.RLIMIT_CPU, int(limits.total_timeout) + 2)
     lim(resource.RLIMIT_FSIZE, limits.file_bytes)
     lim(resource.RLIMIT_CORE, 0)
-    lim(resource.RLIMIT_NOFILE, limits.open_files)
     tasks = _tasks_now()
     if tasks:  # a kernel backstop under the thread watchdog (it counts the user's tasks; root is exempt)
         lim(resource.RLIMIT_NPROC, tasks + 4 * limits.threads)
@@ -1065,10 +1067,10 @@ def run_json(work: Any, limits: Limits) -> tuple[dict | None, str | None]:
     try:
         open_fds = 2
         wait = 0.0
+        mark = child.t0
         while open_fds and not probe.finished:
-            before = time.monotonic()
             events = sel.select(timeout=wait)
-            stall = time.monotonic() - before - wait
+            stall = time.monotonic() - mark - wait
             if stall > _STALL:
                 deadline += watch.stalled(stall)
             for key, _ in events:
@@ -1088,7 +1090,7 @@ def run_json(work: Any, limits: Limits) -> tuple[dict | None, str | None]:
                     frames_in.feed(header, blobs)
             if not open_fds or probe.finished:
                 break
-            now = time.monotonic()
+            now = mark = time.monotonic()
             if now >= deadline:
                 problem = f"stopped after {limits.case_timeout:g} s"
                 break
@@ -1139,11 +1141,14 @@ def _child_prepare(limits: Limits, res_w: int, out_w: int, scratch: str, go_r: i
 
     torch.set_num_threads(1)
     _set_limits(limits)
+    files = confine.limit_open_files(limits.open_files)  # before seccomp, which forbids setting limits
     if limits.confine:
         conf = confine.apply_child(scratch)
     else:
         os.chdir(scratch)
-        conf = confine.Confinement(missing={p: "switched off for this run" for p in confine.PIECES})
+        conf = confine.Confinement(missing={p: "switched off for this run" for p in confine.CHILD_PIECES})
+    conf.missing.pop("open-files", None)
+    (conf.enforced if files[0] else conf.missing)["open-files"] = files[1]
     _send({"type": "confined", **conf.to_dict()})
     if limits.require_confinement and conf.missing:
         _send({"type": "refused"})
