@@ -144,6 +144,9 @@ class Terminated(SystemExit):
     scratch folder removed, at the latest by the atexit hook), exit 128 + signal."""
 
 
+_EXIT_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
 def _exit_on_signals() -> None:
     """SIGTERM and SIGHUP clean up like SIGINT, where nobody handles them already
     (the REPL has its own handlers; only the main thread may set them)."""
@@ -157,10 +160,21 @@ def _exit_on_signals() -> None:
             pass
 
 
+_TERMINATING: list[int] = []  # the signal that arrived, once
+
+
 def _on_exit_signal(signum: int, _frame: Any) -> None:
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, signal.SIG_IGN)  # once: the clean-up is not interrupted again
+    if _TERMINATING:
+        return  # once: the clean-up under way is not interrupted again
+    _TERMINATING.append(signum)
     raise Terminated(128 + signum)
+
+
+def _check_terminated() -> None:
+    """Raise the pending Terminated again: a handler's exception can be swallowed
+    (one raised inside an os.fork() at-fork callback is only printed)."""
+    if _TERMINATING:
+        raise Terminated(128 + _TERMINATING[0])
 
 
 @dataclass
@@ -179,6 +193,7 @@ def _spawn(limits: Limits, body: Callable[[int, int, str], None], close_in_child
     """Fork a child that prepares itself and runs `body(res_w, out_w, scratch)`."""
     parent_ready()
     scratch = scratch_dir.make()
+    _SCRATCH.add(scratch)  # from now on the atexit hook removes it, whatever interrupts what follows
     res_r, res_w = os.pipe()
     out_r, out_w = os.pipe()
     since = _boot_ticks()
@@ -187,11 +202,15 @@ def _spawn(limits: Limits, body: Callable[[int, int, str], None], close_in_child
     parent = os.getpid()
     gc.freeze()  # the child's collections then leave the parent's objects (and their pages) alone
     pid = -1
+    # SIGTERM/SIGHUP wait until the fork is over: a handler raising inside an at-fork
+    # callback would only be printed, with its traceback
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _EXIT_SIGNALS)
     try:
         pid = os.fork()
     finally:
         if pid != 0 and thaw:
             gc.unfreeze()
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
     if pid == 0:  # child
         try:
             confine.die_with_parent(parent)
@@ -207,10 +226,12 @@ def _spawn(limits: Limits, body: Callable[[int, int, str], None], close_in_child
     except OSError:
         pass
     child = _LIVE[pid] = _Child(pid, res_r, out_r, scratch, since, t0)
+    _check_terminated()  # now that _LIVE knows the child, so the atexit hook finishes it
     return child
 
 
 _LIVE: dict[int, _Child] = {}  # children not finished yet: the atexit hook finishes them
+_SCRATCH: set[str] = set()  # scratch folders not removed yet
 
 def _job_key(job: Job, limits: Limits) -> tuple:
     """Everything but the source: a standby child fits a job only when this matches.
@@ -310,6 +331,9 @@ def _at_exit() -> None:
     STANDBY.discard()
     for child in list(_LIVE.values()):
         _finish(child, None)
+    for folder in list(_SCRATCH):  # a run cut short between making its folder and knowing its child
+        scratch_dir.remove(folder)
+        _SCRATCH.discard(folder)
     REAPER.drain()
 
 
@@ -349,6 +373,7 @@ def _finish(child: _Child, outcome: ChildOutcome | None) -> None:
         if outcome is not None:
             outcome.orphans = orphans
     scratch_dir.remove(child.scratch)
+    _SCRATCH.discard(child.scratch)
     _LIVE.pop(child.pid, None)
 
 
@@ -625,6 +650,7 @@ def _supervise(child: _Child, limits: Limits, job: Job) -> ChildOutcome:
     wait = 0.0
     mark = child.t0  # since when this process has been waiting (this turn's select, or the start)
     while open_fds:
+        _check_terminated()
         events = sel.select(timeout=wait)
         stall = time.monotonic() - mark - wait
         if stall > _STALL:  # stopped meanwhile (Ctrl-Z, SIGSTOP, a suspend)
@@ -1069,6 +1095,7 @@ def run_json(work: Any, limits: Limits) -> tuple[dict | None, str | None]:
         wait = 0.0
         mark = child.t0
         while open_fds and not probe.finished:
+            _check_terminated()
             events = sel.select(timeout=wait)
             stall = time.monotonic() - mark - wait
             if stall > _STALL:

@@ -149,7 +149,6 @@ CASES = [
     ("lying_subclass", "wrong", ["values differ"]),
     ("reference_from_memory", "wrong", ["values differ"]),
     ("answers_from_frames", "wrong", ["values differ"]),
-    ("reference_via_gc", "wrong", ["values differ"]),
     ("nan", "wrong", ["NaN"]),
     ("wrong_dtype", "wrong", ["float64"]),
     ("numpy_array", "wrong", ["numpy array"]),
@@ -200,6 +199,14 @@ def test_hostile(toy_grader, host, outcomes, name, verdict, words):
     assert "/grader/" not in text and "sandbox.py" not in text, "a grader frame leaked into the message"
     assert outcome.unconfined == {}, outcome.unconfined
     assert report.notes == []
+
+
+def test_reference_is_out_of_reach_through_the_gc(toy_grader, host, outcomes):
+    # gc.unfreeze() + gc.get_objects() walks every object the parent froze: slow, so generous limits
+    limits = dataclasses.replace(FAST, case_timeout=10.0, total_timeout=40.0)
+    report, _ = grade(toy_grader, "reference_via_gc", outcomes, limits)
+    assert report.verdict == "wrong", messages(report)
+    assert "values differ" in messages(report)
 
 
 def test_total_deadline_names_the_whole_submission(toy_grader, host, outcomes):

@@ -122,7 +122,7 @@ def _children(pid: int) -> list[int]:
     return out
 
 
-def _gone(pid: int, wait: float = 5.0) -> bool:
+def _gone(pid: int, wait: float = 30.0) -> bool:
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         try:
