@@ -43,7 +43,8 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from grader import channel, confine, inputs, scratch as scratch_dir, transport
+from grader import channel, confine, inputs, transport
+from grader import scratch as scratch_dir
 
 RESULT_FD = 3
 GO_FD = 4  # a standby child reads its job (source, filename) here

@@ -6,7 +6,6 @@ The subprocess tests grade a hostile fixture with tests/fixtures/grade_one.py
 in a private TMPDIR, so every scratch folder they make is theirs to look for."""
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import signal
