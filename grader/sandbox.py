@@ -10,10 +10,19 @@ installs the banned-call guards, runs the solution and sends each result
 back as dtype + shape + raw bytes (grader.transport).
 
 The parent enforces from outside: the wall-clock deadlines (per call and per
-submission), a resident-size watchdog polling /proc/<pid>/statm, the output
-cap; it kills the whole process group, and, being a child subreaper, kills
-and reaps any process the child left behind (fork + setsid escapes; only
-looked for when seccomp did not already forbid new processes).
+submission; what is waiting on the pipes is read before the clock is looked
+at, and a stall of this process, Ctrl-Z, gives the child back the time it did
+not spend on the CPU), a watchdog polling /proc (resident size, thread count,
+the scratch folder plus deleted files the child still holds open or mapped),
+the output cap; it reads the result channel strictly (grader.channel: a
+forged, out-of-order or ill-typed frame is the solution's error), decides
+in-place modification itself from the call arguments, which live in shared
+memory (grader.inputs); it kills the whole process group, and, being a child
+subreaper, kills and reaps any process the child left behind (fork + setsid
+escapes; only looked for when seccomp did not already forbid new processes).
+Scratch folders (grader.scratch) are removed iteratively whatever they hold;
+SIGTERM and SIGHUP unwind like Ctrl-C; folders of a grader killed outright
+are swept at the next start.
 
 Latency: forking a torch-sized process costs tens of milliseconds here, so a
 warm worker calls `prefork()` once it has answered: a *standby* child is
