@@ -203,27 +203,36 @@ def held_deleted(pid: int, file_bytes: int, with_maps: bool = True) -> int:
     return total
 
 
-def _mapped_deleted(pid: int, seen: set[tuple[int, int]], file_bytes: int) -> int:
+def _deleted_maps(pid: int) -> dict[tuple[int, int], bytes]:
+    """(device, inode) -> address range of every deleted file `pid` maps."""
     try:
         with open(f"/proc/{pid}/maps", "rb") as fh:
             lines = [line for line in fh.read(8 << 20).splitlines() if line.endswith(b" (deleted)")]
     except OSError:
-        return 0
-    total = 0
+        return {}
+    out: dict[tuple[int, int], bytes] = {}
     for line in lines:
         parts = line.split(None, 5)
         if len(parts) < 6 or parts[4] == b"0":
             continue
         try:
             dev_major, dev_minor = (int(p, 16) for p in parts[3].split(b":"))
-            key = (os.makedev(dev_major, dev_minor), int(parts[4]))
+            out.setdefault((os.makedev(dev_major, dev_minor), int(parts[4])), parts[0])
         except ValueError:
             continue
-        if key in seen:
-            continue
+    return out
+
+
+def _mapped_deleted(pid: int, seen: set[tuple[int, int]], file_bytes: int) -> int:
+    found = {key: span for key, span in _deleted_maps(pid).items() if key not in seen}
+    if found:  # mappings the child inherited (a library replaced on disk, the parent's own memfd) are not its own
+        for key in _deleted_maps(os.getpid()):
+            found.pop(key, None)
+    total = 0
+    for key, span in found.items():
         seen.add(key)
         try:  # the file's real size (readable with CAP_SYS_ADMIN or CAP_CHECKPOINT_RESTORE)
-            st = os.stat(f"/proc/{pid}/map_files/{parts[0].decode()}")
+            st = os.stat(f"/proc/{pid}/map_files/{span.decode()}")
             total += st.st_blocks * 512 if stat.S_ISREG(st.st_mode) else 0
         except OSError:
             total += file_bytes  # unknown: as much as one file may hold

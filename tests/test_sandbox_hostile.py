@@ -180,6 +180,7 @@ CASES = [
     ("forge_json_bomb", "error", ["result channel", "nested too deeply"]),
     ("memfd", "error", ["PermissionError", "line 5"]),
     ("deleted_files", "output", ["64 MiB", "deleted files"]),
+    ("deleted_mapped", "output", ["64 MiB", "deleted files"]),
     ("many_threads", "memory", ["threads at once", "more than the 64 allowed"]),
     ("modify_input_patched", "wrong", ["modified its input x"]),
     ("modify_input_set", "wrong", ["modified its input x"]),
