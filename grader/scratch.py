@@ -3,7 +3,9 @@
 - `make()` names the folder after the grader process that owns it
   (`drill-sandbox-<pid>.<start ticks>-...`), so a later grader can tell a
   folder whose owner is gone (killed with SIGKILL, a power cut) from one in
-  use, and `sweep_stale()` removes the former at start.
+  use, and `sweep_stale()` removes the former at start. A folder named by an
+  older version (no owner in its name) is stale once it is a few seconds old
+  and no process works inside it.
 - `remove()` never recurses and never raises: a 1500-deep tree, a folder a
   child made unreadable, a name that vanished meanwhile are all fine. It
   flattens the tree (every folder is renamed up into the root before it is
@@ -19,6 +21,7 @@ import re
 import secrets
 import stat
 import tempfile
+import time
 
 PREFIX = "drill-sandbox-"
 _OWNED = re.compile(re.escape(PREFIX) + r"(\d+)\.(\d+)-")
@@ -41,10 +44,10 @@ def make(prefix: str = PREFIX) -> str:
     return tempfile.mkdtemp(prefix=f"{prefix}{me}.{_start_ticks(me) or 0}-")
 
 
-def _owner_alive(name: str) -> bool:
+def _owner_alive(name: str, path: str, mtime: float) -> bool:
     match = _OWNED.match(name)
-    if match is None:
-        return False  # not named by this version: nobody running now owns it
+    if match is None:  # named by an older version: in use while a process works inside it
+        return time.time() - mtime < _YOUNG or _someone_inside(path)
     pid, ticks = int(match.group(1)), int(match.group(2))
     try:
         os.kill(pid, 0)
@@ -54,6 +57,26 @@ def _owner_alive(name: str) -> bool:
         return True  # someone else's process: leave it
     started = _start_ticks(pid)
     return started is None or ticks == 0 or started == ticks  # a reused pid is a different process
+
+
+_YOUNG = 2.0  # seconds: an unnamed folder this new may not have its child inside yet
+
+
+def _someone_inside(path: str) -> bool:
+    """Whether a process's working folder is `path` or below (a sandbox child's always is)."""
+    real = os.path.realpath(path)
+    try:
+        pids = [n for n in os.listdir("/proc") if n.isdigit()]
+    except OSError:
+        return True  # cannot tell: leave it
+    for pid in pids:
+        try:
+            cwd = os.readlink(f"/proc/{pid}/cwd")
+        except OSError:
+            continue
+        if cwd == real or cwd.startswith(real + "/"):
+            return True
+    return False
 
 
 def sweep_stale(folder: str | None = None) -> int:
@@ -72,7 +95,7 @@ def sweep_stale(folder: str | None = None) -> int:
             st = os.lstat(path)
         except OSError:
             continue
-        if not stat.S_ISDIR(st.st_mode) or st.st_uid != uid or _owner_alive(name):
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != uid or _owner_alive(name, path, st.st_mtime):
             continue
         remove(path)
         removed += not os.path.lexists(path)

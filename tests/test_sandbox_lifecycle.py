@@ -58,20 +58,27 @@ def test_remove_never_recurses_and_never_raises(tmp_path: Path):
 
 def test_stale_folders_are_swept_and_live_ones_kept(tmp_path: Path):
     dead = tmp_path / f"drill-sandbox-{_dead_pid()}.123-abc"
-    legacy = tmp_path / "drill-sandbox-k2j3h4"  # named by an older version: nobody owns it now
+    legacy = tmp_path / "drill-sandbox-k2j3h4"  # named by an older version: nobody works inside it
+    busy = tmp_path / "drill-sandbox-q8w7e6"  # named by an older version, a process inside it
     me = os.getpid()
     live = tmp_path / f"drill-sandbox-{me}.{scratch._start_ticks(me)}-xyz"
     reused = tmp_path / f"drill-sandbox-{me}.1-old"  # our pid, but another process's start time
-    for folder in (dead, legacy, live, reused):
+    for folder in (dead, legacy, busy, live, reused):
         (folder / "sub").mkdir(parents=True)
         (folder / "sub" / "file").write_text("x")
+        os.utime(folder, (time.time() - 60, time.time() - 60))
+    inside = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], cwd=busy / "sub",
+                              stdin=subprocess.PIPE)
     target = tmp_path / "target"
     target.mkdir()
     (target / "keep").write_text("kept")
     (tmp_path / "drill-sandbox-link").symlink_to(target)
-    assert scratch.sweep_stale(str(tmp_path)) == 3
+    try:
+        assert scratch.sweep_stale(str(tmp_path)) == 3
+    finally:
+        inside.communicate(b"")
     assert not dead.exists() and not legacy.exists() and not reused.exists()
-    assert (live / "sub" / "file").exists()
+    assert (live / "sub" / "file").exists() and (busy / "sub" / "file").exists()
     assert (target / "keep").read_text() == "kept" and (tmp_path / "drill-sandbox-link").is_symlink()
 
 
