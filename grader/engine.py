@@ -276,7 +276,7 @@ def _not_finished(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome, lim
             res.message = "not run: the solution " + res.message
         return res
     if outcome.threads_killed:
-        res.verdict, res.message = "memory", _threads_text(outcome, limits) + f" {running}"
+        res.verdict, res.message = "memory", _threads_text(outcome, limits, f" {running}")
         return res
     if outcome.protocol_error:
         res.verdict = "error"
@@ -323,8 +323,8 @@ def _channel_text(outcome: sandbox.ChildOutcome) -> str:
     return f"the solution broke the result channel ({outcome.protocol_error}); do not write to file descriptor 3"
 
 
-def _threads_text(outcome: sandbox.ChildOutcome, limits: sandbox.Limits) -> str:
-    return (f"ran {outcome.threads_peak} threads at once (more than the {limits.threads} allowed) "
+def _threads_text(outcome: sandbox.ChildOutcome, limits: sandbox.Limits, where: str = "") -> str:
+    return (f"ran {outcome.threads_peak} threads at once{where} (more than the {limits.threads} allowed) "
             f"and was stopped; do not start threads")
 
 
