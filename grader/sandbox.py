@@ -847,10 +847,10 @@ def forget_references() -> None:
     for name in [n for n in sys.modules if n.startswith("_drill_ref_")]:
         module = sys.modules.pop(name)  # the references are not the solution's to import
         try:
+            linecache.cache.pop(getattr(module, "__file__", None) or "", None)  # its source, if a traceback read it
             module.__dict__.clear()
         except Exception:  # noqa: BLE001 - a module without a namespace has nothing to drop
             pass
-    linecache.clearcache()  # the reference sources, if a traceback ever read them
     sys.stdin = open(os.devnull)  # noqa: SIM115
     os.environ["OMP_NUM_THREADS"] = "1"
     signal.signal(signal.SIGINT, signal.SIG_DFL)
