@@ -1040,6 +1040,8 @@ def _place(value: Any) -> Any:
     import torch
 
     if isinstance(value, torch.Tensor):
+        if value.layout != torch.strided:  # sparse: no strides or storage to compare; its identity and shape
+            return ("tensor", id(value), tuple(value.shape), value.dtype, value.layout)
         return ("tensor", id(value), value.data_ptr(), tuple(value.shape), tuple(value.stride()),
                 value.storage_offset(), value.dtype)
     if type(value) in (list, tuple):
