@@ -85,6 +85,10 @@ class Layout:
         """Child: each call's arguments, every tensor a view of the arena."""
         return {index: [_build(t, arena) for t in template] for index, template in self.templates.items()}
 
+    def untouched(self, arena: mmap.mmap | None) -> bool:
+        """Parent: no byte of any call's arguments changed (one comparison of the whole arena)."""
+        return arena is None or arena[:self.size] == self.pristine
+
     def modified(self, arena: mmap.mmap | None, index: int) -> list[str]:
         """Parent: the arguments of call `index` whose bytes differ from the pristine ones."""
         out: list[str] = []

@@ -417,6 +417,8 @@ def run(job: Job, limits: Limits) -> ChildOutcome:
 def _modified_in_parent(outcome: ChildOutcome, layout: inputs.Layout, arena: Any) -> None:
     """In-place modification, decided here from the shared arguments' bytes (the
     child is gone or stopped), added to what the child said about metadata."""
+    if layout.untouched(arena):
+        return
     for index, call in outcome.calls.items():
         if call.status == "ok":
             call.modified += [n for n in layout.modified(arena, index) if n not in call.modified]
