@@ -978,6 +978,9 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
     import linecache
 
     linecache.cache[job.filename] = (len(job.source), None, job.source.splitlines(True), job.filename)
+    # where each argument is, taken before any of the solution's code runs: an argument
+    # re-pointed at other memory while the file loads (x.set_(...)) is a change too
+    placed = {index: [_place(a) for a in args] for index, args in (copies or {}).items()}
     _send({"type": "start", "call": -1})
     try:
         code = compile(job.source, job.filename, "exec")
@@ -1001,7 +1004,7 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
         from grader.cases import fresh
 
         mine = copies.pop(index) if copies and index in copies else fresh(args)
-        before = [_place(a) for a in mine]
+        before = placed.get(index) or [_place(a) for a in mine]
         _send({"type": "start", "call": index})
         for name in counts:
             counts[name] = 0

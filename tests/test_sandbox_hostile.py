@@ -184,6 +184,7 @@ CASES = [
     ("many_threads", "memory", ["threads at once", "more than the 64 allowed"]),
     ("modify_input_patched", "wrong", ["modified its input x"]),
     ("modify_input_set", "wrong", ["modified its input x"]),
+    ("modify_input_at_load", "wrong", ["modified its input x"]),
     ("odd_sparse", "wrong", ["got a sparse_coo tensor of shape"]),
     ("odd_subclass", "pass", []),
     ("odd_object", "wrong", ["expected a tensor", "got a tuple"]),
