@@ -145,7 +145,6 @@ class Channel:
         kind = header.get("type")
         if not isinstance(kind, str):
             raise ProtocolError("a frame without a type")
-        sizes = header.get("blob_sizes", [])
         if blobs and not (kind == "result" and header.get("status") == "ok"):
             raise ProtocolError(f"a {kind!r} frame carrying bytes")
         handler = getattr(self, f"_{self.phase}_{kind}", None)
@@ -154,7 +153,6 @@ class Channel:
         allowed = _KEYS.get(kind, set()) | {"type", "blob_sizes"}
         if not set(header) <= allowed:
             raise ProtocolError(f"a {kind!r} frame with unknown fields")
-        del sizes
         handler(header, blobs)
 
     # -- begin: the child's trusted set-up reports its confinement first
