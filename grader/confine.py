@@ -15,7 +15,10 @@ before the solution runs, `apply_child(scratch)`:
    execveat; no fork, vfork or clone of a new process (clone with
    CLONE_THREAD, i.e. a thread, stays allowed; clone3 answers ENOSYS so libc
    falls back to clone); kill/tgkill/tkill/rt_sig*queueinfo only towards the
-   child itself; no socket(); no ptrace, process_vm_*, pidfd_*, io_uring,
+   child itself (the rule ends in an explicit deny, so kill(getppid(), ...)
+   and kill(-1, ...) fail even where Landlock cannot scope signals); no
+   memfd_create/memfd_secret (anonymous files that neither the scratch
+   budget nor the address-space limit would count); no socket(); no ptrace, process_vm_*, pidfd_*, io_uring,
    mount/namespace, module, bpf, keyring calls; no setrlimit and no prlimit64
    that sets a limit; no TIOCSTI/TIOCLINUX ioctl; and, since Landlock does
    not cover metadata, no chmod/chown/utime/xattr-setting calls and no
@@ -42,13 +45,21 @@ import platform
 import struct
 from dataclasses import dataclass, field
 
-PIECES = ("filesystem", "processes", "signals", "network", "capabilities")
+CHILD_PIECES = ("filesystem", "processes", "signals", "network", "capabilities", "memfd", "open-files")
+WATCHED = ("threads", "deleted-files")  # enforced from outside, by the parent's watchdog reading /proc
+PIECES = CHILD_PIECES + WATCHED
+OPEN_FILES = 64  # RLIMIT_NOFILE in the child
+THREADS = 64  # threads a child may run at once (the watchdog stops it above)
 PIECE_TEXT = {
     "filesystem": "no writes outside the child's scratch folder (Landlock)",
     "processes": "no new programs or processes (seccomp)",
     "signals": "no signals to other processes (seccomp, Landlock scope)",
     "network": "no sockets (seccomp, Landlock TCP)",
     "capabilities": "every capability dropped (capset)",
+    "memfd": "no anonymous memory files (seccomp: memfd_create)",
+    "open-files": f"at most {OPEN_FILES} open files (RLIMIT_NOFILE)",
+    "threads": "a thread cap (the watchdog reads /proc/<pid>/stat)",
+    "deleted-files": "deleted but open files count against the disk budget (the watchdog reads /proc/<pid>/fd)",
 }
 
 # x86_64 syscall numbers
@@ -65,6 +76,8 @@ _NR = {
     "kexec_file_load": 320, "bpf": 321, "execveat": 322, "userfaultfd": 323, "pidfd_send_signal": 424,
     "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427, "pidfd_open": 434, "clone3": 435,
     "pidfd_getfd": 438, "process_madvise": 440,
+    # anonymous files: memory the resident-size watchdog and the scratch budget would not see
+    "memfd_create": 319, "memfd_secret": 447,
     # metadata changes, which Landlock does not cover
     "chmod": 90, "fchmod": 91, "chown": 92, "fchown": 93, "lchown": 94, "utime": 132, "setxattr": 188,
     "lsetxattr": 189, "fsetxattr": 190, "removexattr": 197, "lremovexattr": 198, "fremovexattr": 199,
@@ -89,6 +102,7 @@ _DENIED = (
     "move_pages", "unshare", "setns", "perf_event_open", "name_to_handle_at", "open_by_handle_at",
     "process_vm_readv", "process_vm_writev", "kcmp", "bpf", "userfaultfd", "pidfd_send_signal", "pidfd_open",
     "pidfd_getfd", "io_uring_setup", "io_uring_enter", "io_uring_register", "process_madvise",
+    "memfd_create", "memfd_secret",
 ) + _METADATA + _LASTING
 _SELF_SIGNAL = ("kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
 
@@ -367,16 +381,19 @@ def seccomp_program(pid: int) -> bytes:
     p.op(_JEQ_K, FS_IOC_SETFLAGS, "deny", 0)
     p.op(_JEQ_K, FS_IOC_FSSETXATTR, "deny", 0)
     p.op(_JEQ_K, TIOCLINUX, "deny", "allow")
-    p.label("kill")  # kill(pid | 0 | -pid, sig)
+    # every rule below ends in an explicit allow or deny: none falls through into the next
+    p.label("kill")  # kill(0 | pid | -pid, sig): its own process group or itself, nothing else
     p.op(_LD_W_ABS, _arg_lo(0))
     p.op(_JEQ_K, 0, "allow", 0)
-    p.op(_JEQ_K, (-pid) & 0xFFFFFFFF, "allow", 0)
+    p.op(_JEQ_K, pid, "allow", 0)
+    p.op(_JEQ_K, (-pid) & 0xFFFFFFFF, "allow", "deny")
     p.label("prctl")  # the parent-death signal stays as set
     p.op(_LD_W_ABS, _arg_lo(0))
     p.op(_JEQ_K, PR_SET_PDEATHSIG, "deny", "allow")
     p.label("self_or_zero")  # sched_setaffinity(0 | pid, ...)
     p.op(_LD_W_ABS, _arg_lo(0))
     p.op(_JEQ_K, 0, "allow", 0)
+    p.op(_JEQ_K, pid, "allow", "deny")
     p.label("self_signal")  # first argument is the target (t)gid
     p.op(_LD_W_ABS, _arg_lo(0))
     p.op(_JEQ_K, pid, "allow", "deny")
@@ -387,6 +404,13 @@ def seccomp_program(pid: int) -> bytes:
     p.label("enosys")
     p.op(_RET_K, SECCOMP_RET_ERRNO | errno.ENOSYS)
     return p.assemble()
+
+
+def apply_seccomp() -> None:
+    """Set no_new_privs and install the filter for this process (also usable alone,
+    without Landlock). Raises OSError or ConfineError when it cannot."""
+    _prctl(PR_SET_NO_NEW_PRIVS, 1)
+    _seccomp(os.getpid())
 
 
 def _seccomp(pid: int) -> None:
@@ -420,7 +444,7 @@ def apply_child(scratch: str | None = None) -> Confinement:
     """Confine the current (child) process. Never raises: what failed is in `missing`."""
     result = Confinement()
     if not supported_arch():
-        for piece in PIECES:
+        for piece in CHILD_PIECES:
             result.missing[piece] = f"not supported on {platform.system()} {platform.machine()}"
         return result
     if scratch:
@@ -440,14 +464,15 @@ def apply_child(scratch: str | None = None) -> Confinement:
     except OSError as exc:
         result.missing["capabilities"] = f"capset failed ({exc})"
     try:
-        _prctl(PR_SET_NO_NEW_PRIVS, 1)
-        _seccomp(os.getpid())
+        apply_seccomp()
         result.enforced["processes"] = "seccomp: no exec, fork or clone of a process"
         result.enforced["signals"] = "seccomp: signals only to itself"
         result.enforced["network"] = "seccomp: no socket()"
+        result.enforced["memfd"] = "seccomp: no memfd_create"
     except (OSError, ConfineError) as exc:
         reason = f"seccomp could not be applied ({exc})"
         result.missing["processes"] = reason
+        result.missing["memfd"] = reason
         if "signals" in covered:
             result.enforced["signals"] = "Landlock scope: signals only inside the sandbox"
         else:
@@ -459,6 +484,43 @@ def apply_child(scratch: str | None = None) -> Confinement:
     return result
 
 
+def limit_open_files(count: int = OPEN_FILES) -> tuple[bool, str]:
+    """Set RLIMIT_NOFILE (soft and hard) in this (child) process: (enforced, detail)."""
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_NOFILE, (count, count))
+        if resource.getrlimit(resource.RLIMIT_NOFILE) == (count, count):
+            return True, f"RLIMIT_NOFILE {count}"
+        return False, "RLIMIT_NOFILE did not take"
+    except (ImportError, ValueError, OSError) as exc:
+        return False, f"RLIMIT_NOFILE could not be set ({exc})"
+
+
+@functools.lru_cache(maxsize=1)
+def watched() -> Confinement:
+    """The pieces the parent's watchdog enforces from outside, by reading a
+    child's /proc entries: whether this process can read its own the same way."""
+    result = Confinement()
+    me = os.getpid()
+    try:
+        with open(f"/proc/{me}/stat", "rb") as fh:
+            raw = fh.read(4096)
+        int(raw[raw.rfind(b")") + 2:].split()[17])
+        result.enforced["threads"] = (f"the watchdog stops a child above {THREADS} threads; kernel backstop "
+                                      + ("none for root (RLIMIT_NPROC does not bind it)" if os.geteuid() == 0
+                                         else "RLIMIT_NPROC"))
+    except (OSError, IndexError, ValueError) as exc:
+        result.missing["threads"] = f"/proc/<pid>/stat cannot be read ({exc}); threads are not counted"
+    try:
+        os.listdir(f"/proc/{me}/fd")
+        result.enforced["deleted-files"] = "the watchdog counts deleted files a child holds open or mapped"
+    except OSError as exc:
+        result.missing["deleted-files"] = (f"/proc/<pid>/fd cannot be read ({exc}); files a child deletes "
+                                           "but holds open are not counted against the disk budget")
+    return result
+
+
 # ------------------------------------------------------------------ probe
 
 
@@ -466,20 +528,23 @@ def probe() -> list[Feature]:
     """What this machine enforces, measured: a throwaway child is confined and
     tries each forbidden action. Also names what the kernel offers."""
     import json
-    import tempfile
+
+    from grader import scratch as scratch_dir
 
     abi = landlock_abi()
     kernel = f"kernel {platform.release()}, {platform.machine()}, Landlock ABI {abi or 'none'}, " \
              f"seccomp {'yes' if seccomp_available() else 'no'}"
-    outside = tempfile.mkdtemp(prefix="drill-probe-outside-")
-    scratch = tempfile.mkdtemp(prefix="drill-probe-")
+    outside = scratch_dir.make()  # named like a sandbox's: swept at the next start if this process is killed
+    scratch = scratch_dir.make()
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - runs in the child
         code = 1
         try:
             os.close(r)
+            ok, detail = limit_open_files()  # before seccomp, which forbids setting limits
             conf = apply_child(scratch)
+            (conf.enforced if ok else conf.missing)["open-files"] = detail
             tried = _try_forbidden(outside, os.getppid())
             os.write(w, json.dumps({"conf": conf.to_dict(), "tried": tried}).encode())
             code = 0
@@ -494,15 +559,17 @@ def probe() -> list[Feature]:
         chunks.append(data)
     os.close(r)
     os.waitpid(pid, 0)
-    import shutil
-
-    shutil.rmtree(outside, ignore_errors=True)
-    shutil.rmtree(scratch, ignore_errors=True)
+    scratch_dir.remove(outside)
+    scratch_dir.remove(scratch)
     try:
         got = json.loads(b"".join(chunks))
     except ValueError:
         got = {"conf": {"enforced": {}, "missing": {p: "the probe child crashed" for p in PIECES}}, "tried": {}}
     features = [Feature("kernel", True, kernel)]
+    outside_view = watched()
+    got["conf"]["enforced"].update(outside_view.enforced)
+    got["conf"]["missing"].update(outside_view.missing)
+    got["tried"].update({piece: True for piece in outside_view.enforced})
     for piece in PIECES:
         blocked = got["tried"].get(piece)
         applied = piece in got["conf"]["enforced"]
@@ -551,4 +618,19 @@ def _try_forbidden(outside: str, parent: int) -> dict[str, bool]:  # pragma: no 
         out["capabilities"] = bool(caps) and all(int(c, 16) == 0 for c in caps)
     except OSError:
         out["capabilities"] = False
+    try:
+        os.close(os.memfd_create("drill-probe"))
+        out["memfd"] = False
+    except (OSError, AttributeError):
+        out["memfd"] = True
+    opened = []
+    try:
+        for _ in range(OPEN_FILES + 8):
+            opened.append(os.open("/dev/null", os.O_RDONLY))
+        out["open-files"] = False
+    except OSError:
+        out["open-files"] = True
+    finally:
+        for fd in opened:
+            os.close(fd)
     return out

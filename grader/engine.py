@@ -146,6 +146,9 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
         run_message = f"called {outcome.banned}, which this drill bans: write it by hand"
         if not any(r.verdict == "banned" for r in results):
             results.append(CaseResult("(run)", "-", "banned", run_message))
+    for verdict, message in _run_problems(outcome, limits):
+        if not any(r.verdict == verdict and r.message.startswith(message[:40]) for r in results):
+            results.append(CaseResult("(run)", "-", verdict, message))
     if outcome.missing and not run_message:
         run_message = "missing: " + ", ".join(f"{n}()" for n in outcome.missing)
     if stopped_at == -1:
@@ -273,8 +276,7 @@ def _not_finished(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome, lim
         return res
     if outcome.disk_overflow:
         res.verdict = "output"
-        res.message = (f"wrote more than {limits.scratch_bytes // 2**20} MiB (or {limits.scratch_files} files) "
-                       f"to disk and was stopped; keep results in memory")
+        res.message = _disk_text(limits)
         return res
     if outcome.banned:
         res.verdict = "banned"
@@ -288,9 +290,12 @@ def _not_finished(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome, lim
         if not here:
             res.message = "not run: the solution " + res.message
         return res
+    if outcome.threads_killed:
+        res.verdict, res.message = "memory", _threads_text(outcome, limits, f" {running}")
+        return res
     if outcome.protocol_error:
         res.verdict = "error"
-        res.message = f"the solution broke the result channel ({outcome.protocol_error}); do not write to file descriptor 3"
+        res.message = _channel_text(outcome)
         return res
     if outcome.signal is not None:
         sig = _SIGNALS.get(outcome.signal, f"signal {outcome.signal}")
@@ -309,6 +314,33 @@ def _not_finished(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome, lim
     res.verdict = "error"
     res.message = "no result came back for this case"
     return res
+
+
+def _run_problems(outcome: sandbox.ChildOutcome, limits: sandbox.Limits) -> list[tuple[str, str]]:
+    """What the run did besides its calls' results (still held threads or deleted files
+    at the end, a broken result channel): run-level verdicts, even when every call answered."""
+    out = []
+    if outcome.threads_killed:
+        out.append(("memory", _threads_text(outcome, limits)))
+    if outcome.disk_overflow:
+        out.append(("output", _disk_text(limits)))
+    if outcome.protocol_error:
+        out.append(("error", _channel_text(outcome)))
+    return out
+
+
+def _disk_text(limits: sandbox.Limits) -> str:
+    return (f"wrote more than {limits.scratch_bytes // 2**20} MiB (or {limits.scratch_files} files) to disk and "
+            f"was stopped (deleted files it still held count too); keep results in memory")
+
+
+def _channel_text(outcome: sandbox.ChildOutcome) -> str:
+    return f"the solution broke the result channel ({outcome.protocol_error}); do not write to file descriptor 3"
+
+
+def _threads_text(outcome: sandbox.ChildOutcome, limits: sandbox.Limits, where: str = "") -> str:
+    return (f"ran {outcome.threads_peak} threads at once{where} (more than the {limits.threads} allowed) "
+            f"and was stopped; do not start threads")
 
 
 def _judge_raise(spec: Spec, call: Call, exc: dict, res: CaseResult) -> CaseResult:

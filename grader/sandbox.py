@@ -10,10 +10,19 @@ installs the banned-call guards, runs the solution and sends each result
 back as dtype + shape + raw bytes (grader.transport).
 
 The parent enforces from outside: the wall-clock deadlines (per call and per
-submission), a resident-size watchdog polling /proc/<pid>/statm, the output
-cap; it kills the whole process group, and, being a child subreaper, kills
-and reaps any process the child left behind (fork + setsid escapes; only
-looked for when seccomp did not already forbid new processes).
+submission; what is waiting on the pipes is read before the clock is looked
+at, and a stall of this process, Ctrl-Z, gives the child back the time it did
+not spend on the CPU), a watchdog polling /proc (resident size, thread count,
+the scratch folder plus deleted files the child still holds open or mapped),
+the output cap; it reads the result channel strictly (grader.channel: a
+forged, out-of-order or ill-typed frame is the solution's error), decides
+in-place modification itself from the call arguments, which live in shared
+memory (grader.inputs); it kills the whole process group, and, being a child
+subreaper, kills and reaps any process the child left behind (fork + setsid
+escapes; only looked for when seccomp did not already forbid new processes).
+Scratch folders (grader.scratch) are removed iteratively whatever they hold;
+SIGTERM and SIGHUP unwind like Ctrl-C; folders of a grader killed outright
+are swept at the next start.
 
 Latency: forking a torch-sized process costs tens of milliseconds here, so a
 warm worker calls `prefork()` once it has answered: a *standby* child is
@@ -34,18 +43,17 @@ import json
 import os
 import queue
 import selectors
-import shutil
 import signal
 import struct
 import sys
-import tempfile
 import threading
 import time
 import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from grader import confine, transport
+from grader import channel, confine, inputs, transport
+from grader import scratch as scratch_dir
 
 RESULT_FD = 3
 GO_FD = 4  # a standby child reads its job (source, filename) here
@@ -65,6 +73,8 @@ class Limits:
     rss_poll: float = 0.05  # seconds between resident-size (and scratch-folder) checks
     scratch_bytes: int = 64 * 2**20  # disk the child may fill in its scratch folder
     scratch_files: int = 2000  # files and folders it may create there
+    threads: int = confine.THREADS  # threads the child may run at once (the watchdog stops it above)
+    open_files: int = confine.OPEN_FILES  # RLIMIT_NOFILE in the child
     confine: bool = True  # Landlock + seccomp in the child (off only in tests of the outer layers)
     require_confinement: bool = False  # refuse to run a solution when a confinement piece is missing
 
@@ -100,6 +110,8 @@ class ChildOutcome:
     refused: bool = False  # require_confinement and a piece was missing: the solution never ran
     memory_killed: bool = False  # the resident-size watchdog stopped the child
     memory_peak: int = 0  # largest resident size seen, bytes
+    threads_killed: bool = False  # the watchdog saw more than Limits.threads threads
+    threads_peak: int = 0  # most threads seen at once
     disk_overflow: bool = False  # the scratch folder grew past its budget; the child was stopped
     orphans: int = 0  # processes left behind by the child, killed and reaped
     from_standby: bool = False  # ran in a child forked ahead of time (Standby)
@@ -133,7 +145,47 @@ def parent_ready() -> bool:
     confine.warm()
     for name in ("grader.bans", "grader.cases", "linecache", "torch.overrides"):
         __import__(name)
+    scratch_dir.sweep_stale()  # folders left by a grader that was killed before it could clean up
+    _exit_on_signals()
     return confine.become_subreaper()
+
+
+class Terminated(SystemExit):
+    """SIGTERM or SIGHUP arrived: unwind like Ctrl-C (every child killed, every
+    scratch folder removed, at the latest by the atexit hook), exit 128 + signal."""
+
+
+_EXIT_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+def _exit_on_signals() -> None:
+    """SIGTERM and SIGHUP clean up like SIGINT, where nobody handles them already
+    (the REPL has its own handlers; only the main thread may set them)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        try:
+            if signal.getsignal(sig) is signal.SIG_DFL:
+                signal.signal(sig, _on_exit_signal)
+        except (ValueError, OSError):
+            pass
+
+
+_TERMINATING: list[int] = []  # the signal that arrived, once
+
+
+def _on_exit_signal(signum: int, _frame: Any) -> None:
+    if _TERMINATING:
+        return  # once: the clean-up under way is not interrupted again
+    _TERMINATING.append(signum)
+    raise Terminated(128 + signum)
+
+
+def _check_terminated() -> None:
+    """Raise the pending Terminated again: a handler's exception can be swallowed
+    (one raised inside an os.fork() at-fork callback is only printed)."""
+    if _TERMINATING:
+        raise Terminated(128 + _TERMINATING[0])
 
 
 @dataclass
@@ -144,13 +196,15 @@ class _Child:
     scratch: str
     since_ticks: int
     t0: float
+    arena: Any = None  # the shared mapping holding its call arguments (grader.inputs)
 
 
 def _spawn(limits: Limits, body: Callable[[int, int, str], None], close_in_child: tuple[int, ...] = (),
            close_in_parent: tuple[int, ...] = ()) -> _Child:
     """Fork a child that prepares itself and runs `body(res_w, out_w, scratch)`."""
     parent_ready()
-    scratch = tempfile.mkdtemp(prefix="drill-sandbox-")
+    scratch = scratch_dir.make()
+    _SCRATCH.add(scratch)  # from now on the atexit hook removes it, whatever interrupts what follows
     res_r, res_w = os.pipe()
     out_r, out_w = os.pipe()
     since = _boot_ticks()
@@ -159,11 +213,15 @@ def _spawn(limits: Limits, body: Callable[[int, int, str], None], close_in_child
     parent = os.getpid()
     gc.freeze()  # the child's collections then leave the parent's objects (and their pages) alone
     pid = -1
+    # SIGTERM/SIGHUP wait until the fork is over: a handler raising inside an at-fork
+    # callback would only be printed, with its traceback
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _EXIT_SIGNALS)
     try:
         pid = os.fork()
     finally:
         if pid != 0 and thaw:
             gc.unfreeze()
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
     if pid == 0:  # child
         try:
             confine.die_with_parent(parent)
@@ -178,8 +236,13 @@ def _spawn(limits: Limits, body: Callable[[int, int, str], None], close_in_child
         os.setpgid(pid, pid)
     except OSError:
         pass
-    return _Child(pid, res_r, out_r, scratch, since, t0)
+    child = _LIVE[pid] = _Child(pid, res_r, out_r, scratch, since, t0)
+    _check_terminated()  # now that _LIVE knows the child, so the atexit hook finishes it
+    return child
 
+
+_LIVE: dict[int, _Child] = {}  # children not finished yet: the atexit hook finishes them
+_SCRATCH: set[str] = set()  # scratch folders not removed yet
 
 def _job_key(job: Job, limits: Limits) -> tuple:
     """Everything but the source: a standby child fits a job only when this matches.
@@ -223,9 +286,12 @@ class Standby:
                     return True
                 self._discard()
             go_r, go_w = os.pipe()
+            layout = inputs.layout_for(template.calls)
+            arena = layout.arena()
             child = _spawn(limits, lambda res_w, out_w, scratch: _standby_child(template, limits, res_w, out_w,
-                                                                                scratch, go_r),
+                                                                                scratch, go_r, layout, arena),
                            close_in_child=(go_w,), close_in_parent=(go_r,))
+            child.arena = arena
             self._waiting = _Waiting(child, go_w, key, template)
             return True
 
@@ -263,6 +329,7 @@ class Standby:
         except OSError:
             pass
         _finish(waiting.child, ChildOutcome(finished=True, confined={"processes": "standby"}))
+        _close(waiting.child.arena)
 
 
 STANDBY = Standby()
@@ -270,8 +337,14 @@ STANDBY = Standby()
 
 @atexit.register
 def _at_exit() -> None:
-    """A process that graded leaves no child behind: no standby, every kill reaped."""
+    """A process that graded leaves no child behind: no standby, every kill reaped,
+    every scratch folder removed (also when an exception or a signal cut a run short)."""
     STANDBY.discard()
+    for child in list(_LIVE.values()):
+        _finish(child, None)
+    for folder in list(_SCRATCH):  # a run cut short between making its folder and knowing its child
+        scratch_dir.remove(folder)
+        _SCRATCH.discard(folder)
     REAPER.drain()
 
 
@@ -305,28 +378,59 @@ def _finish(child: _Child, outcome: ChildOutcome | None) -> None:
             os.close(fd)
         except OSError:
             pass
+    child.res_r = child.out_r = -1  # closed once: a second _finish (atexit) never closes a reused number
     if could_fork:
         orphans = reap_orphans(child.since_ticks, exclude=child.pid)
         if outcome is not None:
             outcome.orphans = orphans
-    shutil.rmtree(child.scratch, ignore_errors=True)
+    scratch_dir.remove(child.scratch)
+    _SCRATCH.discard(child.scratch)
+    _LIVE.pop(child.pid, None)
 
 
 def run(job: Job, limits: Limits) -> ChildOutcome:
     """Run the job in a child (the standby one when it was forked for this very
     job, else a fresh fork) and supervise it until it finishes or is killed."""
+    layout = inputs.layout_for(job.calls)
     child = STANDBY.take(job, limits)
     from_standby = child is not None
     if child is None:
-        child = _spawn(limits, lambda res_w, out_w, scratch: _child(job, limits, res_w, out_w, scratch))
+        arena = layout.arena()
+        child = _spawn(limits, lambda res_w, out_w, scratch: _child(job, limits, res_w, out_w, scratch, layout,
+                                                                    arena))
+        child.arena = arena
     STANDBY.remember(job, limits)
     outcome: ChildOutcome | None = None
     try:
-        outcome = _supervise(child, limits)
+        outcome = _supervise(child, limits, job)
         outcome.from_standby = from_standby
+        outside = confine.watched()  # what the watchdog enforces from here
+        outcome.confined.update(outside.enforced)
+        outcome.unconfined.update(outside.missing)
         return outcome
     finally:
         _finish(child, outcome)
+        if outcome is not None:
+            _modified_in_parent(outcome, layout, child.arena)
+        _close(child.arena)
+
+
+def _modified_in_parent(outcome: ChildOutcome, layout: inputs.Layout, arena: Any) -> None:
+    """In-place modification, decided here from the shared arguments' bytes (the
+    child is gone or stopped), added to what the child said about metadata."""
+    if layout.untouched(arena):
+        return
+    for index, call in outcome.calls.items():
+        if call.status == "ok":
+            call.modified += [n for n in layout.modified(arena, index) if n not in call.modified]
+
+
+def _close(arena: Any) -> None:
+    if arena is not None:
+        try:
+            arena.close()
+        except (BufferError, OSError):
+            pass
 
 
 def _kill_group(pid: int, wait: bool = True) -> None:
@@ -455,90 +559,117 @@ def _read_stat(pid: int) -> tuple[int, int, int, int] | None:
         return None
 
 
-def resident_bytes(pid: int) -> int:
-    """Resident size of one process (0 when it is gone)."""
+def proc_stat(pid: int) -> tuple[int, int]:
+    """(threads, CPU time in clock ticks) of one process, (0, 0) when it is gone:
+    fields 20 and 14 + 15 of /proc/<pid>/stat."""
+    raw = _read_proc(pid, "stat", 4096)
+    try:
+        fields = raw[raw.rfind(b")") + 2:].split() if raw else []
+        return int(fields[17]), int(fields[11]) + int(fields[12])
+    except (IndexError, ValueError):
+        return 0, 0
+
+
+def _statm(pid: int) -> tuple[int, int]:
+    """(address-space size, resident size) of one process in bytes, (0, 0) when it is gone."""
     raw = _read_proc(pid, "statm", 256)
     try:
-        return int(raw.split()[1]) * _PAGE if raw else 0
-    except (IndexError, ValueError):
-        return 0
+        size, resident = raw.split()[:2] if raw else (b"0", b"0")
+        return int(size) * _PAGE, int(resident) * _PAGE
+    except ValueError:
+        return 0, 0
+
+
+def resident_bytes(pid: int) -> int:
+    """Resident size of one process (0 when it is gone)."""
+    return _statm(pid)[1]
 
 
 class _Watch:
-    """Deadlines and the resident-size budget of one child."""
+    """Deadlines, the resident-size, thread and disk budgets of one child."""
 
     def __init__(self, child: _Child, limits: Limits):
         self.child = child
         self.limits = limits
         self.total_deadline = child.t0 + limits.total_timeout
         self.rss_budget = resident_bytes(os.getpid()) + (limits.rss_bytes or limits.memory_bytes)
+        self.vm_start = _statm(os.getpid())[0]  # the child's address-space size at fork
         self.next_poll = child.t0 + limits.rss_poll
+        self.polls = 0
+        self.cpu = 0  # the child's CPU time at the last poll, clock ticks
 
     def over_budget(self, outcome: ChildOutcome, now: float) -> bool:
         """True when the child must be stopped: too much resident memory
-        (memory_killed) or too much written to its scratch folder (disk_overflow)."""
+        (memory_killed), too many threads (threads_killed) or too much held on
+        disk (disk_overflow: its scratch folder plus deleted files it holds)."""
         if now < self.next_poll:
             return False
         self.next_poll = now + self.limits.rss_poll
+        self.polls += 1
         rss = resident_bytes(self.child.pid)
         outcome.memory_peak = max(outcome.memory_peak, rss)
         if rss > self.rss_budget:
             outcome.memory_killed = True
             return True
-        if _tree_over(self.child.scratch, self.limits.scratch_bytes, self.limits.scratch_files):
+        # deleted files it still maps: read every 4th poll (/proc/<pid>/maps of a torch process costs ~1 ms)
+        return self._threads_over(outcome) or self._disk_over(outcome, with_maps=self.polls % 4 == 1)
+
+    def over_at_end(self, outcome: ChildOutcome) -> bool:
+        """At "done": what the child still holds (threads, deleted files) counts too,
+        so a solution cannot fill the machine and return before the next poll."""
+        grown = _statm(self.child.pid)[0] - self.vm_start > self.limits.scratch_bytes
+        return self._threads_over(outcome) or self._disk_over(outcome, with_maps=grown)
+
+    def _threads_over(self, outcome: ChildOutcome) -> bool:
+        threads, self.cpu = proc_stat(self.child.pid)
+        outcome.threads_peak = max(outcome.threads_peak, threads)
+        if threads > self.limits.threads:
+            outcome.threads_killed = True
+        return outcome.threads_killed
+
+    def _disk_over(self, outcome: ChildOutcome, with_maps: bool) -> bool:
+        if scratch_dir.over_budget(self.child.scratch, self.child.pid, self.limits.scratch_bytes,
+                                   self.limits.scratch_files, self.limits.file_bytes, with_maps=with_maps):
             outcome.disk_overflow = True
-            return True
-        return False
+        return outcome.disk_overflow
+
+    def stalled(self, seconds: float) -> float:
+        """This process did not run for `seconds` (stopped by Ctrl-Z or SIGSTOP, or
+        the machine suspended): the time the child did not spend on the CPU
+        meanwhile is given back to it. Returns the seconds given back."""
+        before = self.cpu
+        _, self.cpu = proc_stat(self.child.pid)
+        back = max(0.0, seconds - (self.cpu - before) / _TICKS)
+        self.total_deadline += back
+        self.next_poll += back
+        return back
 
 
-def _tree_over(root: str, max_bytes: int, max_entries: int) -> bool:
-    """Whether the folder holds more than max_bytes on disk or max_entries entries
-    (stops counting as soon as it knows)."""
-    used, entries, todo = 0, 0, [root]
-    while todo:
-        try:
-            with os.scandir(todo.pop()) as it:
-                for entry in it:
-                    entries += 1
-                    if entries > max_entries:
-                        return True
-                    try:
-                        st = entry.stat(follow_symlinks=False)
-                    except OSError:
-                        continue
-                    used += st.st_blocks * 512
-                    if used > max_bytes:
-                        return True
-                    if entry.is_dir(follow_symlinks=False):
-                        todo.append(entry.path)
-        except OSError:
-            continue
-    return False
+_STALL = 0.5  # a loop turn this much longer than its wait: this process was stopped meanwhile
 
 
-def _supervise(child: _Child, limits: Limits) -> ChildOutcome:
+def _supervise(child: _Child, limits: Limits, job: Job) -> ChildOutcome:
     outcome = ChildOutcome(pid=child.pid)
     watch = _Watch(child, limits)
     reader = transport.FrameReader(limits.result_bytes)
+    frames_in = channel.Channel(outcome, [(i, f, n) for i, f, _, n in job.calls], job.functions)
     sel = selectors.DefaultSelector()
     sel.register(child.res_r, selectors.EVENT_READ, "result")
     sel.register(child.out_r, selectors.EVENT_READ, "output")
     out_count = 0
     out_head = bytearray()
-    current: int | None = -1  # -1 while the module loads
-    call_started = time.monotonic()
+    call_started = child.t0
     open_fds = 2
+    wait = 0.0
+    mark = child.t0  # since when this process has been waiting (this turn's select, or the start)
     while open_fds:
-        now = time.monotonic()
-        call_deadline = call_started + limits.case_timeout if current is not None else watch.total_deadline
-        deadline = min(watch.total_deadline, call_deadline)
-        if now >= deadline:
-            outcome.timeout_call = current if current is not None else -1
-            outcome.timeout_seconds = limits.case_timeout if call_deadline <= watch.total_deadline else limits.total_timeout
-            break
-        if watch.over_budget(outcome, now):
-            break
-        events = sel.select(timeout=min(deadline, watch.next_poll) - now)
+        _check_terminated()
+        events = sel.select(timeout=wait)
+        stall = time.monotonic() - mark - wait
+        if stall > _STALL:  # stopped meanwhile (Ctrl-Z, SIGSTOP, a suspend)
+            call_started += watch.stalled(stall)
+        # what is waiting is read before the clock is looked at: a child that answered
+        # while this process was stopped has answered in time
         for key, _ in events:
             try:
                 data = os.read(key.fd, 1 << 20)
@@ -558,31 +689,41 @@ def _supervise(child: _Child, limits: Limits) -> ChildOutcome:
                     break
                 continue
             try:
-                frames = reader.feed(data)
-            except (OverflowError, ValueError) as exc:
-                outcome.protocol_error = str(exc)
+                for header, blobs in reader.feed(data):
+                    calling = frames_in.current
+                    frames_in.feed(header, blobs)
+                    if frames_in.current is not None and frames_in.current != calling:
+                        call_started = time.monotonic()
+            except (OverflowError, ValueError, channel.ProtocolError) as exc:
+                outcome.protocol_error = str(exc)[:200]
                 open_fds = 0
                 break
-            for header, blobs in frames:
-                if not isinstance(header, dict):
-                    outcome.protocol_error = "a frame that is not an object"
-                    continue
-                current = _apply(header, blobs, outcome, current)
-                if header.get("type") == "start":
-                    call_started = time.monotonic()
-                elif header.get("type") == "result":
-                    current = None
             if outcome.finished:
                 # done: do not wait for the pipes to close (a left-behind process may hold them)
                 out_count = _drain(child.out_r, out_head, out_count, outcome, limits)
+                watch.over_at_end(outcome)
                 open_fds = 0
                 break
+        if not open_fds:
+            break
+        now = mark = time.monotonic()
+        current = frames_in.current
+        call_deadline = call_started + limits.case_timeout if current is not None else watch.total_deadline
+        deadline = min(watch.total_deadline, call_deadline)
+        if now >= deadline:
+            outcome.timeout_call = current if current is not None else -1
+            outcome.timeout_seconds = limits.case_timeout if call_deadline <= watch.total_deadline else limits.total_timeout
+            break
+        if watch.over_budget(outcome, now):
+            break
+        wait = max(0.0, min(deadline, watch.next_poll) - now)
     sel.close()
+    current = frames_in.current
     outcome.running_call = current
     outcome.output_head = out_head.decode("utf-8", "replace")
     outcome.elapsed = time.monotonic() - child.t0
     stopped = (outcome.timeout_call is not None or outcome.output_overflow or outcome.memory_killed
-               or outcome.disk_overflow or outcome.protocol_error is not None)
+               or outcome.disk_overflow or outcome.threads_killed or outcome.protocol_error is not None)
     if outcome.finished and not stopped:
         return outcome  # nothing more to learn: _finish kills it and reaps it in the background
     if not stopped:
@@ -644,61 +785,26 @@ def _record_status(outcome: ChildOutcome, status: int) -> None:
         outcome.exit_status = os.WEXITSTATUS(status)
 
 
-def _apply(header: dict, blobs: list[bytes], outcome: ChildOutcome, current: int | None) -> int | None:
-    kind = header.get("type")
-    if kind == "start":
-        return int(header.get("call", -1))
-    if kind == "loaded":
-        return None
-    if kind == "confined":
-        outcome.confined = _str_dict(header.get("enforced"))
-        outcome.unconfined = _str_dict(header.get("missing"))
-    elif kind == "refused":
-        outcome.refused = True
-    elif kind == "load_error":
-        outcome.load_error = header.get("exc") if isinstance(header.get("exc"), dict) else {"type": "Error"}
-    elif kind == "missing":
-        outcome.missing = [str(n) for n in header.get("names", [])][:20]
-    elif kind == "banned":
-        outcome.banned = outcome.banned or str(header.get("name"))[:120]
-    elif kind == "result":
-        idx = int(header.get("call", -1))
-        status = header.get("status")
-        if status == "ok":
-            value = transport.decode(header.get("value"), blobs)
-            outcome.calls[idx] = CallOutcome("ok", value, modified=[str(m) for m in header.get("modified", [])][:10],
-                                             seconds=float(header.get("seconds", 0.0)))
-        elif status == "banned":
-            outcome.calls[idx] = CallOutcome("banned", exc=header.get("exc"))
-        else:
-            outcome.calls[idx] = CallOutcome("raised", exc=header.get("exc") if isinstance(header.get("exc"), dict) else {})
-    elif kind == "done":
-        outcome.finished = True
-    return current
-
-
-def _str_dict(value: Any) -> dict[str, str]:
-    if not isinstance(value, dict):
-        return {}
-    return {str(k)[:40]: str(v)[:200] for k, v in list(value.items())[:10]}
-
-
 # ------------------------------------------------------------------- child
 
 
-def _child(job: Job, limits: Limits, res_w: int, out_w: int, scratch: str) -> None:
+def _child(job: Job, limits: Limits, res_w: int, out_w: int, scratch: str, layout: inputs.Layout,
+           arena: Any) -> None:
     if not _child_prepare(limits, res_w, out_w, scratch):
         return
-    _child_run(job)
+    _child_setup(job)
+    _run_job(job, None, layout.arguments(arena))  # the arguments exist before the solution is loaded
 
 
-def _standby_child(template: Job, limits: Limits, res_w: int, out_w: int, scratch: str, go_r: int) -> None:
+def _standby_child(template: Job, limits: Limits, res_w: int, out_w: int, scratch: str, go_r: int,
+                   layout: inputs.Layout, arena: Any) -> None:
     """Prepared and confined ahead of time; waits for the source, then runs it."""
     if not _child_prepare(limits, res_w, out_w, scratch, go_r):
         return
     counts = _install_guards(template)
     _child_setup(template)
-    copies = _warm_copies(template)
+    copies = layout.arguments(arena)
+    _warm(template, copies)
     message = _read_go(GO_FD)
     os.close(GO_FD)
     if message is None:
@@ -706,15 +812,11 @@ def _standby_child(template: Job, limits: Limits, res_w: int, out_w: int, scratc
     _run_job(dataclasses.replace(template, source=message[0], filename=message[1]), counts, copies)
 
 
-def _warm_copies(job: Job) -> dict[int, list[Any]]:
-    """Each call's fresh arguments, made ahead (this also faults in the pages
-    the first tensor work touches, off the clock)."""
-    from grader.cases import fresh
-
-    copies = {index: fresh(args) for index, _, args, _ in job.calls}
+def _warm(job: Job, copies: dict[int, list[Any]]) -> None:
+    """Touch each call's arguments once, ahead (this faults in the pages the first
+    tensor work touches, off the clock)."""
     for index, _, args, _ in job.calls:
         _same(args, copies[index])
-    return copies
 
 
 def _read_go(fd: int) -> tuple[str, str] | None:
@@ -731,16 +833,27 @@ def _read_go(fd: int) -> tuple[str, str] | None:
         return None
 
 
-def _child_run(job: Job, counts: dict[str, int] | None = None) -> None:
-    _child_setup(job)
-    _run_job(job, counts)
-
-
 def _child_setup(job: Job) -> None:
     if job.forget is not None:
         job.forget()
+    forget_references()
+
+
+def forget_references() -> None:
+    """Child only: make the reference modules unreachable, even through
+    gc.unfreeze() + gc.get_objects(). The parent froze its objects before the
+    fork (gc.freeze), so a reference dropped here would stay listed as frozen
+    garbage; emptying each module's namespace frees its functions now instead
+    (a full collection would cost ~200 ms of copy-on-write faults)."""
+    import linecache
+
     for name in [n for n in sys.modules if n.startswith("_drill_ref_")]:
-        del sys.modules[name]  # the references are not the solution's to import
+        module = sys.modules.pop(name)  # the references are not the solution's to import
+        try:
+            linecache.cache.pop(getattr(module, "__file__", None) or "", None)  # its source, if a traceback read it
+            module.__dict__.clear()
+        except Exception:  # noqa: BLE001 - a module without a namespace has nothing to drop
+            pass
     sys.stdin = open(os.devnull)  # noqa: SIM115
     os.environ["OMP_NUM_THREADS"] = "1"
     signal.signal(signal.SIGINT, signal.SIG_DFL)
@@ -780,6 +893,19 @@ def _set_limits(limits: Limits) -> None:
     lim(resource.RLIMIT_CPU, int(limits.total_timeout) + 2)
     lim(resource.RLIMIT_FSIZE, limits.file_bytes)
     lim(resource.RLIMIT_CORE, 0)
+    tasks = _tasks_now()
+    if tasks:  # a kernel backstop under the thread watchdog (it counts the user's tasks; root is exempt)
+        lim(resource.RLIMIT_NPROC, tasks + 4 * limits.threads)
+
+
+def _tasks_now() -> int:
+    """Tasks on the whole machine now (/proc/loadavg): at least this user's, so a
+    per-user limit a little above it leaves the child only a few threads more."""
+    try:
+        with open("/proc/loadavg") as fh:
+            return int(fh.read().split()[3].split("/")[1])
+    except (OSError, IndexError, ValueError):
+        return 0
 
 
 _HELD: list[bytes] = []  # child only: frames waiting to go out with the next one
@@ -862,6 +988,9 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
     import linecache
 
     linecache.cache[job.filename] = (len(job.source), None, job.source.splitlines(True), job.filename)
+    # where each argument is, taken before any of the solution's code runs: an argument
+    # re-pointed at other memory while the file loads (x.set_(...)) is a change too
+    placed = {index: [_place(a) for a in args] for index, args in (copies or {}).items()}
     _send({"type": "start", "call": -1})
     try:
         code = compile(job.source, job.filename, "exec")
@@ -886,6 +1015,7 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
         from grader.cases import fresh
 
         mine = copies.pop(index) if copies and index in copies else fresh(args)
+        before = placed.get(index) or [_place(a) for a in mine]
         _send({"type": "start", "call": index})
         for name in counts:
             counts[name] = 0
@@ -893,25 +1023,25 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
         try:
             with torch.no_grad():
                 value = func(*mine)
-            seconds = time.perf_counter() - t
-            wrong = [(n, counts[n], k) for n, k in job.must_call.items() if counts[n] != k]
-            if wrong:
-                n, got, k = wrong[0]
-                _send({"type": "result", "call": index, "status": "banned", "exc": {
-                    "type": "CallCount", "message": f"called {n} {got} time{'s' if got != 1 else ''}; "
-                                                    f"this drill requires exactly {k}"}})
-                continue
-            if hasattr(value, "__next__") and not isinstance(value, torch.Tensor):
-                value = _GeneratorMarker()
-            blobs: list[bytes] = []
-            desc = transport.encode(value, blobs)
-            modified = [n for n, a, b in zip(names, args, mine) if not _same(a, b)]
-            _send({"type": "result", "call": index, "status": "ok", "value": desc, "modified": modified,
-                   "seconds": seconds}, blobs)
         except bans.BannedCall as exc:
             _send({"type": "result", "call": index, "status": "banned", "exc": {"type": "BannedCall", "message": exc.name}})
+            continue
         except BaseException as exc:  # noqa: BLE001
             _send({"type": "result", "call": index, "status": "raised", "exc": describe_exception(exc, job.filename)})
+            continue
+        seconds = time.perf_counter() - t
+        wrong = [(n, counts[n], k) for n, k in job.must_call.items() if counts[n] != k]
+        if wrong:
+            n, got, k = wrong[0]
+            _send({"type": "result", "call": index, "status": "banned", "exc": {
+                "type": "CallCount", "message": f"called {n} {got} time{'s' if got != 1 else ''}; "
+                                                f"this drill requires exactly {k}"}})
+            continue
+        blobs: list[bytes] = []
+        desc = transport.encode_safely(value, blobs)  # an odd object is described, never "raised"
+        modified = [n for n, b, a in zip(names, before, mine) if _moved(a, b)]  # the bytes: decided in the parent
+        _send({"type": "result", "call": index, "status": "ok", "value": desc, "modified": modified,
+               "seconds": seconds}, blobs)
     try:
         sys.stdout.flush()
         sys.stderr.flush()
@@ -928,8 +1058,28 @@ def _send_tampered(tampered: Callable[[], str | None] | None) -> None:
         _send({"type": "banned", "name": f"{name} (after removing the ban on it)"})
 
 
-class _GeneratorMarker:
-    pass
+def _place(value: Any) -> Any:
+    """Where an argument is and how it is viewed: a tensor's identity, storage,
+    shape, strides and dtype; a container's items. (Its bytes are the parent's business.)"""
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        if value.layout != torch.strided:  # sparse: no strides or storage to compare; its identity and shape
+            return ("tensor", id(value), tuple(value.shape), value.dtype, value.layout)
+        return ("tensor", id(value), value.data_ptr(), tuple(value.shape), tuple(value.stride()),
+                value.storage_offset(), value.dtype)
+    if type(value) in (list, tuple):
+        return (type(value), id(value), tuple(_place(v) for v in value))
+    if type(value) is dict:
+        return (dict, id(value), tuple((k, _place(v)) for k, v in value.items()))
+    return ("value", id(value))
+
+
+def _moved(now: Any, before: Any) -> bool:
+    try:
+        return _place(now) != before
+    except BaseException:  # noqa: BLE001 - an argument that can no longer be read was changed
+        return True
 
 
 def _same(original: Any, now: Any) -> bool:
@@ -966,9 +1116,6 @@ def run_json(work: Any, limits: Limits) -> tuple[dict | None, str | None]:
         os._exit(0)
 
     child = _spawn(limits, body)
-    got: dict[str, Any] = {}
-    refused = False
-    unconfined: dict[str, str] = {}
     reader = transport.FrameReader(limits.result_bytes)
     deadline = child.t0 + limits.case_timeout
     watch = _Watch(child, limits)
@@ -978,18 +1125,18 @@ def run_json(work: Any, limits: Limits) -> tuple[dict | None, str | None]:
     problem = None
     out_count = 0
     probe = ChildOutcome(pid=child.pid)
+    frames_in = channel.Channel(probe, work=True)
     try:
         open_fds = 2
-        while open_fds:
-            now = time.monotonic()
-            if now >= deadline:
-                problem = f"stopped after {limits.case_timeout:g} s"
-                break
-            if watch.over_budget(probe, now):
-                problem = (f"wrote more than {limits.scratch_bytes // 2**20} MiB to disk" if probe.disk_overflow
-                           else f"used more than {limits.memory_bytes / 2**30:.1f} GiB of memory")
-                break
-            for key, _ in sel.select(timeout=min(deadline, watch.next_poll) - now):
+        wait = 0.0
+        mark = child.t0
+        while open_fds and not probe.finished:
+            _check_terminated()
+            events = sel.select(timeout=wait)
+            stall = time.monotonic() - mark - wait
+            if stall > _STALL:
+                deadline += watch.stalled(stall)
+            for key, _ in events:
                 data = os.read(key.fd, 1 << 20)
                 if not data:
                     sel.unregister(key.fd)
@@ -1002,23 +1149,28 @@ def run_json(work: Any, limits: Limits) -> tuple[dict | None, str | None]:
                         open_fds = 0
                         break
                     continue
-                for header, _ in reader.feed(data):
-                    if not isinstance(header, dict):
-                        continue
-                    if header.get("type") == "work":
-                        got = header.get("result") or {}
-                    elif header.get("type") == "confined":
-                        _apply(header, [], probe, None)
-                    elif header.get("type") == "refused":
-                        refused = True
-    except (OverflowError, ValueError) as exc:
-        problem = str(exc)
+                for header, blobs in reader.feed(data):
+                    frames_in.feed(header, blobs)
+            if not open_fds or probe.finished:
+                break
+            now = mark = time.monotonic()
+            if now >= deadline:
+                problem = f"stopped after {limits.case_timeout:g} s"
+                break
+            if watch.over_budget(probe, now):
+                problem = (f"wrote more than {limits.scratch_bytes // 2**20} MiB to disk" if probe.disk_overflow
+                           else f"ran more than {limits.threads} threads" if probe.threads_killed
+                           else f"used more than {limits.memory_bytes / 2**30:.1f} GiB of memory")
+                break
+            wait = max(0.0, min(deadline, watch.next_poll) - now)
+    except (OverflowError, ValueError, channel.ProtocolError) as exc:
+        problem = f"the result channel broke ({exc})"
     finally:
         sel.close()
         _finish(child, probe)
-    unconfined = probe.unconfined
-    if refused:
-        problem = "not run: confinement is required and missing here (" + "; ".join(unconfined.values()) + ")"
+    got = frames_in.result
+    if probe.refused:
+        problem = "not run: confinement is required and missing here (" + "; ".join(probe.unconfined.values()) + ")"
     if not got and problem is None:
         problem = "the child ended without a result"
     return (got or None), problem
@@ -1052,11 +1204,14 @@ def _child_prepare(limits: Limits, res_w: int, out_w: int, scratch: str, go_r: i
 
     torch.set_num_threads(1)
     _set_limits(limits)
+    files = confine.limit_open_files(limits.open_files)  # before seccomp, which forbids setting limits
     if limits.confine:
         conf = confine.apply_child(scratch)
     else:
         os.chdir(scratch)
-        conf = confine.Confinement(missing={p: "switched off for this run" for p in confine.PIECES})
+        conf = confine.Confinement(missing={p: "switched off for this run" for p in confine.CHILD_PIECES})
+    conf.missing.pop("open-files", None)
+    (conf.enforced if files[0] else conf.missing)["open-files"] = files[1]
     _send({"type": "confined", **conf.to_dict()})
     if limits.require_confinement and conf.missing:
         _send({"type": "refused"})

@@ -13,7 +13,7 @@ from typing import Any
 
 MAX_TENSOR_BYTES = 64 * 2**20  # a bigger result is described, not sent
 
-_DTYPE_NAMES = ("float64", "float32", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8", "bool",
+DTYPE_NAMES = ("float64", "float32", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8", "bool",
                 "complex64", "complex128")
 
 
@@ -42,6 +42,58 @@ class SeqValue:
     items: tuple[Any, ...]
 
 
+def encode_safely(value: Any, blobs: list[bytes]) -> Any:
+    """Child side: `encode`, except that an object that misbehaves while it is
+    read (raises, recurses, lies about its class) is described as what it is,
+    a Foreign of its real type, never reported as the solution raising."""
+    mark = len(blobs)
+    try:
+        if hasattr(value, "__next__") and not _is_tensor(value):
+            return {"t": "foreign", "type": "generator" if type(value).__name__ == "generator" else
+                    type(value).__name__, "detail": "an iterator"}
+        return encode(value, blobs)
+    except BaseException as exc:  # noqa: BLE001 - whatever a returned object does, it is data
+        del blobs[mark:]
+        return {"t": "foreign", "type": type(value).__name__[:60],
+                "detail": f"could not be read ({type(exc).__name__})"}
+
+
+def _is_tensor(value: Any) -> bool:
+    import torch
+
+    return isinstance(value, torch.Tensor)
+
+
+def _tensor(value: Any, blobs: list[bytes]) -> dict[str, Any]:
+    """A tensor's real data, read with any __torch_function__ of a subclass switched off."""
+    import torch
+
+    base = torch._C.TensorBase
+
+    def real(name: str) -> Any:  # the tensor's own attribute, never a subclass's property
+        return getattr(base, name).__get__(value, type(value))
+
+    with torch._C.DisableTorchFunctionSubclass():
+        shape = [int(s) for s in real("shape")]
+        dtype = str(real("dtype")).replace("torch.", "")
+        if real("is_nested"):
+            return {"t": "foreign", "type": "nested tensor", "dtype": dtype}
+        layout = real("layout")
+        if layout != torch.strided:  # sparse, sparse_csr, ...: said as such, never densified here
+            return {"t": "foreign", "type": f"{str(layout).replace('torch.', '')} tensor", "shape": shape,
+                    "dtype": dtype, "detail": "return a dense tensor"}
+        if real("device").type == "meta":
+            return {"t": "foreign", "type": "meta tensor (it holds no values)", "shape": shape, "dtype": dtype}
+        t = torch.Tensor.as_subclass(value, torch.Tensor).detach()  # a subclass: only its real data travels
+        if list(t.shape) != shape:
+            return {"t": "foreign", "type": f"{type(value).__name__[:40]} (a tensor whose shape is not its own)"}
+        if t.is_conj():
+            t = t.resolve_conj()
+        if t.is_neg():
+            t = t.resolve_neg()
+        return _strided(t, shape, dtype, blobs)
+
+
 def encode(value: Any, blobs: list[bytes], depth: int = 0) -> Any:
     """Child side: a JSON-able description of value, raw bytes appended to blobs."""
     import torch
@@ -49,24 +101,29 @@ def encode(value: Any, blobs: list[bytes], depth: int = 0) -> Any:
     if depth > 4:
         return {"t": "foreign", "type": type(value).__name__, "detail": "nested too deeply"}
     if isinstance(value, torch.Tensor):
-        t = torch.Tensor.as_subclass(value, torch.Tensor).detach()
-        dtype = str(t.dtype).replace("torch.", "")
-        shape = list(t.shape)
-        if type(value) is not torch.Tensor and not isinstance(value, torch.nn.Parameter):
-            pass  # a subclass: only its real data travels
-        if t.is_sparse or t.layout != torch.strided:
-            t = t.to_dense()
-        nbytes = t.numel() * t.element_size()
-        if nbytes > MAX_TENSOR_BYTES or dtype not in _DTYPE_NAMES:
-            return {"t": "oversized" if nbytes > MAX_TENSOR_BYTES else "foreign", "shape": shape, "dtype": dtype,
-                    "type": "tensor", "detail": f"dtype {dtype}"}
-        t = t.cpu().contiguous()
-        if t.dtype == torch.bfloat16:
-            raw = t.view(torch.int16).numpy().tobytes()
-        else:
-            raw = t.numpy().tobytes()
-        blobs.append(raw)
-        return {"t": "tensor", "dtype": dtype, "shape": shape, "blob": len(blobs) - 1}
+        return _tensor(value, blobs)
+    return _plain(value, blobs, depth)
+
+
+def _strided(t: Any, shape: list[int], dtype: str, blobs: list[bytes]) -> dict[str, Any]:
+    import torch
+
+    nbytes = t.numel() * t.element_size()
+    if nbytes > MAX_TENSOR_BYTES or dtype not in DTYPE_NAMES:
+        return {"t": "oversized" if nbytes > MAX_TENSOR_BYTES else "foreign", "shape": shape, "dtype": dtype,
+                "type": "tensor", "detail": f"dtype {dtype}"}
+    t = t.cpu().contiguous()
+    if t.dtype == torch.bfloat16:
+        raw = t.view(torch.int16).numpy().tobytes()
+    else:
+        raw = t.numpy().tobytes()
+    blobs.append(raw)
+    return {"t": "tensor", "dtype": dtype, "shape": shape, "blob": len(blobs) - 1}
+
+
+def _plain(value: Any, blobs: list[bytes], depth: int) -> Any:
+    import torch
+
     if isinstance(value, bool):
         return {"t": "bool", "v": value}
     if isinstance(value, int):
@@ -110,7 +167,7 @@ def decode(desc: Any, blobs: list[bytes]) -> Any:
     kind = desc.get("t")
     if kind == "tensor":
         dtype_name = desc.get("dtype")
-        if dtype_name not in _DTYPE_NAMES:
+        if dtype_name not in DTYPE_NAMES:
             return Foreign("tensor", f"dtype {dtype_name}")
         dtype = getattr(torch, dtype_name)
         shape = [int(s) for s in desc.get("shape", [])]
@@ -199,6 +256,8 @@ class FrameReader:
                 break
             try:
                 header = json.loads(bytes(self.buf[4:4 + hlen]))
+            except RecursionError as exc:
+                raise ValueError("a frame nested too deeply") from exc
             except ValueError as exc:
                 raise ValueError("unreadable frame header") from exc
             sizes = header.get("blob_sizes", []) if isinstance(header, dict) else []

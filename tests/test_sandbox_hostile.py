@@ -171,6 +171,23 @@ CASES = [
     ("network", "error", ["PermissionError", "line 5"]),
     ("syntax_error", "error", ["SyntaxError", "line 3"]),
     ("missing_function", "missing", ["add_one()"]),
+    # issue 11: channel forgery, memory and disk the limits did not see, threads, in-place writes, odd results
+    ("forge_refused", "error", ["result channel", "out of sequence"]),
+    ("forge_done", "error", ["result channel", "out of sequence"]),
+    ("forge_confined", "error", ["result channel", "out of sequence"]),
+    ("forge_ill_typed", "error", ["result channel"]),
+    ("forge_deep", "error", ["result channel", "nested too deeply"]),
+    ("forge_json_bomb", "error", ["result channel", "nested too deeply"]),
+    ("memfd", "error", ["PermissionError", "line 5"]),
+    ("deleted_files", "output", ["64 MiB", "deleted files"]),
+    ("deleted_mapped", "output", ["64 MiB", "deleted files"]),
+    ("many_threads", "memory", ["threads at once", "more than the 64 allowed"]),
+    ("modify_input_patched", "wrong", ["modified its input x"]),
+    ("modify_input_set", "wrong", ["modified its input x"]),
+    ("modify_input_at_load", "wrong", ["modified its input x"]),
+    ("odd_sparse", "wrong", ["got a sparse_coo tensor of shape"]),
+    ("odd_subclass", "pass", []),
+    ("odd_object", "wrong", ["expected a tensor", "got a tuple"]),
 ]
 
 
@@ -184,6 +201,14 @@ def test_hostile(toy_grader, host, outcomes, name, verdict, words):
     assert "/grader/" not in text and "sandbox.py" not in text, "a grader frame leaked into the message"
     assert outcome.unconfined == {}, outcome.unconfined
     assert report.notes == []
+
+
+def test_reference_is_out_of_reach_through_the_gc(toy_grader, host, outcomes):
+    # gc.unfreeze() + gc.get_objects() walks every object the parent froze: slow, so generous limits
+    limits = dataclasses.replace(FAST, case_timeout=10.0, total_timeout=40.0)
+    report, _ = grade(toy_grader, "reference_via_gc", outcomes, limits)
+    assert report.verdict == "wrong", messages(report)
+    assert "values differ" in messages(report)
 
 
 def test_total_deadline_names_the_whole_submission(toy_grader, host, outcomes):

@@ -5,8 +5,12 @@ then $VISUAL, else vi) and a terminal the editor can use.
 
 The probe forks a throwaway child, confines it exactly as a sandbox child is
 confined, and tries each forbidden action (write outside its scratch folder,
-fork, signal its parent, open a socket), so what it prints is measured, not
-assumed. It needs no torch; grader modules are imported inside the command.
+fork, signal its parent, open a socket, create a memfd, open more files than
+allowed), so what it prints is measured, not assumed; the pieces the parent's
+watchdog enforces from outside (thread cap, deleted-but-open files) are
+checked by reading /proc the way the watchdog does. A piece named NOT
+enforced here is also a note on every `drill check --json` report. It needs
+no torch; grader modules are imported inside the command.
 """
 from __future__ import annotations
 
@@ -23,6 +27,11 @@ ALWAYS = (
     "a resident-size watchdog, an output cap, a file-size limit (RLIMIT_FSIZE)",
     "stdin closed, every inherited descriptor but the result pipe closed",
     "its own process group, killed as a whole; results as raw bytes, never unpickled",
+    "a strict result channel: a forged, out-of-order or malformed frame is the solution's error",
+    "in-place changes to the inputs decided by the grader (the inputs live in shared memory)",
+    "the reference modules emptied in the child before the solution runs",
+    "scratch folders removed whatever they hold; stale ones swept at start; SIGTERM/SIGHUP clean up",
+    "a grader stopped with Ctrl-Z gives the child back the time it did not run",
 )
 
 

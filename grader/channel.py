@@ -1,0 +1,275 @@
+"""The parent's side of the result channel: every frame checked before it counts.
+
+The sandbox child writes frames (grader.transport framing) on one pipe. Its
+trusted code writes them in a fixed order; the solution, running in the same
+process, can write anything to the same descriptor. So the parent accepts a
+frame only when its type may come at that point, every field has the type
+and size it must have, and a returned value is nested no deeper than the
+child ever encodes. Anything else raises `ProtocolError`, which the sandbox
+records as the solution's fault (verdict `error`): a forged frame can never
+turn a run into `internal`, and an ill-typed one never reaches code that
+would trip over it.
+
+The order the child writes (`sandbox._run_job`):
+
+    confined, then either  refused, done          (confinement required and missing)
+    or  start -1, banned*, then one of
+            load_error, done  |  (banned seen) done  |  loaded, missing?, call*, done
+    where a call is  start i, banned*, result i   (i increasing, in the job's order)
+
+A `work` run (`sandbox.run_json`) is  confined, (refused, done | work, done).
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from grader import transport
+
+MAX_VALUE_DEPTH = 8  # containers inside a returned value; the child's encoder stops at 5
+_EXC_KEYS = {"type", "mro", "message", "line", "text", "trace"}
+
+
+class ProtocolError(Exception):
+    """A frame out of sequence, ill-typed or too deep: the solution wrote on the channel."""
+
+
+def _str(value: Any, what: str, limit: int = 4000) -> str:
+    if not isinstance(value, str) or len(value) > limit:
+        raise ProtocolError(f"{what} is not a string of at most {limit} characters")
+    return value
+
+
+def _int(value: Any, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ProtocolError(f"{what} is not an integer")
+    return value
+
+
+def _strings(value: Any, what: str, count: int, limit: int = 400) -> list[str]:
+    if not isinstance(value, list) or len(value) > count:
+        raise ProtocolError(f"{what} is not a list of at most {count} strings")
+    return [_str(v, what, limit) for v in value]
+
+
+def _str_map(value: Any, what: str) -> dict[str, str]:
+    if not isinstance(value, dict) or len(value) > 20:
+        raise ProtocolError(f"{what} is not a small object of strings")
+    return {_str(k, what, 40): _str(v, what, 400) for k, v in value.items()}
+
+
+def check_exc(value: Any) -> dict[str, Any]:
+    """An exception description (sandbox.describe_exception)."""
+    if not isinstance(value, dict) or not set(value) <= _EXC_KEYS:
+        raise ProtocolError("an exception description with unknown fields")
+    out: dict[str, Any] = {"type": _str(value.get("type", "Exception"), "exception type", 200)}
+    if "mro" in value:
+        out["mro"] = _strings(value["mro"], "exception classes", 16, 200)
+    out["message"] = _str(value.get("message", ""), "exception message", 4000)
+    line = value.get("line")
+    if line is not None and (_int(line, "exception line") < 0):
+        raise ProtocolError("a negative line number")
+    out["line"] = line
+    out["text"] = _str(value.get("text", ""), "exception source line", 400)
+    out["trace"] = _strings(value.get("trace", []), "exception trace", 10)
+    return out
+
+
+def check_value(desc: Any, blobs: int, depth: int = 0) -> None:
+    """A returned value's description (transport.encode), nested at most MAX_VALUE_DEPTH."""
+    if depth > MAX_VALUE_DEPTH:
+        raise ProtocolError("a returned value nested too deeply")
+    if not isinstance(desc, dict):
+        raise ProtocolError("a returned value that is not described by an object")
+    kind = desc.get("t")
+    if kind == "tensor":
+        if desc.get("dtype") not in transport.DTYPE_NAMES:
+            raise ProtocolError("a tensor of an unknown dtype")
+        _shape(desc.get("shape"))
+        if not 0 <= _int(desc.get("blob"), "tensor blob") < blobs:
+            raise ProtocolError("a tensor whose bytes are missing")
+    elif kind in ("oversized", "foreign"):
+        _str(desc.get("type", ""), "type name", 200)
+        _str(desc.get("detail", ""), "detail", 400)
+        if desc.get("shape") is not None:
+            _shape(desc.get("shape"))
+        if desc.get("dtype") is not None:
+            _str(desc.get("dtype"), "dtype", 60)
+    elif kind == "bool":
+        if not isinstance(desc.get("v"), bool):
+            raise ProtocolError("a bool that is not true or false")
+    elif kind in ("int", "float"):
+        _str(desc.get("v"), kind, 5000)
+        if "via" in desc:
+            _str(desc.get("via"), "type name", 200)
+    elif kind in ("tuple", "list"):
+        items = desc.get("items")
+        if not isinstance(items, list) or len(items) > 64:
+            raise ProtocolError("a sequence of more than 64 items")
+        for item in items:
+            check_value(item, blobs, depth + 1)
+    elif kind != "none":
+        raise ProtocolError("a returned value of an unknown kind")
+
+
+def _shape(value: Any) -> None:
+    if not isinstance(value, list) or len(value) > 32:
+        raise ProtocolError("a shape that is not a short list")
+    for size in value:
+        if _int(size, "a size") < 0 or size > 2**62:
+            raise ProtocolError("a size out of range")
+
+
+class Channel:
+    """Checks the frames of one run in order and records them on a ChildOutcome.
+
+    `calls` is the job's call order as (index, function name, argument names);
+    `functions` the names the job asks for. `feed` raises ProtocolError."""
+
+    def __init__(self, outcome: Any, calls: list[tuple[int, str, list[str]]] = (), functions: list[str] = (),
+                 work: bool = False):
+        self.outcome = outcome
+        self.order = [i for i, _, _ in calls]
+        self.args = {i: set(names) for i, _, names in calls}
+        self.functions = set(functions)
+        self.work = work
+        self.phase = "begin"
+        self.current: int | None = None  # the call under way (-1 while the file loads)
+        self.position = -1  # where in `order` the last call started
+        self.banned_at_load = False
+        self.result: dict[str, Any] | None = None  # a work run's result
+
+    def feed(self, header: Any, blobs: list[bytes]) -> None:
+        if not isinstance(header, dict):
+            raise ProtocolError("a frame that is not an object")
+        kind = header.get("type")
+        if not isinstance(kind, str):
+            raise ProtocolError("a frame without a type")
+        if blobs and not (kind == "result" and header.get("status") == "ok"):
+            raise ProtocolError(f"a {kind!r} frame carrying bytes")
+        handler = getattr(self, f"_{self.phase}_{kind}", None)
+        if handler is None:
+            raise ProtocolError(f"a {kind[:40]!r} frame out of sequence")
+        allowed = _KEYS.get(kind, set()) | {"type", "blob_sizes"}
+        if not set(header) <= allowed:
+            raise ProtocolError(f"a {kind!r} frame with unknown fields")
+        handler(header, blobs)
+
+    # -- begin: the child's trusted set-up reports its confinement first
+    def _begin_confined(self, h: dict, _b: list) -> None:
+        self.outcome.confined = _str_map(h.get("enforced", {}), "confinement")
+        self.outcome.unconfined = _str_map(h.get("missing", {}), "confinement")
+        self.phase = "confined"
+
+    def _confined_refused(self, h: dict, _b: list) -> None:
+        self.outcome.refused = True
+        self.phase = "ending"
+
+    def _confined_start(self, h: dict, _b: list) -> None:
+        if self.work or _int(h.get("call"), "call") != -1:
+            raise ProtocolError("the first call is not the file's loading")
+        self.current = -1
+        self.phase = "loading"
+
+    def _confined_work(self, h: dict, _b: list) -> None:
+        if not self.work:
+            raise ProtocolError("a 'work' frame in a grading run")
+        result = h.get("result")
+        if not isinstance(result, dict):
+            raise ProtocolError("a work result that is not an object")
+        self.result = result
+        self.phase = "ending"
+
+    # -- loading the solution file
+    def _loading_banned(self, h: dict, _b: list) -> None:
+        self._banned(h)
+        self.banned_at_load = True
+
+    def _loading_load_error(self, h: dict, _b: list) -> None:
+        self.outcome.load_error = check_exc(h.get("exc"))
+        self.phase = "ending"
+
+    def _loading_done(self, h: dict, _b: list) -> None:
+        if not self.banned_at_load:
+            raise ProtocolError("'done' before the file finished loading")
+        self._done()
+
+    def _loading_loaded(self, h: dict, _b: list) -> None:
+        self.current = None
+        self.phase = "loaded"
+
+    # -- between calls
+    def _loaded_missing(self, h: dict, _b: list) -> None:
+        if self.position != -1 or self.outcome.missing:
+            raise ProtocolError("'missing' after the calls began")
+        names = _strings(h.get("names"), "missing names", 64)
+        if not set(names) <= self.functions:
+            raise ProtocolError("'missing' names a function the drill does not ask for")
+        self.outcome.missing = names[:20]
+
+    def _loaded_start(self, h: dict, _b: list) -> None:
+        index = _int(h.get("call"), "call")
+        later = self.order[self.position + 1:]
+        if index not in later:
+            raise ProtocolError(f"call {index} started out of order")
+        self.position += later.index(index) + 1
+        self.current = index
+        self.phase = "calling"
+
+    def _loaded_banned(self, h: dict, _b: list) -> None:
+        self._banned(h)
+
+    def _loaded_done(self, h: dict, _b: list) -> None:
+        self._done()
+
+    # -- during a call
+    def _calling_banned(self, h: dict, _b: list) -> None:
+        self._banned(h)
+
+    def _calling_result(self, h: dict, blobs: list[bytes]) -> None:
+        from grader.sandbox import CallOutcome
+
+        index = _int(h.get("call"), "call")
+        if index != self.current:
+            raise ProtocolError(f"a result for call {index} while call {self.current} runs")
+        status = h.get("status")
+        if status == "ok":
+            check_value(h.get("value"), len(blobs))
+            modified = _strings(h.get("modified", []), "modified arguments", 32, 200)
+            if not set(modified) <= self.args.get(index, set()):
+                raise ProtocolError("'modified' names an argument the call does not have")
+            seconds = h.get("seconds", 0.0)
+            if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not math.isfinite(seconds) \
+                    or seconds < 0:
+                raise ProtocolError("a call time that is not a finite number")
+            try:
+                value = transport.decode(h.get("value"), blobs)
+            except Exception as exc:  # noqa: BLE001 - whatever a forged value trips over is a forged value
+                raise ProtocolError(f"a returned value that cannot be rebuilt ({type(exc).__name__})") from exc
+            self.outcome.calls[index] = CallOutcome("ok", value, modified=modified, seconds=float(seconds))
+        elif status in ("banned", "raised"):
+            if "value" in h or "modified" in h or "seconds" in h:
+                raise ProtocolError(f"a {status!r} result with a value")
+            self.outcome.calls[index] = CallOutcome(status, exc=check_exc(h.get("exc")))
+        else:
+            raise ProtocolError("a result with an unknown status")
+        self.current = None
+        self.phase = "loaded"
+
+    # -- the end
+    def _ending_done(self, h: dict, _b: list) -> None:
+        self._done()
+
+    def _banned(self, h: dict) -> None:
+        name = _str(h.get("name"), "banned name", 400)
+        self.outcome.banned = self.outcome.banned or name[:120]
+
+    def _done(self) -> None:
+        self.outcome.finished = True
+        self.phase = "done"
+
+
+_KEYS = {
+    "confined": {"enforced", "missing"}, "start": {"call"}, "banned": {"name"}, "load_error": {"exc"},
+    "missing": {"names"}, "result": {"call", "status", "value", "modified", "seconds", "exc"}, "work": {"result"},
+}
