@@ -852,6 +852,7 @@ def forget_references() -> None:
         try:
             linecache.cache.pop(getattr(module, "__file__", None) or "", None)  # its source, if a traceback read it
             module.__dict__.clear()
+            module.__dict__["__name__"] = "emptied"  # still a module, holding nothing of the reference
         except Exception:  # noqa: BLE001 - a module without a namespace has nothing to drop
             pass
     sys.stdin = open(os.devnull)  # noqa: SIM115
