@@ -15,36 +15,17 @@ from pathlib import Path
 
 import pytest
 
+from tests.tmux_screen import TmuxSession
+
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTION = ROOT / "tests" / "solutions" / "mha-padding" / "ok_einsum.py"
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 
-class Tmux:
+class Tmux(TmuxSession):
     def __init__(self, socket: str):
-        self.socket = socket
-
-    def __call__(self, *args: str) -> str:
-        out = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=20)
-        return out.stdout
-
-    def screen(self) -> str:
-        return self("capture-pane", "-p", "-t", "drill")
-
-    def wait_for(self, text: str, timeout: float = 60.0) -> str:
-        deadline = time.monotonic() + timeout
-        screen = ""
-        while time.monotonic() < deadline:
-            screen = self.screen()
-            if text in screen:
-                return screen
-            time.sleep(0.2)
-        raise AssertionError(f"{text!r} never appeared; the screen was:\n{screen}")
-
-    def type_line(self, text: str) -> None:
-        self("send-keys", "-t", "drill", "-l", text)
-        self("send-keys", "-t", "drill", "Enter")
+        super().__init__(socket, "drill")
 
 
 def solve_command(home: Path, editor: str = "true") -> str:

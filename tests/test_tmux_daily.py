@@ -4,18 +4,16 @@ today (it says so and offers more); `list`, `show` and `--help` at 60x20, folded
 at spaces."""
 from __future__ import annotations
 
-import json
-import os
 import shlex
 import shutil
-import subprocess
 import sys
-import time
 import uuid
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+
+from tests.tmux_screen import TmuxSession
 
 from trainer.store import open_store
 
@@ -25,34 +23,10 @@ REFERENCE = ROOT / "drills" / "01-broadcasting" / "outer-typo.py"
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 
-class Tmux:
+class Tmux(TmuxSession):
     def __init__(self, width: int, height: int, command: str):
-        self.socket = f"cli-test-{uuid.uuid4().hex[:8]}"
-        self("new-session", "-d", "-s", "cli", "-x", str(width), "-y", str(height), command)
-
-    def __call__(self, *args: str) -> str:
-        out = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=20)
-        return out.stdout
-
-    def screen(self) -> str:
-        return self("capture-pane", "-p", "-t", "cli")
-
-    def wait_for(self, text: str, timeout: float = 60.0) -> str:
-        deadline = time.monotonic() + timeout
-        screen = ""
-        while time.monotonic() < deadline:
-            screen = self.screen()
-            if text in screen:
-                return screen
-            time.sleep(0.2)
-        raise AssertionError(f"{text!r} never appeared; the screen was:\n{screen}")
-
-    def type_line(self, text: str) -> None:
-        self("send-keys", "-t", "cli", "-l", text)
-        self("send-keys", "-t", "cli", "Enter")
-
-    def close(self) -> None:
-        self("kill-server")
+        super().__init__(f"cli-test-{uuid.uuid4().hex[:8]}", "cli")
+        self.start(width, height, command)
 
 
 def drill(home: Path, args: str, editor: str = "true") -> str:

@@ -16,37 +16,17 @@ from pathlib import Path
 
 import pytest
 
+from tests.tmux_screen import TmuxSession
+
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "tests" / "solutions" / "mha-padding"
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 
-class Tmux:
+class Tmux(TmuxSession):
     def __init__(self) -> None:
-        self.socket = f"sched-{uuid.uuid4().hex[:8]}"
-        self.target = "sched-sitting"
-
-    def __call__(self, *args: str) -> str:
-        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True,
-                              timeout=20).stdout
-
-    def screen(self) -> str:
-        return self("capture-pane", "-p", "-t", self.target)
-
-    def wait_for(self, text: str, timeout: float) -> str:
-        deadline = time.monotonic() + timeout
-        screen = ""
-        while time.monotonic() < deadline:
-            screen = self.screen()
-            if text in screen:
-                return screen
-            time.sleep(0.2)
-        raise AssertionError(f"{text!r} never appeared; the screen was:\n{screen}")
-
-    def type_line(self, text: str) -> None:
-        self("send-keys", "-t", self.target, "-l", text)
-        self("send-keys", "-t", self.target, "Enter")
+        super().__init__(f"sched-{uuid.uuid4().hex[:8]}", "sched-sitting")
 
 
 def _count(db: Path, table: str) -> int:
