@@ -61,6 +61,7 @@ class Prepared:
     calls: list[Call]
     reference: ModuleType
     notes: list[str] = field(default_factory=list)
+    fake: Any = None  # grader.fake.Plan: the device case and memory at scale (set by the Grader)
 
 
 def load_reference(spec: Spec) -> ModuleType:

@@ -14,7 +14,7 @@ from typing import Any
 
 import torch
 
-from grader import bans, sandbox
+from grader import bans, sandbox, scale
 from grader.cases import Call, ExpectedRaise, Prepared, fresh, new_seed, prepare
 from grader.compare import Verdict, compare_call, outputs_close
 from grader.invariants import CHECKS
@@ -33,6 +33,7 @@ class Grader:
         self._prepared: OrderedDict[tuple[str, int, bool], Prepared] = OrderedDict()
         self._ban_places: dict[str, list[tuple[str, str, str]]] = {}
         self._count_places: dict[str, list[tuple[str, str, str]]] = {}
+        self._fake_plans: dict[str, Any] = {}  # drill id -> grader.fake.Plan (issue 14)
         self._cache_size = cache_size
 
     # ------------------------------------------------------------ caches
@@ -46,6 +47,10 @@ class Grader:
             self._prepared.move_to_end(key)
             return self._prepared[key]
         prep = prepare(spec, seed, example=example)
+        if not example:
+            if spec.id not in self._fake_plans:
+                self._fake_plans[spec.id] = scale.plan_for(spec, prep)
+            prep.fake = self._fake_plans[spec.id]
         self._prepared[key] = prep
         while len(self._prepared) > self._cache_size:
             self._prepared.popitem(last=False)
@@ -97,6 +102,7 @@ class Grader:
             must_call=dict(spec.must_call),
             count_places=self.count_places(spec) if spec.must_call else [],
             forget=self._forget_answers,
+            fake=prep.fake if prep.fake is not None and prep.fake.active else None,
         )
         try:
             outcome = sandbox.run(job, limits)
@@ -137,6 +143,8 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
     for call in prep.calls:
         res = _judge_call(prep, call, outcome, limits)
         results.append(res)
+    fake_results, report_scale, fake_notes = scale.judge(prep.fake, outcome.fake, outcome)
+    results.extend(fake_results)
     if outcome.banned:
         run_message = f"called {outcome.banned}, which this drill bans: write it by hand"
         if not any(r.verdict == "banned" for r in results):
@@ -148,8 +156,10 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
     report = Report(spec.id, worst([r.verdict for r in results]), results, outcome.elapsed, seed=prep.seed,
                     message=run_message, output=outcome.output_head)
     report.notes.extend(f"not enforced on this machine: {k} ({v})" for k, v in outcome.unconfined.items())
+    report.scale = report_scale
+    report.notes.extend(fake_notes)
     if report.verdict in ("wrong", "error", "memory"):
-        report.trap = match_traps(prep, outcome, results)
+        report.trap = match_traps(prep, outcome, results) or scale.memory_trap(spec, results)
     return report
 
 

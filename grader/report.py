@@ -69,6 +69,7 @@ class Report:
     message: str = ""  # a run-level message (syntax error, missing function, ...)
     output: str = ""  # the start of what the solution printed
     notes: list[str] = field(default_factory=list)
+    scale: dict[str, Any] | None = None  # memory at scale (grader.scale): sizes, per-function peaks, ratio, text
 
     @property
     def passed(self) -> int:
@@ -103,4 +104,6 @@ class Report:
             out["message"] = self.message
         if self.notes:
             out["notes"] = list(self.notes)
+        if self.scale is not None:
+            out["scale"] = self.scale
         return out

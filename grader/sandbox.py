@@ -103,6 +103,7 @@ class ChildOutcome:
     disk_overflow: bool = False  # the scratch folder grew past its budget; the child was stopped
     orphans: int = 0  # processes left behind by the child, killed and reaped
     from_standby: bool = False  # ran in a child forked ahead of time (Standby)
+    fake: list[dict[str, Any]] | None = None  # grader.fake.run_plan's results, when it ran
 
 
 @dataclass
@@ -119,6 +120,7 @@ class Job:
     must_call: dict[str, int] = field(default_factory=dict)  # name -> exact calls required per call
     count_places: list[tuple[str, str, str]] = field(default_factory=list)
     forget: Callable[[], None] | None = None  # run in the child before the solution: drops what it must not reach
+    fake: Any = None  # grader.fake.Plan: run after the calls (device case, memory at scale)
 
 
 # ------------------------------------------------------------------ parent
@@ -569,7 +571,7 @@ def _supervise(child: _Child, limits: Limits) -> ChildOutcome:
                 current = _apply(header, blobs, outcome, current)
                 if header.get("type") == "start":
                     call_started = time.monotonic()
-                elif header.get("type") == "result":
+                elif header.get("type") in ("result", "fake"):
                     current = None
             if outcome.finished:
                 # done: do not wait for the pipes to close (a left-behind process may hold them)
@@ -671,6 +673,9 @@ def _apply(header: dict, blobs: list[bytes], outcome: ChildOutcome, current: int
             outcome.calls[idx] = CallOutcome("banned", exc=header.get("exc"))
         else:
             outcome.calls[idx] = CallOutcome("raised", exc=header.get("exc") if isinstance(header.get("exc"), dict) else {})
+    elif kind == "fake":
+        runs = header.get("runs")
+        outcome.fake = [r for r in runs if isinstance(r, dict)][:50] if isinstance(runs, list) else []
     elif kind == "done":
         outcome.finished = True
     return current
@@ -790,7 +795,7 @@ def _send(header: dict, blobs: list[bytes] = ()) -> None:
     "done"), which is always sent before any of the solution's code runs, so a
     crash never loses them; the parent wakes once per call instead of twice."""
     frame = _frame(header, blobs)
-    if header.get("type") in ("result", "loaded", "missing", "confined"):
+    if header.get("type") in ("result", "loaded", "missing", "confined", "fake"):
         _HELD.append(frame)
         return
     data = b"".join(_HELD) + frame
@@ -901,12 +906,26 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
             _send({"type": "result", "call": index, "status": "banned", "exc": {"type": "BannedCall", "message": exc.name}})
         except BaseException as exc:  # noqa: BLE001
             _send({"type": "result", "call": index, "status": "raised", "exc": describe_exception(exc, job.filename)})
+    if job.fake is not None:
+        _run_fake(job, module)
     try:
         sys.stdout.flush()
         sys.stderr.flush()
     except BaseException:  # noqa: BLE001
         pass
     _send({"type": "done"})
+
+
+def _run_fake(job: Job, module: Any) -> None:
+    """The device case and memory at scale, on fake tensors (grader.fake), after the real calls."""
+    from grader import fake
+
+    _send({"type": "start", "call": fake.FAKE_CALL})
+    try:
+        runs = fake.run_plan(job.fake, module, job.filename, describe_exception)
+    except BaseException:  # noqa: BLE001 - a fake-tensor failure must not cost the real verdicts
+        runs = []
+    _send({"type": "fake", "runs": runs})
 
 
 class _GeneratorMarker:
