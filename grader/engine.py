@@ -27,8 +27,10 @@ _SIGNALS = {11: "SIGSEGV (segmentation fault)", 6: "SIGABRT (abort)", 7: "SIGBUS
 
 
 class Grader:
-    def __init__(self, catalogue: Catalogue | None = None, limits: sandbox.Limits | None = None, cache_size: int = 16):
+    def __init__(self, catalogue: Catalogue | None = None, limits: sandbox.Limits | None = None, cache_size: int = 16,
+                 device: str = "cpu"):
         self.catalogue = catalogue or load_catalogue()
+        self.device = device  # "cuda": the calls run on the GPU (grader.cuda; `drill check --device cuda`)
         self.limits = limits or sandbox.Limits()
         self._prepared: OrderedDict[tuple[str, int, bool], Prepared] = OrderedDict()
         self._ban_places: dict[str, list[tuple[str, str, str]]] = {}
@@ -92,6 +94,11 @@ class Grader:
                        limits: sandbox.Limits | None = None) -> Report:
         spec = prep.spec
         limits = limits or self._limits_for(spec)
+        on_gpu = self.device != "cpu"
+        if on_gpu:
+            from grader import cuda
+
+            limits = cuda.limits_for(limits)
         job = sandbox.Job(
             source=source,
             filename=filename,
@@ -102,13 +109,17 @@ class Grader:
             must_call=dict(spec.must_call),
             count_places=self.count_places(spec) if spec.must_call else [],
             forget=self._forget_answers,
-            fake=prep.fake if prep.fake is not None and prep.fake.active else None,
+            fake=prep.fake if prep.fake is not None and prep.fake.active and not on_gpu else None,
+            device=self.device,
         )
         try:
             outcome = sandbox.run(job, limits)
         except OSError as exc:
             return Report(spec.id, "internal", [], seed=prep.seed, message=f"could not start the sandbox: {exc}")
-        return judge(prep, outcome, limits)
+        report = judge(prep, outcome, limits)
+        if on_gpu:
+            report.notes.append(f"ran on {self.device}; relaxed for the CUDA child: " + "; ".join(cuda.RELAXED))
+        return report
 
     def _forget_answers(self) -> None:
         """Run in the sandbox child only (its copy of memory): drop the expected

@@ -22,13 +22,15 @@ from __future__ import annotations
 
 import functools
 import sys
+import time
 import weakref
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import torch
 
-MAX_OPS = 20_000  # tensor operations per fake run: more means a Python loop over a production-size dim
+MAX_OPS = 3_000  # tensor operations per fake run: more means a Python loop over a production-size dim
+MAX_SECONDS = 1.5  # and a run stops there too (each fake op costs ~0.1 ms), well inside the case deadline
 FAKE_CALL = 1_000_000  # the call index the child announces while it runs the fake checks
 
 
@@ -117,10 +119,9 @@ def needs_values(exc_type: str, message: str) -> bool:
             or "fake tensor" in message.lower() or "numpy() is not supported" in message)
 
 
-def _make_meter(filename: str, max_ops: int) -> Any:
+def _make_meter(filename: str, max_ops: int, max_seconds: float) -> Any:
     from torch.utils._python_dispatch import TorchDispatchMode
     from torch.utils._pytree import tree_leaves
-    from torch.utils.weak import WeakIdKeyDictionary
 
     class Meter(TorchDispatchMode):
         """Adds each new storage's bytes when an op makes it and subtracts them when its
@@ -129,18 +130,18 @@ def _make_meter(filename: str, max_ops: int) -> Any:
 
         def __init__(self) -> None:
             super().__init__()
-            self.live: dict[int, list] = {}  # storage id -> [bytes, tensors alive, shape, dtype]
+            self.live: dict[int, list] = {}  # storage id -> [bytes, tensors alive, shape, dtype, CPU origin]
             self.now = 0
             self.peak = 0
             self.culprit: tuple[tuple[int, ...], str, int] | None = None
             self.ops = 0
+            self.deadline = time.monotonic() + max_seconds
             self.unknown = False  # a data-dependent size: its bytes are not counted
-            self.made_on_cpu = WeakIdKeyDictionary()
             self.mixed_at: tuple[int, str] | None = None
 
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # noqa: ANN001
             self.ops += 1
-            if self.ops > max_ops:
+            if self.ops > max_ops or (self.ops & 255 == 0 and time.monotonic() > self.deadline):
                 raise TooManyOps()
             try:
                 out = func(*args, **(kwargs or {}))
@@ -156,16 +157,15 @@ def _make_meter(filename: str, max_ops: int) -> Any:
         def _cpu_origin(self, leaves: list) -> tuple[int, str] | None:
             for t in leaves:
                 if isinstance(t, torch.Tensor) and t.device.type == "cpu" and t.dim() > 0:
-                    where = self.made_on_cpu.get(t)
-                    if where:
-                        return where
+                    try:
+                        entry = self.live.get(t.untyped_storage()._cdata)
+                    except Exception:  # noqa: BLE001
+                        continue
+                    if entry is not None and entry[4]:
+                        return entry[4]
             return None
 
         def _track(self, t: torch.Tensor) -> None:
-            if t.device.type == "cpu" and t.dim() > 0:
-                where = _solution_line(filename)
-                if where:
-                    self.made_on_cpu[t] = where
             try:
                 storage = t.untyped_storage()
                 key = storage._cdata
@@ -178,7 +178,8 @@ def _make_meter(filename: str, max_ops: int) -> Any:
                 except Exception:  # noqa: BLE001 - a data-dependent size
                     nbytes = 0
                     self.unknown = True
-                entry = self.live[key] = [nbytes, 0, t.shape, t.dtype]
+                origin = _solution_line(filename) if t.device.type == "cpu" and t.dim() > 0 else None
+                entry = self.live[key] = [nbytes, 0, t.shape, t.dtype, origin]
                 self.now += nbytes
                 if self.now > self.peak:
                     self.peak = self.now
@@ -224,7 +225,8 @@ def _solution_line(filename: str) -> tuple[int, str] | None:
 
 
 def run(func: Callable, args: list[Any], device: str, filename: str, shape_env: bool = False,
-        max_ops: int = MAX_OPS, describe: Callable[[BaseException, str], dict] | None = None) -> dict[str, Any]:
+        max_ops: int = MAX_OPS, describe: Callable[[BaseException, str], dict] | None = None,
+        max_seconds: float = MAX_SECONDS) -> dict[str, Any]:
     """Call func on fake tensors shaped like `args` (sketches) on `device`. Returns
     {status: ok|raised|too_many_ops, outputs, peak, culprit, ops, exc, made_at}."""
     from torch._subclasses.fake_tensor import FakeTensorMode
@@ -237,7 +239,7 @@ def run(func: Callable, args: list[Any], device: str, filename: str, shape_env: 
     mode = FakeTensorMode(allow_non_fake_inputs=True, shape_env=env, allow_fallback_kernels=False)
     with mode:
         fake_args = [_build(a, device) for a in args]
-    meter = _make_meter(filename, max_ops)
+    meter = _make_meter(filename, max_ops, max_seconds)
     result: dict[str, Any] = {"device": device}
     try:
         with torch.no_grad(), mode, meter:
@@ -285,6 +287,7 @@ class FunctionPlan:
     scale_args: list[Any] | None = None  # sketches at the spec's scale sizes
     device: bool = False
     why_no_device: str = ""
+    device_fault: bool = False  # the reference itself breaks on a GPU: a drill bug
     scale: bool = False
     why_no_scale: str = ""
     shape_env: bool = False
@@ -339,12 +342,14 @@ def plan(spec: Any, prep: Any, scale_args: Callable[[Any], tuple[list[Any] | Non
                 outputs = first["outputs"]
                 on_cpu = [i for i, o in enumerate(outputs) if o.get("device", "cuda").startswith("cpu")]
                 if on_cpu:
+                    fp.device_fault = True
                     fp.why_no_device = (f"the reference returns output {on_cpu[0]} on the CPU when its inputs are "
                                         "on cuda:0; fix the reference")
                 else:
                     fp.device, fp.expected_small, device = True, outputs, "cuda"
             else:
                 fp.why_no_device = _why_not(first, "the reference")
+                fp.device_fault = bool((first.get("exc") or {}).get("device_mix"))
         if not scale:
             fp.why_no_scale = "the spec declares no scale: sizes"
             continue
@@ -373,7 +378,7 @@ def _reference_run(func: Callable, args: list[Any], device: str, filename: str, 
 
 def _why_not(res: dict[str, Any], who: str, at_scale: bool = False) -> str:
     if res["status"] == "too_many_ops":
-        return f"{who} makes more than {MAX_OPS} tensor operations at the scale sizes (a Python loop)"
+        return f"{who} makes more than {MAX_OPS} tensor operations (or runs {MAX_SECONDS:g} s) at the scale sizes (a Python loop)"
     exc = res.get("exc") or {}
     text = f"{exc.get('type', 'Exception')}: {str(exc.get('message', '')).splitlines()[0][:160] if exc.get('message') else ''}"
     if exc.get("device_mix"):
@@ -388,21 +393,26 @@ def _why_not(res: dict[str, Any], who: str, at_scale: bool = False) -> str:
 
 
 def run_plan(the_plan: Plan, module: Any, filename: str,
-             describe: Callable[[BaseException, str], dict] | None = None) -> list[dict[str, Any]]:
-    """In the sandbox child, after the real cases: each function's fake runs."""
+             describe: Callable[[BaseException, str], dict] | None = None,
+             started: Callable[[], None] | None = None) -> list[dict[str, Any]]:
+    """In the sandbox child, after the real cases: each function's fake runs
+    (`started()` is called before each function: its own case deadline)."""
     results = []
     for fp in the_plan.functions:
         func = module.__dict__.get(fp.name)
         if not callable(func) or not (fp.device or fp.scale):
             continue
         device = "cuda" if fp.device else "cpu"
+        if started is not None:
+            started()
         runs = []
         if fp.scale:
             big = run(func, fp.scale_args or [], device, filename, fp.shape_env, describe=describe)
             big["sizes"] = "scale"
             runs.append(big)
             if big["status"] == "too_many_ops" and fp.device:
-                small = run(func, fp.small_args or [], device, filename, fp.shape_env, describe=describe)
+                small = run(func, fp.small_args or [], device, filename, fp.shape_env, describe=describe,
+                            max_seconds=MAX_SECONDS / 2)
                 small["sizes"] = "small"
                 runs.append(small)
         else:

@@ -121,6 +121,7 @@ class Job:
     count_places: list[tuple[str, str, str]] = field(default_factory=list)
     forget: Callable[[], None] | None = None  # run in the child before the solution: drops what it must not reach
     fake: Any = None  # grader.fake.Plan: run after the calls (device case, memory at scale)
+    device: str = "cpu"  # "cuda": inputs copied to the GPU, outputs back to the CPU (grader.cuda)
 
 
 # ------------------------------------------------------------------ parent
@@ -885,8 +886,11 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
             counts[name] = 0
         t = time.perf_counter()
         try:
-            with torch.no_grad():
-                value = func(*mine)
+            if job.device != "cpu":
+                value, mine = _call_on_device(func, mine, job.device)
+            else:
+                with torch.no_grad():
+                    value = func(*mine)
             seconds = time.perf_counter() - t
             wrong = [(n, counts[n], k) for n, k in job.must_call.items() if counts[n] != k]
             if wrong:
@@ -916,13 +920,35 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
     _send({"type": "done"})
 
 
+class DeviceError(RuntimeError):
+    """A CUDA run returned a tensor off the inputs' device."""
+
+
+def _call_on_device(func: Callable, mine: list[Any], device: str) -> tuple[Any, list[Any]]:
+    """Call with the arguments copied to `device`; the result and the (possibly modified) arguments come back to the CPU."""
+    import torch
+
+    from grader.cuda import device_mismatch, to_device
+
+    on_device = to_device(mine, device)
+    with torch.no_grad():
+        value = func(*on_device)
+    problem = device_mismatch(value, device)
+    if problem:
+        raise DeviceError(problem + "; make new tensors on the inputs' device (device=x.device, x.new_*, *_like, .to(x))")
+    return to_device(value, "cpu"), to_device(on_device, "cpu")
+
+
 def _run_fake(job: Job, module: Any) -> None:
     """The device case and memory at scale, on fake tensors (grader.fake), after the real calls."""
     from grader import fake
 
-    _send({"type": "start", "call": fake.FAKE_CALL})
+    def started() -> None:
+        _send({"type": "start", "call": fake.FAKE_CALL})
+
+    started()
     try:
-        runs = fake.run_plan(job.fake, module, job.filename, describe_exception)
+        runs = fake.run_plan(job.fake, module, job.filename, describe_exception, started)
     except BaseException:  # noqa: BLE001 - a fake-tensor failure must not cost the real verdicts
         runs = []
     _send({"type": "fake", "runs": runs})

@@ -12,6 +12,7 @@ import json
 import typer
 
 from trainer.cli.app import app, no_color
+from trainer.markup import printable
 
 ALWAYS = (
     "a wall-clock deadline per case and per submission, enforced from outside",
@@ -41,6 +42,7 @@ def doctor_command(
     pieces = [f for f in features if f.name in confine.PIECES]
     kernel = next((f.detail for f in features if f.name == "kernel"), "")
     missing = [f for f in pieces if not f.enforced]
+    gpu = _gpu_checks()
     if as_json:
         typer.echo(json.dumps({
             "kernel": kernel,
@@ -48,6 +50,8 @@ def doctor_command(
             "not_enforced": {f.name: f.detail for f in missing},
             "orphans_reaped": reaper,
             "always": list(ALWAYS),
+            "fake_tensors": {"available": gpu["fake"] is None, "detail": gpu["fake"] or FAKE_OK},
+            "cuda": {"available": gpu["cuda"] is None, "detail": gpu["cuda"] or gpu["cuda_name"]},
         }))
     else:
         typer.echo("The grading sandbox on this machine")
@@ -60,6 +64,10 @@ def doctor_command(
         typer.echo("  Always enforced:")
         for line in ALWAYS:
             typer.echo(f"    - {line}")
+        typer.echo("Device and memory checks")
+        typer.echo(f"  {_mark(gpu['fake'] is None)} {'fake tensors':<13} {printable(gpu['fake'] or FAKE_OK)}")
+        typer.echo(f"  {_mark(gpu['cuda'] is None)} {'cuda':<13} "
+                   + printable(gpu["cuda"] or f"{gpu['cuda_name']}: drill check --device cuda runs the cases on it"))
         if missing:
             typer.echo(f"Not enforced here: {', '.join(f.name for f in missing)}. "
                        "Grading still works, but a hostile solution could do what is listed above.")
@@ -67,6 +75,20 @@ def doctor_command(
             typer.echo("Every confinement piece is enforced.")
     if missing or not reaper:
         raise typer.Exit(1)
+
+
+FAKE_OK = ("fake tensors work: every check runs a device case on fake CUDA tensors and measures "
+           "memory at the drill's scale sizes, allocating nothing")
+
+
+def _gpu_checks() -> dict[str, str | None]:
+    """Whether fake tensors work here, and whether torch sees a GPU (None: yes; else why not).
+    The one place doctor imports torch; it never initialises CUDA (the probe only asks)."""
+    from grader import fake
+    from grader.cuda import cuda_problem
+
+    cuda = cuda_problem()
+    return {"fake": fake.problem(), "cuda": cuda, "cuda_name": "a CUDA device is visible to torch" if cuda is None else ""}
 
 
 def _subreaper_works() -> bool:
