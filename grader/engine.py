@@ -116,6 +116,8 @@ class Grader:
             outcome = sandbox.run(job, limits)
         except OSError as exc:
             return Report(spec.id, "internal", [], seed=prep.seed, message=f"could not start the sandbox: {exc}")
+        if job.fake is None and outcome.fake is None:
+            outcome.fake = []  # none were asked for: nothing is missing
         report = judge(prep, outcome, limits)
         if on_gpu:
             report.notes.append(f"ran on {self.device}; relaxed for the CUDA child: " + "; ".join(cuda.RELAXED))

@@ -235,6 +235,7 @@ def run(func: Callable, args: list[Any], device: str, filename: str, shape_env: 
     if shape_env:
         from torch.fx.experimental.symbolic_shapes import ShapeEnv
 
+        _warm_shape_env()
         env = ShapeEnv()
     mode = FakeTensorMode(allow_non_fake_inputs=True, shape_env=env, allow_fallback_kernels=False)
     with mode:
@@ -261,6 +262,20 @@ def run(func: Callable, args: list[Any], device: str, filename: str, shape_env: 
     result["ops"] = meter.ops
     result["unknown_bytes"] = meter.unknown
     return result
+
+
+@functools.lru_cache(maxsize=1)
+def _warm_shape_env() -> None:
+    """The first symbolic size imports sympy and friends (a second or more): pay it once, off any deadline."""
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.fx.experimental.symbolic_shapes import ShapeEnv
+
+    try:
+        with FakeTensorMode(shape_env=ShapeEnv()):
+            x = torch.empty(4)
+            (x > 0).nonzero()[:, 0] + 1
+    except Exception:  # noqa: BLE001 - only a warm-up
+        pass
 
 
 def describe_outputs(out: Any) -> list[dict[str, Any]]:
@@ -367,9 +382,10 @@ def plan(spec: Any, prep: Any, scale_args: Callable[[Any], tuple[list[Any] | Non
 
 
 def _reference_run(func: Callable, args: list[Any], device: str, filename: str, fp: FunctionPlan) -> dict[str, Any]:
-    res = run(func, args, device, filename, shape_env=fp.shape_env)
+    slow_ok = 30.0  # trusted and run once per drill: only the op count bounds it, not a busy machine
+    res = run(func, args, device, filename, shape_env=fp.shape_env, max_seconds=slow_ok)
     if res["status"] == "raised" and res["exc"]["needs_values"] and not fp.shape_env:
-        again = run(func, args, device, filename, shape_env=True)  # nonzero-style sizes become symbols
+        again = run(func, args, device, filename, shape_env=True, max_seconds=slow_ok)  # nonzero-style sizes: symbols
         if again["status"] == "ok":
             fp.shape_env = True
             return again
