@@ -2,7 +2,9 @@
 
 tests/solutions/<drill-id>/ok_*.py must pass (other routes: einsum, loops,
 numpy inside, any mask dtype); bad_*.py must fail, and when the file's first
-line is `# trap: <id>` the report must name that trap.
+line is `# trap: <id>` the report must name that trap. bad_device_*.py pass
+every real case and fail the device case (fake CUDA inputs); bad_memory_*.py
+fail the memory-at-scale check with both peaks in the message.
 """
 from __future__ import annotations
 
@@ -34,3 +36,11 @@ def test_solution_file(grader, path):
         trap = _expected_trap(path)
         if trap:
             assert report.trap is not None and report.trap.id == trap, report.first_failure and report.first_failure.message
+        if path.name.startswith("bad_device_"):  # correct on a CPU, mixes CPU tensors with GPU inputs (issue 14)
+            device = [c for c in report.cases if c.name == "device" and c.verdict == "error"]
+            assert device, [(c.name, c.verdict, c.message) for c in report.cases if c.verdict != "pass"]
+            assert "device" in device[0].message and "device=x.device" in device[0].message
+            assert all(c.verdict == "pass" for c in report.cases if c.name not in ("device", "scale")), report.first_failure
+        if path.name.startswith("bad_memory_"):  # right values, too much memory at the scale sizes
+            res = next(c for c in report.cases if c.name == "scale")
+            assert res.verdict == "memory" and "the reference peaks at" in res.message, res.message
