@@ -226,3 +226,21 @@ def test_check_device_cuda_without_a_gpu_says_so(tmp_path):
     result = CliRunner().invoke(app, ["check", "masked-mean", str(path), "--device", "cuda"])
     assert result.exit_code == 2
     assert "--device cuda needs a GPU" in result.output and "fake CUDA tensors" in result.output
+
+
+def test_try_shows_the_device_case_and_the_scale_figures(grader):
+    from grader.trace import trace
+    from trainer.repl.trace_view import render_trace
+
+    mixing = ("import torch\n\ndef masked_mean(x, mask):\n    m = (mask != 0).float()\n"
+              "    total = (x.float() * m[..., None]).sum(1)\n    n = m.sum(1, keepdim=True)\n"
+              "    zero = torch.zeros(total.shape)\n    return torch.where(n > 0, total / n.clamp(min=1), zero).to(x.dtype)\n")
+    result = trace(grader, "masked-mean", mixing, FILE)
+    gpu = result["calls"][0]["gpu"]
+    assert gpu[0]["ok"] is False and "made at line 7" in gpu[0]["text"]
+    text = "".join(t for _, t in render_trace(result))
+    assert "device case (inputs on fake cuda:0 at B=8, T=4096, d=1024): error" in text
+    spec = grader.spec("masked-mean")
+    fine = trace(grader, "masked-mean", Path(spec.reference_path).read_text(), str(spec.reference_path))
+    lines = [g["text"] for g in fine["calls"][0]["gpu"]]
+    assert lines[0].endswith(": pass") and lines[1].startswith("memory at scale (B=8, T=4096, d=1024): 1.0x the reference")
