@@ -244,3 +244,17 @@ def test_try_shows_the_device_case_and_the_scale_figures(grader):
     fine = trace(grader, "masked-mean", Path(spec.reference_path).read_text(), str(spec.reference_path))
     lines = [g["text"] for g in fine["calls"][0]["gpu"]]
     assert lines[0].endswith(": pass") and lines[1].startswith("memory at scale (B=8, T=4096, d=1024): 1.0x the reference")
+
+
+def test_doctor_reports_fake_tensors_and_cuda():
+    from typer.testing import CliRunner
+
+    from trainer.cli import _register, app
+
+    _register()
+    result = CliRunner().invoke(app, ["doctor", "--json"])
+    data = json.loads(result.stdout)
+    assert data["fake_tensors"]["available"] is True
+    assert isinstance(data["cuda"]["available"], bool) and data["cuda"]["detail"]
+    text = CliRunner().invoke(app, ["doctor"], env={"NO_COLOR": "1"}).stdout
+    assert "fake tensors" in text and "cuda" in text

@@ -3,7 +3,8 @@
 The probe forks a throwaway child, confines it exactly as a sandbox child is
 confined, and tries each forbidden action (write outside its scratch folder,
 fork, signal its parent, open a socket), so what it prints is measured, not
-assumed. It needs no torch; grader modules are imported inside the command.
+assumed. Grader modules are imported inside the command; the last section
+(fake tensors, CUDA) imports torch, and never initialises CUDA.
 """
 from __future__ import annotations
 
@@ -67,7 +68,8 @@ def doctor_command(
         typer.echo("Device and memory checks")
         typer.echo(f"  {_mark(gpu['fake'] is None)} {'fake tensors':<13} {printable(gpu['fake'] or FAKE_OK)}")
         typer.echo(f"  {_mark(gpu['cuda'] is None)} {'cuda':<13} "
-                   + printable(gpu["cuda"] or f"{gpu['cuda_name']}: drill check --device cuda runs the cases on it"))
+                   + printable(f"{gpu['cuda']} (optional: only drill check --device cuda needs a GPU)" if gpu["cuda"]
+                               else f"{gpu['cuda_name']}: drill check --device cuda runs the cases on it"))
         if missing:
             typer.echo(f"Not enforced here: {', '.join(f.name for f in missing)}. "
                        "Grading still works, but a hostile solution could do what is listed above.")
