@@ -20,12 +20,13 @@ Two halves:
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
 import time
 import weakref
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import torch
 
@@ -210,6 +211,43 @@ def _ints(shape: Any) -> tuple[int, ...]:
     return tuple(out)
 
 
+class NeedsValues(RuntimeError):
+    """Raised at once for .tolist() / .numpy() on a fake tensor (torch would take seconds to say no)."""
+
+
+@contextlib.contextmanager
+def _fast_refusals(max_ops: int) -> Iterator[None]:
+    """While a fake run lasts: .tolist() and .numpy() on a fake tensor fail at once, and iterating
+    over more than max_ops rows stops the run (each would cost milliseconds per element)."""
+    from torch._subclasses.fake_tensor import FakeTensor
+
+    names = ("tolist", "numpy", "__iter__")
+    own = {name: FakeTensor.__dict__[name] for name in names if name in FakeTensor.__dict__}
+
+    def refuse(name: str) -> Callable:
+        original = getattr(FakeTensor, name)
+
+        def method(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003
+            if name != "__iter__":
+                raise NeedsValues(f"data-dependent: .{name}() reads tensor values, which fake tensors do not have")
+            if self.dim() > 0 and _ints(self.shape[:1])[0] > max_ops:
+                raise TooManyOps()
+            return original(self, *args, **kwargs)
+
+        return method
+
+    for name in names:
+        setattr(FakeTensor, name, refuse(name))
+    try:
+        yield
+    finally:
+        for name in names:
+            if name in own:
+                setattr(FakeTensor, name, own[name])
+            else:
+                delattr(FakeTensor, name)
+
+
 def _solution_line(filename: str) -> tuple[int, str] | None:
     frame = sys._getframe(2)
     while frame is not None:
@@ -243,7 +281,7 @@ def run(func: Callable, args: list[Any], device: str, filename: str, shape_env: 
     meter = _make_meter(filename, max_ops, max_seconds)
     result: dict[str, Any] = {"device": device}
     try:
-        with torch.no_grad(), mode, meter:
+        with torch.no_grad(), _fast_refusals(max_ops), mode, meter:
             out = func(*fake_args)
         result["status"] = "ok"
         result["outputs"] = describe_outputs(out)

@@ -108,6 +108,9 @@ def judge(plan: Any, runs: list[dict] | None, outcome: Any) -> tuple[list[CaseRe
             continue
         if fp.name not in got:
             if runs is None and not _solution_missing(fp.name, outcome):
+                if _fake_run_stopped(outcome):
+                    notes.append(f"device and scale checks not finished for {fp.name}(): {_how_stopped(outcome)}")
+                    break
                 results.extend(_not_run(fp, plan, outcome))
             continue
         fruns = got[fp.name]
@@ -134,19 +137,29 @@ def _solution_missing(name: str, outcome: Any) -> bool:
     return bool(outcome.load_error) or name in (outcome.missing or [])
 
 
-def _not_run(fp: Any, plan: Any, outcome: Any) -> list[CaseResult]:
-    """The child ended before sending the fake runs: say how, on the device (or scale) case."""
+def _fake_run_stopped(outcome: Any) -> bool:
+    """The child was stopped or died during the fake runs, after every real call had its result:
+    a limit of fake tensors more likely than the person's fault, so a note, not a verdict."""
     from grader.fake import FAKE_CALL
 
+    return outcome.timeout_call == FAKE_CALL or outcome.running_call == FAKE_CALL
+
+
+def _how_stopped(outcome: Any) -> str:
+    if outcome.timeout_call is not None:
+        return f"the run on fake tensors took longer than {outcome.timeout_seconds:g} s (fake tensors make some code slow)"
+    if outcome.memory_killed:
+        return "the run on fake tensors used too much real memory and was stopped"
+    return "the run on fake tensors ended the process"
+
+
+def _not_run(fp: Any, plan: Any, outcome: Any) -> list[CaseResult]:
+    """The child ended before sending the fake runs: say how, on the device (or scale) case."""
     name = "device" if fp.device else "scale"
     if name == "scale" and plan.budget is None:
         return []
     res = CaseResult(name, fp.name, "error", dims=dict(plan.sizes))
-    if outcome.timeout_call == FAKE_CALL:
-        res.verdict = "timeout"
-        res.message = (f"the {name} check (fake tensors at {sizes_text(plan.sizes)}) ran longer than "
-                       f"{outcome.timeout_seconds:g} s and was stopped")
-    elif outcome.timeout_call is not None or outcome.memory_killed or outcome.output_overflow:
+    if outcome.timeout_call is not None or outcome.memory_killed or outcome.output_overflow:
         res.message = "not run: the submission was stopped at an earlier case"
     else:
         res.message = f"no result came back for the {name} check"
