@@ -430,6 +430,19 @@ def _reference_run(func: Callable, args: list[Any], device: str, filename: str, 
     return res
 
 
+def value_reader(text: str) -> str:
+    """What in the code needed values, in a person's words, from a fake-tensor error text."""
+    if "_local_scalar_dense" in text or "GuardOnDataDependent" in text:
+        return ".item(), int(), float() or an `if` on a tensor"
+    if "nonzero" in text or "DynamicOutputShape" in text:
+        return "an op whose output size depends on the values: nonzero, a boolean-mask index, unique"
+    if "numpy" in text:
+        return ".numpy()"
+    if "tolist" in text:
+        return ".tolist()"
+    return text
+
+
 def _why_not(res: dict[str, Any], who: str, at_scale: bool = False) -> str:
     if res["status"] == "too_many_ops":
         return f"{who} makes more than {MAX_OPS} tensor operations (or runs {MAX_SECONDS:g} s) at the scale sizes (a Python loop)"
@@ -438,7 +451,7 @@ def _why_not(res: dict[str, Any], who: str, at_scale: bool = False) -> str:
     if exc.get("device_mix"):
         return f"{who} mixes CPU and CUDA tensors ({text}); fix the reference"
     if exc.get("needs_values"):
-        return f"{who} reads tensor values ({text}), which fake tensors do not have"
+        return f"{who} reads tensor values ({value_reader(text)}), which fake tensors do not have"
     where = " at the scale sizes" if at_scale else " on fake CUDA tensors"
     return f"{who} raised{where}: {text}"
 

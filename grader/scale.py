@@ -202,8 +202,13 @@ def _device_case(fp: Any, plan: Any, run: dict | None) -> tuple[CaseResult | Non
         if exc.get("type") in ("BannedCall", "CallCount"):
             return None, ""  # the run-level verdict says it
         if exc.get("needs_values"):
+            from grader.fake import value_reader
+
+            what = value_reader(f"{exc.get('type')}: {exc.get('message', '')}")
+            where = _exc_line(exc)
             return None, (f"device case not checked for {fp.name}(): it reads tensor values "
-                          f"({exc.get('type')}), which fake tensors do not have")
+                          f"({what if len(what) < 90 else exc.get('type')}{', ' + where if where else ''}), "
+                          "which fake tensors do not have")
         # any other raise: the real cases show whether the code runs; fake tensors have limits of their own
         where = _exc_line(exc)
         return None, (f"device case not checked for {fp.name}(): on fake CUDA tensors at {sizes_text(sizes)} it raised "
