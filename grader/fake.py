@@ -139,6 +139,7 @@ def _make_meter(filename: str, max_ops: int, max_seconds: float) -> Any:
             self.deadline = time.monotonic() + max_seconds
             self.unknown = False  # a data-dependent size: its bytes are not counted
             self.mixed_at: tuple[int, str] | None = None
+            self.refs: set = set()  # weak references to every tracked tensor (their callbacks subtract)
 
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # noqa: ANN001
             self.ops += 1
@@ -150,9 +151,12 @@ def _make_meter(filename: str, max_ops: int, max_seconds: float) -> Any:
                 if self.mixed_at is None and is_device_mix(type(exc).__name__, str(exc)):
                     self.mixed_at = self._cpu_origin(tree_leaves((args, kwargs)))
                 raise
-            for t in tree_leaves(out):
-                if isinstance(t, torch.Tensor):
-                    self._track(t)
+            if isinstance(out, torch.Tensor):
+                self._track(out)
+            else:
+                for t in tree_leaves(out):
+                    if isinstance(t, torch.Tensor):
+                        self._track(t)
             return out
 
         def _cpu_origin(self, leaves: list) -> tuple[int, str] | None:
@@ -187,9 +191,10 @@ def _make_meter(filename: str, max_ops: int, max_seconds: float) -> Any:
                     big = max(self.live.values(), key=lambda e: e[0])
                     self.culprit = (_ints(big[2]), str(big[3]).replace("torch.", ""), big[0])
             entry[1] += 1
-            weakref.finalize(t, self._gone, key)
+            self.refs.add(weakref.ref(t, functools.partial(self._gone, key)))
 
-        def _gone(self, key: int) -> None:
+        def _gone(self, key: int, ref: Any = None) -> None:
+            self.refs.discard(ref)
             entry = self.live.get(key)
             if entry is None:
                 return
