@@ -112,6 +112,8 @@ class Grader:
             fake=prep.fake if prep.fake is not None and prep.fake.active and not on_gpu else None,
             device=self.device,
         )
+        if job.fake is not None:
+            job.warm = lambda: scale.warm(prep)
         try:
             outcome = sandbox.run(job, limits)
         except OSError as exc:

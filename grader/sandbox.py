@@ -122,6 +122,7 @@ class Job:
     forget: Callable[[], None] | None = None  # run in the child before the solution: drops what it must not reach
     fake: Any = None  # grader.fake.Plan: run after the calls (device case, memory at scale)
     device: str = "cpu"  # "cuda": inputs copied to the GPU, outputs back to the CPU (grader.cuda)
+    warm: Callable[[], None] | None = None  # trusted, run by a standby child before it forgets: faults in the fake-run pages
 
 
 # ------------------------------------------------------------------ parent
@@ -188,7 +189,7 @@ def _job_key(job: Job, limits: Limits) -> tuple:
     Call arguments are compared by identity (the cached prepared cases)."""
     return (tuple((i, f, id(a), tuple(n)) for i, f, a, n in job.calls), tuple(job.functions), job.banned,
             tuple(job.ban_places), tuple(sorted(job.must_call.items())), tuple(job.count_places), job.trace,
-            job.forget, dataclasses.astuple(limits))
+            job.forget, id(job.fake), job.device, dataclasses.astuple(limits))
 
 
 @dataclass
@@ -702,6 +703,11 @@ def _standby_child(template: Job, limits: Limits, res_w: int, out_w: int, scratc
     if not _child_prepare(limits, res_w, out_w, scratch, go_r):
         return
     counts = _install_guards(template)
+    if template.warm is not None:
+        try:
+            template.warm()  # the reference's own fake run, off the clock: the solution's then costs less
+        except BaseException:  # noqa: BLE001 - only a warm-up
+            pass
     _child_setup(template)
     copies = _warm_copies(template)
     message = _read_go(GO_FD)

@@ -335,6 +335,15 @@ class _NoPlan:
         self.active = False
 
 
+def warm(prep: Any) -> None:
+    """Run the reference's fake checks once (in a standby child, before it forgets the reference),
+    so the pages and caches the solution's fake run touches are already this process's own."""
+    from grader import fake
+
+    if prep.reference is not None and prep.fake is not None and prep.fake.active:
+        fake.run_plan(prep.fake, prep.reference, str(prep.spec.reference_path))
+
+
 def memory_trap(spec: Any, results: list[CaseResult]) -> Any:
     """A `memory: true` trap explains a `memory` verdict of the scale check on its function."""
     from grader.report import TrapMatch
