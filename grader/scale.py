@@ -107,11 +107,11 @@ def judge(plan: Any, runs: list[dict] | None, outcome: Any) -> tuple[list[CaseRe
         if not (fp.device or fp.scale):
             continue
         if fp.name not in got:
-            if runs is None and not _solution_missing(fp.name, outcome):
-                if _fake_run_stopped(outcome):
-                    notes.append(f"device and scale checks not finished for {fp.name}(): {_how_stopped(outcome)}")
-                    break
-                results.extend(_not_run(fp, plan, outcome))
+            # not run: the solution lacks it, or the child ended earlier (its real cases say how),
+            # or it was stopped during the fake runs themselves (a note: fake tensors have limits)
+            if runs is None and not _solution_missing(fp.name, outcome) and _fake_run_stopped(outcome):
+                notes.append(f"device and scale checks not finished for {fp.name}(): {_how_stopped(outcome)}")
+                break
             continue
         fruns = got[fp.name]
         big = next((r for r in fruns if r.get("sizes") == "scale"), None)
@@ -151,19 +151,6 @@ def _how_stopped(outcome: Any) -> str:
     if outcome.memory_killed:
         return "the run on fake tensors used too much real memory and was stopped"
     return "the run on fake tensors ended the process"
-
-
-def _not_run(fp: Any, plan: Any, outcome: Any) -> list[CaseResult]:
-    """The child ended before sending the fake runs: say how, on the device (or scale) case."""
-    name = "device" if fp.device else "scale"
-    if name == "scale" and plan.budget is None:
-        return []
-    res = CaseResult(name, fp.name, "error", dims=dict(plan.sizes))
-    if outcome.timeout_call is not None or outcome.memory_killed or outcome.output_overflow:
-        res.message = "not run: the submission was stopped at an earlier case"
-    else:
-        res.message = f"no result came back for the {name} check"
-    return [res]
 
 
 def _exc_line(exc: dict) -> str:

@@ -258,3 +258,18 @@ def test_doctor_reports_fake_tensors_and_cuda():
     assert isinstance(data["cuda"]["available"], bool) and data["cuda"]["detail"]
     text = CliRunner().invoke(app, ["doctor"], env={"NO_COLOR": "1"}).stdout
     assert "fake tensors" in text and "cuda" in text
+
+
+def test_validate_lists_what_applies_and_why_not(grader):
+    from grader.validation import coverage_problems, fake_checks
+
+    lines = fake_checks(grader, grader.spec("kv-cache"))
+    assert lines[0].startswith("decode_step(): device case: yes; scale: yes (reference peak ")
+    assert lines[0].endswith("at B=8, H=32, t=4096, dh=128, budget 2x)")
+    assert lines[1] == "kv_cache_bytes(): device case: no (it takes no tensors); scale: no (it takes no tensors)"
+    nms = fake_checks(grader, grader.spec("detr-matching"))[0]
+    assert "device case: no (the reference reads tensor values (.numpy())" in nms
+    import dataclasses
+
+    unscaled = dataclasses.replace(grader.spec("masked-mean"), scale=None)
+    assert any("scale: declare production-like sizes" in p for p in coverage_problems(unscaled))
