@@ -49,7 +49,7 @@ class Grader:
             self._prepared.move_to_end(key)
             return self._prepared[key]
         prep = prepare(spec, seed, example=example)
-        if not example:
+        if not example and self.device == "cpu":  # a CUDA grader's process must never touch CUDA, even fake
             if spec.id not in self._fake_plans:
                 self._fake_plans[spec.id] = scale.plan_for(spec, prep)
             prep.fake = self._fake_plans[spec.id]
