@@ -558,7 +558,10 @@ def _parse_scale(top: _Reader, problems: _Problems, dims: dict[str, DimRule]) ->
     if not missing and all(k in sizes for k in raw):
         for rule in dims.values():
             if rule.derived:
-                sizes[rule.name] = eval_expr(rule.expr or "0", sizes)
+                try:
+                    sizes[rule.name] = eval_expr(rule.expr or "0", sizes)
+                except (KeyError, ValueError, ZeroDivisionError):
+                    pass  # the dims problem is reported where the rule is
     budget = r.get("budget", float, required=False)
     if budget is not None and budget < 1.0:
         problems.add(r.line_of("budget"), "scale.budget", "a budget is a multiple of the reference's peak, >= 1")
