@@ -293,7 +293,12 @@ def run(func: Callable, args: list[Any], device: str, filename: str, shape_env: 
             out = func(*fake_args)
         result["status"] = "ok"
         result["outputs"] = describe_outputs(out)
-        del out
+        items = list(out) if isinstance(out, (tuple, list)) else [out]
+        on_cpu = [t for t in items if isinstance(t, torch.Tensor) and t.device.type == "cpu"]
+        where = meter._cpu_origin(on_cpu) if on_cpu and device != "cpu" else None
+        if where:
+            result["made_at"] = list(where)  # the line that made the result on the CPU
+        del out, items, on_cpu
     except TooManyOps:
         result["status"] = "too_many_ops"
     except BaseException as exc:  # noqa: BLE001 - the solution's (or the reference's) error is data

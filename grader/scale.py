@@ -207,8 +207,12 @@ def _device_case(fp: Any, plan: Any, run: dict | None) -> tuple[CaseResult | Non
         if "shape" in out and not dev.startswith("cuda"):
             res.verdict = "error"
             which = f"output {i}" if len(outputs) > 1 else "its result"
+            made = run.get("made_at")
+            res.line = made[0] if made else None
             res.message = (f"with its inputs on a GPU (cuda:0) it returns {which} on the {dev.upper() or 'CPU'}: "
-                           f"a tensor made without the inputs' device. Make it with {FIX}.")
+                           "a tensor made without the inputs' device"
+                           + (f" (at line {made[0]}" + (f": {made[1]}" if made[1] else "") + ")" if made else "")
+                           + f". Make it with {FIX}.")
             return res, ""
     problem = _shape_problem(fp, outputs, expected, sizes)
     if problem:

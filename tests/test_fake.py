@@ -273,3 +273,13 @@ def test_validate_lists_what_applies_and_why_not(grader):
 
     unscaled = dataclasses.replace(grader.spec("masked-mean"), scale=None)
     assert any("scale: declare production-like sizes" in p for p in coverage_problems(unscaled))
+
+
+def test_a_result_left_on_the_cpu_names_the_line_that_made_it(grader):
+    source = ("import torch\n\n\ndef token_logprobs(logits, ids):\n    B, T, V = logits.shape\n"
+              "    out = torch.empty(B, T, dtype=logits.dtype)\n"
+              "    out[:] = logits.float().log_softmax(-1).gather(-1, ids[..., None])[..., 0]\n    return out\n")
+    report = grader.grade("token-logprobs", source, FILE, seed=3)
+    device = next(c for c in report.cases if c.name == "device")
+    assert device.verdict == "error" and device.line == 6
+    assert "returns its result on the CPU" in device.message and "(at line 6: out = torch.empty(B, T" in device.message
