@@ -138,7 +138,8 @@ def _make_meter(filename: str, max_ops: int, max_seconds: float) -> Any:
             self.culprit: tuple[tuple[int, ...], str, int] | None = None
             self.ops = 0
             self.deadline = time.monotonic() + max_seconds
-            self.unknown = False  # a data-dependent size: its bytes are not counted
+            self.unknown = False  # a data-dependent size with no bound: its bytes are not counted
+            self.bounded = False  # a data-dependent size counted at its upper bound (nonzero: at most numel)
             self.mixed_at: tuple[int, str] | None = None
             self.refs: dict[int, Any] = {}  # weak references to every tracked tensor (their callbacks subtract)
 
@@ -179,11 +180,12 @@ def _make_meter(filename: str, max_ops: int, max_seconds: float) -> Any:
                 return
             entry = self.live.get(key)
             if entry is None:
-                try:
-                    nbytes = int(storage.nbytes())
-                except Exception:  # noqa: BLE001 - a data-dependent size
+                nbytes = _bytes_or_bound(storage.nbytes())
+                if nbytes is None:  # a data-dependent size with no upper bound
                     nbytes = 0
                     self.unknown = True
+                elif not isinstance(storage.nbytes(), int):
+                    self.bounded = True
                 origin = _solution_line(filename) if t.device.type == "cpu" and t.dim() > 0 else None
                 entry = self.live[key] = [nbytes, 0, t.shape, t.dtype, origin]
                 self.now += nbytes
@@ -206,6 +208,22 @@ def _make_meter(filename: str, max_ops: int, max_seconds: float) -> Any:
                 self.now -= entry[0]
 
     return Meter()
+
+
+def _bytes_or_bound(n: Any) -> int | None:
+    """A storage's bytes; for a data-dependent size, its upper bound from the ShapeEnv; None when unbounded."""
+    try:
+        return int(n)
+    except Exception:  # noqa: BLE001 - symbolic
+        pass
+    try:
+        node = n.node
+        upper = node.shape_env.bound_sympy(node.expr).upper
+        if upper.is_finite:
+            return int(upper)
+    except Exception:  # noqa: BLE001 - no bound to be had
+        pass
+    return None
 
 
 def _ints(shape: Any) -> tuple[int, ...]:
@@ -312,6 +330,7 @@ def run(func: Callable, args: list[Any], device: str, filename: str, shape_env: 
     result["culprit"] = list(meter.culprit[0]) + [meter.culprit[1], meter.culprit[2]] if meter.culprit else None
     result["ops"] = meter.ops
     result["unknown_bytes"] = meter.unknown
+    result["upper_bound"] = meter.bounded
     return result
 
 
@@ -360,6 +379,7 @@ class FunctionPlan:
     expected_small: list[dict[str, Any]] | None = None
     expected_scale: list[dict[str, Any]] | None = None
     reference_peak: int | None = None
+    reference_upper_bound: bool = False  # the reference's peak counts data-dependent sizes at their upper bound
 
 
 @dataclass
@@ -427,8 +447,13 @@ def plan(spec: Any, prep: Any, scale_args: Callable[[Any], tuple[list[Any] | Non
         if big["status"] != "ok":
             fp.why_no_scale = _why_not(big, "the reference", at_scale=True)
             continue
+        if big["unknown_bytes"]:
+            fp.why_no_scale = ("the reference makes tensors whose sizes depend on the values with no upper bound "
+                               "(repeat_interleave, nms), so its peak cannot be counted without data")
+            continue  # the device case, if any, runs at the small sizes
         fp.scale, fp.scale_args, fp.expected_scale = True, args, big["outputs"]
         fp.reference_peak = int(big["peak"])
+        fp.reference_upper_bound = bool(big["upper_bound"])
     return out
 
 

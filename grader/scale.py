@@ -255,9 +255,13 @@ def _scale_case(fp: Any, plan: Any, run: dict) -> tuple[CaseResult | None, dict 
                             f"(or {MAX_SECONDS:g} s) at {where} (a Python loop over a production-size dimension?)")
     if run.get("status") != "ok":
         return None, None, ""  # the device case (or the real cases) already say what went wrong
+    if run.get("unknown_bytes"):
+        return None, None, (f"memory at scale not measured for {fp.name}(): it makes tensors whose sizes depend "
+                            "on the values with no upper bound, which fake tensors cannot count")
     peak, ref = int(run.get("peak") or 0), int(fp.reference_peak or 0)
     row = {"function": fp.name, "peak_bytes": peak, "reference_peak_bytes": ref,
-           "ratio": round(peak / ref, 2) if ref else None}
+           "ratio": round(peak / ref, 2) if ref else None,
+           "upper_bound": bool(run.get("upper_bound") or getattr(fp, "reference_upper_bound", False))}
     if plan.budget is None or not ref:
         return None, row, ""
     res = CaseResult("scale", fp.name, "pass", dims=dict(plan.sizes))
@@ -277,7 +281,8 @@ def _summary(plan: Any, measured: list[dict[str, Any]]) -> dict | None:
     for row in measured:
         ratio = f"{row['ratio']:.1f}x the reference" if row["ratio"] is not None else "the reference allocates nothing"
         head = f"{row['function']}(): " if len(measured) > 1 else ""
-        parts.append(f"{head}{ratio} ({human_bytes(row['peak_bytes'])} vs {human_bytes(row['reference_peak_bytes'])})")
+        bound = ", counting data-dependent sizes at their upper bound" if row.get("upper_bound") else ""
+        parts.append(f"{head}{ratio} ({human_bytes(row['peak_bytes'])} vs {human_bytes(row['reference_peak_bytes'])}{bound})")
     return {"sizes": dict(plan.sizes), "budget": plan.budget, "functions": measured,
             "text": f"memory at scale ({sizes_text(plan.sizes)}): " + "; ".join(parts)}
 
@@ -297,6 +302,7 @@ def applies(plan: Any) -> list[str]:
         if fp.scale:
             ref = human_bytes(fp.reference_peak or 0)
             budget = f", budget {plan.budget:g}x" if plan.budget else ""
+            budget += ", data-dependent sizes at their upper bound" if fp.reference_upper_bound else ""
             scale = f"scale: yes (reference peak {ref} at {sizes_text(plan.sizes)}{budget})"
         else:
             scale = f"scale: no ({fp.why_no_scale})"

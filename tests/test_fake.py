@@ -151,8 +151,12 @@ def test_every_reference_that_runs_on_fake_cuda_has_a_device_case(grader, catalo
             assert not fp.device_fault, fp.why_no_device
             assert fp.device or fp.why_no_device
             assert fp.scale or fp.why_no_scale
-    packing = plans["packing-mask"].functions[0]
-    assert not packing.device and "reads tensor values" in packing.why_no_device
+    hungarian = plans["detr-matching"].functions[0]
+    assert not hungarian.device and "reads tensor values (.numpy())" in hungarian.why_no_device
+    packing = plans["packing-mask"].functions[0]  # a data-dependent size (repeat_interleave): ShapeEnv
+    assert packing.device and packing.shape_env and "no upper bound" in packing.why_no_scale
+    moe = plans["moe-routing"].functions[0]  # nonzero per expert: counted at its upper bound
+    assert moe.device and moe.scale and moe.reference_upper_bound
     assert "takes no tensors" in plans["conv-output-size"].functions[0].why_no_device
 
 
