@@ -12,9 +12,11 @@ function it replaces, the submission behaves like the trap:
 3. every other failing case is one the trap accounts for: cases of other
    functions must pass, and heavy cases (never run for traps, they are too
    big) may fail only as `wrong`, or as the same normalised exception the
-   trap raised elsewhere. A trap marked `memory: true` is the one exception:
-   its mistake shows on the heavy cases as memory, so there the submission
-   must run out of memory too (on small cases rules 1 and 2 apply as usual).
+   trap raised elsewhere. The device case and the memory-at-scale check
+   (grader.scale) name no trap, with one exception: a trap marked
+   `memory: true`, whose mistake shows as memory on the heavy cases and at
+   scale. There the submission must run out of memory too, and it must do so
+   somewhere; on small cases rules 1 and 2 apply as usual.
 
 A trap with `match: py:name` adds its own test to rule 1's value comparison
 (for mistakes no single output pins down, such as the size of rounding
@@ -77,7 +79,7 @@ def match_traps(prep: Prepared, outcome: Any, results: list[CaseResult]) -> Trap
         return None  # banned, missing, timeout, output, internal: no trap is about those
     for trap in spec.traps:
         if explains(prep, trap, outcome, results):
-            for call, res in zip(prep.calls, results):
+            for res in results:
                 if res.verdict != "pass":
                     res.trap = trap.id
             return TrapMatch(trap.id, trap.message, trap.why)
@@ -88,6 +90,14 @@ def explains(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResult]
     """Does `trap` explain this whole failure (module docstring, rules 1-3)?"""
     raised_here: set[str] = set()
     heavy_failures: list[tuple[Call, CaseResult]] = []
+    memory_seen = False
+    for res in results[len(prep.calls):]:  # the device case and the memory-at-scale check (grader.scale)
+        if res.verdict == "pass":
+            continue
+        if trap.memory and res.name == "scale" and res.verdict == "memory" and res.function == trap.replaces:
+            memory_seen = True
+            continue
+        return False
     for call, res in zip(prep.calls, results):
         if call.function.name != trap.replaces:
             if res.verdict != "pass":
@@ -97,6 +107,7 @@ def explains(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResult]
             if trap.memory:
                 if res.verdict != "memory":
                     return False
+                memory_seen = True
             elif res.verdict != "pass":
                 heavy_failures.append((call, res))
             continue
@@ -118,6 +129,8 @@ def explains(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResult]
             return False
         if expected.raised:
             raised_here.add(f"{expected.exc_type}: {normalise_message(expected.message)}")
+    if trap.memory and not memory_seen:
+        return False  # a memory trap is about the memory: without a memory failure it explains nothing
     for call, res in heavy_failures:
         got = outcome.calls.get(call.index)
         if res.verdict == "wrong" and got is not None and got.status == "ok":

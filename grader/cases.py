@@ -66,6 +66,7 @@ class Prepared:
     reference: ModuleType
     notes: list[str] = field(default_factory=list)
     trap_results: dict[tuple[str, int], Any] = field(default_factory=dict)  # grader.attribution's cache
+    fake: Any = None  # grader.fake.Plan: the device case and memory at scale (set by the Grader)
 
 
 REFERENCE_IMPORT_SECONDS = 10.0  # a reference that has not finished importing by then is broken

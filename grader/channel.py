@@ -120,6 +120,9 @@ def _shape(value: Any) -> None:
             raise ProtocolError("a size out of range")
 
 
+FAKE_CALL = 1_000_000  # the call index the child announces for the fake-tensor runs (grader.fake.FAKE_CALL)
+
+
 class Channel:
     """Checks the frames of one run in order and records them on a ChildOutcome.
 
@@ -127,8 +130,10 @@ class Channel:
     `functions` the names the job asks for. `feed` raises ProtocolError."""
 
     def __init__(self, outcome: Any, calls: list[tuple[int, str, list[str]]] = (), functions: list[str] = (),
-                 work: bool = False):
+                 work: bool = False, fake: bool = False):
         self.outcome = outcome
+        self.fake = fake  # the job asked for the fake-tensor runs (grader.fake), after the calls
+        self.starts = 0  # every "start" frame: each one opens a new case deadline
         self.order = [i for i, _, _ in calls]
         self.args = {i: set(names) for i, _, names in calls}
         self.functions = set(functions)
@@ -168,6 +173,7 @@ class Channel:
     def _confined_start(self, h: dict, _b: list) -> None:
         if self.work or _int(h.get("call"), "call") != -1:
             raise ProtocolError("the first call is not the file's loading")
+        self.starts += 1
         self.current = -1
         self.phase = "loading"
 
@@ -209,6 +215,11 @@ class Channel:
 
     def _loaded_start(self, h: dict, _b: list) -> None:
         index = _int(h.get("call"), "call")
+        self.starts += 1
+        if self.fake and index == FAKE_CALL:
+            self.current = index
+            self.phase = "faking"
+            return
         later = self.order[self.position + 1:]
         if index not in later:
             raise ProtocolError(f"call {index} started out of order")
@@ -256,6 +267,29 @@ class Channel:
         self.current = None
         self.phase = "loaded"
 
+    # -- the fake-tensor runs (grader.fake), after the calls: one "start" per function, one report
+    def _faking_start(self, h: dict, _b: list) -> None:
+        if _int(h.get("call"), "call") != FAKE_CALL:
+            raise ProtocolError("a call started during the fake-tensor runs")
+        self.starts += 1
+
+    def _faking_banned(self, h: dict, _b: list) -> None:
+        self._banned(h)
+
+    def _faking_fake(self, h: dict, _b: list) -> None:
+        runs = h.get("runs")
+        if not isinstance(runs, list) or len(runs) > 64 or not all(isinstance(r, dict) for r in runs):
+            raise ProtocolError("a fake-tensor report that is not a short list of objects")
+        self.outcome.fake = runs
+        self.current = None
+        self.phase = "faked"
+
+    def _faked_banned(self, h: dict, _b: list) -> None:
+        self._banned(h)
+
+    def _faked_done(self, h: dict, _b: list) -> None:
+        self._done()
+
     # -- the end
     def _ending_done(self, h: dict, _b: list) -> None:
         self._done()
@@ -272,4 +306,5 @@ class Channel:
 _KEYS = {
     "confined": {"enforced", "missing"}, "start": {"call"}, "banned": {"name"}, "load_error": {"exc"},
     "missing": {"names"}, "result": {"call", "status", "value", "modified", "seconds", "exc"}, "work": {"result"},
+    "fake": {"runs"},
 }

@@ -13,7 +13,7 @@ from collections import OrderedDict
 from typing import Any
 
 
-from grader import ban_trace, bans, sandbox
+from grader import ban_trace, bans, sandbox, scale
 from grader.attribution import match_traps
 from grader.cases import Call, ExpectedRaise, Prepared, new_seed, prepare
 from grader.compare import Verdict, compare_call
@@ -28,12 +28,15 @@ _SIGNALS = {11: "SIGSEGV (segmentation fault)", 6: "SIGABRT (abort)", 7: "SIGBUS
 
 
 class Grader:
-    def __init__(self, catalogue: Catalogue | None = None, limits: sandbox.Limits | None = None, cache_size: int = 16):
+    def __init__(self, catalogue: Catalogue | None = None, limits: sandbox.Limits | None = None, cache_size: int = 16,
+                 device: str = "cpu"):
         self.catalogue = catalogue or load_catalogue()
+        self.device = device  # "cuda": the calls run on the GPU (grader.cuda; `drill check --device cuda`)
         self.limits = limits or sandbox.Limits()
         self._prepared: OrderedDict[tuple[str, int, bool], Prepared] = OrderedDict()
         self._ban_places: dict[str, list[tuple[str, str, str]]] = {}
         self._count_places: dict[str, list[tuple[str, str, str]]] = {}
+        self._fake_plans: dict[str, Any] = {}  # drill id -> grader.fake.Plan (issue 14)
         self._cache_size = cache_size
 
     # ------------------------------------------------------------ caches
@@ -47,6 +50,10 @@ class Grader:
             self._prepared.move_to_end(key)
             return self._prepared[key]
         prep = prepare(spec, seed, example=example)
+        if not example and self.device == "cpu":  # a CUDA grader's process must never touch CUDA, even fake
+            if spec.id not in self._fake_plans:
+                self._fake_plans[spec.id] = scale.plan_for(spec, prep)
+            prep.fake = self._fake_plans[spec.id]
         self._prepared[key] = prep
         while len(self._prepared) > self._cache_size:
             self._prepared.popitem(last=False)
@@ -88,6 +95,11 @@ class Grader:
                        limits: sandbox.Limits | None = None) -> Report:
         spec = prep.spec
         limits = limits or self._limits_for(spec)
+        on_gpu = self.device != "cpu"
+        if on_gpu:
+            from grader import cuda
+
+            limits = cuda.limits_for(limits)
         job = sandbox.Job(
             source=source,
             filename=filename,
@@ -99,12 +111,21 @@ class Grader:
             must_call=dict(spec.must_call),
             count_places=self.count_places(spec) if spec.must_call else [],
             forget=self._forget_answers,
+            fake=prep.fake if prep.fake is not None and prep.fake.active and not on_gpu else None,
+            device=self.device,
         )
+        if job.fake is not None:
+            job.warm = lambda: scale.warm(prep)
         try:
             outcome = sandbox.run(job, limits)
         except OSError as exc:
             return Report(spec.id, "internal", [], seed=prep.seed, message=f"could not start the sandbox: {exc}")
-        return judge(prep, outcome, limits)
+        if job.fake is None and outcome.fake is None:
+            outcome.fake = []  # none were asked for: nothing is missing
+        report = judge(prep, outcome, limits)
+        if on_gpu:
+            report.notes.append(f"ran on {self.device}; relaxed for the CUDA child: " + "; ".join(cuda.RELAXED))
+        return report
 
     def _forget_answers(self) -> None:
         """Run in the sandbox child only (its copy of memory): drop the expected
@@ -142,6 +163,13 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
         if res.verdict != "pass" and not outcome.load_error and not any(a.shape for a in call.function.args):
             res.inputs = _inputs_text(call)  # no tensor in sight: the values are the case
         results.append(res)
+    try:
+        fake_results, report_scale, fake_notes = scale.judge(prep.fake, outcome.fake, outcome)
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:  # a forged report
+        fake_results, report_scale, fake_notes = [CaseResult(
+            "(run)", "-", "error", f"the solution broke the result channel (an ill-formed fake-tensor report: "
+                                   f"{type(exc).__name__})")], None, []
+    results.extend(fake_results)
     if outcome.banned:
         run_message = f"called {outcome.banned}, which this drill bans: write it by hand"
         if not any(r.verdict == "banned" for r in results):
@@ -158,6 +186,8 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
                     message=run_message, output=outcome.output_head)
     report.alone = bool(outcome.load_error) or stopped_at == -1  # the file itself failed: one message says it
     report.notes.extend(f"not enforced on this machine: {k} ({v})" for k, v in outcome.unconfined.items())
+    report.scale = report_scale
+    report.notes.extend(fake_notes)
     if report.verdict in ("wrong", "error", "memory"):
         report.trap = match_traps(prep, outcome, results)
     return report

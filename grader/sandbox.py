@@ -115,6 +115,7 @@ class ChildOutcome:
     disk_overflow: bool = False  # the scratch folder grew past its budget; the child was stopped
     orphans: int = 0  # processes left behind by the child, killed and reaped
     from_standby: bool = False  # ran in a child forked ahead of time (Standby)
+    fake: list[dict[str, Any]] | None = None  # grader.fake.run_plan's results, when it ran
 
 
 @dataclass
@@ -132,6 +133,9 @@ class Job:
     must_call: dict[str, int] = field(default_factory=dict)  # name -> exact calls required per call
     count_places: list[tuple[str, str, str]] = field(default_factory=list)
     forget: Callable[[], None] | None = None  # run in the child before the solution: drops what it must not reach
+    fake: Any = None  # grader.fake.Plan: run after the calls (device case, memory at scale)
+    device: str = "cpu"  # "cuda": inputs copied to the GPU, outputs back to the CPU (grader.cuda)
+    warm: Callable[[], None] | None = None  # trusted, run by a standby child before it forgets: faults in the fake-run pages
 
 
 # ------------------------------------------------------------------ parent
@@ -249,7 +253,7 @@ def _job_key(job: Job, limits: Limits) -> tuple:
     Call arguments are compared by identity (the cached prepared cases)."""
     return (tuple((i, f, id(a), tuple(n)) for i, f, a, n in job.calls), tuple(job.functions), job.banned,
             tuple(job.ban_places), tuple(sorted(job.ban_kernels.items())), tuple(sorted(job.must_call.items())),
-            tuple(job.count_places), job.trace, job.forget, dataclasses.astuple(limits))
+            tuple(job.count_places), job.trace, job.forget, id(job.fake), job.device, dataclasses.astuple(limits))
 
 
 @dataclass
@@ -652,7 +656,8 @@ def _supervise(child: _Child, limits: Limits, job: Job) -> ChildOutcome:
     outcome = ChildOutcome(pid=child.pid)
     watch = _Watch(child, limits)
     reader = transport.FrameReader(limits.result_bytes)
-    frames_in = channel.Channel(outcome, [(i, f, n) for i, f, _, n in job.calls], job.functions)
+    frames_in = channel.Channel(outcome, [(i, f, n) for i, f, _, n in job.calls], job.functions,
+                                fake=job.fake is not None)
     sel = selectors.DefaultSelector()
     sel.register(child.res_r, selectors.EVENT_READ, "result")
     sel.register(child.out_r, selectors.EVENT_READ, "output")
@@ -690,9 +695,9 @@ def _supervise(child: _Child, limits: Limits, job: Job) -> ChildOutcome:
                 continue
             try:
                 for header, blobs in reader.feed(data):
-                    calling = frames_in.current
+                    starts = frames_in.starts
                     frames_in.feed(header, blobs)
-                    if frames_in.current is not None and frames_in.current != calling:
+                    if frames_in.starts != starts:
                         call_started = time.monotonic()
             except (OverflowError, ValueError, channel.ProtocolError) as exc:
                 outcome.protocol_error = str(exc)[:200]
@@ -802,6 +807,11 @@ def _standby_child(template: Job, limits: Limits, res_w: int, out_w: int, scratc
     if not _child_prepare(limits, res_w, out_w, scratch, go_r):
         return
     counts = _install_guards(template)
+    if template.warm is not None:
+        try:
+            template.warm()  # the reference's own fake run, off the clock: the solution's then costs less
+        except BaseException:  # noqa: BLE001 - only a warm-up
+            pass
     _child_setup(template)
     copies = layout.arguments(arena)
     _warm(template, copies)
@@ -918,7 +928,7 @@ def _send(header: dict, blobs: list[bytes] = ()) -> None:
     "done"), which is always sent before any of the solution's code runs, so a
     crash never loses them; the parent wakes once per call instead of twice."""
     frame = _frame(header, blobs)
-    if header.get("type") in ("result", "loaded", "missing", "confined"):
+    if header.get("type") in ("result", "loaded", "missing", "confined", "fake"):
         _HELD.append(frame)
         return
     data = b"".join(_HELD) + frame
@@ -1022,8 +1032,12 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
             counts[name] = 0
         t = time.perf_counter()
         try:
-            with torch.no_grad():
-                value = func(*mine)
+            if job.device != "cpu":
+                value, back = _call_on_device(func, mine, job.device)
+            else:
+                with torch.no_grad():
+                    value = func(*mine)
+                back = None
         except bans.BannedCall as exc:
             _send({"type": "result", "call": index, "status": "banned", "exc": {"type": "BannedCall", "message": exc.name}})
             continue
@@ -1041,8 +1055,12 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
         blobs: list[bytes] = []
         desc = transport.encode_safely(value, blobs)  # an odd object is described, never "raised"
         modified = [n for n, b, a in zip(names, before, mine) if _moved(a, b)]  # the bytes: decided in the parent
+        if back is not None:  # a CUDA run worked on copies: compare what came back from the device
+            modified = [n for n, a, b in zip(names, mine, back) if _differs(a, b)]
         _send({"type": "result", "call": index, "status": "ok", "value": desc, "modified": modified,
                "seconds": seconds}, blobs)
+    if job.fake is not None:
+        _run_fake(job, module)
     try:
         sys.stdout.flush()
         sys.stderr.flush()
@@ -1050,6 +1068,17 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
         pass
     _send_tampered(tampered)
     _send({"type": "done"})
+
+
+def _differs(a: Any, b: Any) -> bool:
+    """Did a call change this argument (compared by value: a device copy came back)?"""
+    import torch
+
+    if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):
+        return a.shape != b.shape or a.dtype != b.dtype or not torch.equal(a, b)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) != len(b) or any(_differs(x, y) for x, y in zip(a, b))
+    return False
 
 
 def _send_tampered(tampered: Callable[[], str | None] | None) -> None:
@@ -1081,6 +1110,40 @@ def _moved(now: Any, before: Any) -> bool:
         return _place(now) != before
     except BaseException:  # noqa: BLE001 - an argument that can no longer be read was changed
         return True
+
+
+class DeviceError(RuntimeError):
+    """A CUDA run returned a tensor off the inputs' device."""
+
+
+def _call_on_device(func: Callable, mine: list[Any], device: str) -> tuple[Any, list[Any]]:
+    """Call with the arguments copied to `device`; the result and the (possibly modified) arguments come back to the CPU."""
+    import torch
+
+    from grader.cuda import device_mismatch, to_device
+
+    on_device = to_device(mine, device)
+    with torch.no_grad():
+        value = func(*on_device)
+    problem = device_mismatch(value, device)
+    if problem:
+        raise DeviceError(problem + "; make new tensors on the inputs' device (device=x.device, x.new_*, *_like, .to(x))")
+    return to_device(value, "cpu"), to_device(on_device, "cpu")
+
+
+def _run_fake(job: Job, module: Any) -> None:
+    """The device case and memory at scale, on fake tensors (grader.fake), after the real calls."""
+    from grader import fake
+
+    def started() -> None:
+        _send({"type": "start", "call": fake.FAKE_CALL})
+
+    started()
+    try:
+        runs = fake.run_plan(job.fake, module, job.filename, describe_exception, started)
+    except BaseException:  # noqa: BLE001 - a fake-tensor failure must not cost the real verdicts
+        runs = []
+    _send({"type": "fake", "runs": runs})
 
 
 def _same(original: Any, now: Any) -> bool:

@@ -157,6 +157,14 @@ class Quiz:
 
 
 @dataclass(frozen=True)
+class ScaleSpec:
+    """Production-like sizes for the memory-at-scale check (fake tensors, nothing allocated)."""
+
+    dims: dict[str, int]
+    budget: float | None = None  # the solution's peak may be at most budget x the reference's
+
+
+@dataclass(frozen=True)
 class Spec:
     id: str
     title: str
@@ -181,6 +189,8 @@ class Spec:
     timeout: float = 5.0
     allowed_imports: tuple[str, ...] = ()
     must_call: dict[str, int] = field(default_factory=dict)  # dotted name -> exact calls per function call
+    scale: ScaleSpec | None = None
+    no_device_case: str = ""  # why this drill has no device case (opt-out), or ""
 
     def function(self, name: str) -> FunctionSpec:
         for f in self.functions:
@@ -423,8 +433,9 @@ def eval_expr(expr: str | int, sizes: dict[str, int]) -> int:
 _TOP_KEYS = {
     "id", "number", "title", "topic", "prompt", "dims", "functions", "cases", "tolerance",
     "invariants", "banned", "traps", "quiz", "hints", "target_seconds", "seed_trap",
-    "solution_notes", "example", "timeout", "allowed_imports", "must_call",
+    "solution_notes", "example", "timeout", "allowed_imports", "must_call", "scale", "no_device_case",
 }
+_SCALE_KEYS = {"dims", "budget"}
 _ARG_KEYS = {"shape", "dtype", "type", "gen", "value", "param", "default", "options"}
 _RET_KEYS = {"shape", "dtype", "type", "name"}
 _FN_KEYS = {"args", "returns", "raises", "oracle", "inputs", "checker", "exact"}
@@ -507,6 +518,11 @@ def parse_spec(path: Path, text: str | None = None, *, reference_names: set[str]
         else:
             must_call[k] = v
 
+    scale = _parse_scale(top, problems, dims)
+    no_device_case = top.get("no_device_case", str, required=False, default="") or ""
+    if top.has("no_device_case") and not no_device_case.strip():
+        problems.add(top.line_of("no_device_case"), "no_device_case", "give the reason this drill has no device case")
+
     reference_path = path.with_suffix(".py")
     if not reference_path.exists() and not reference_path.is_symlink():
         problems.add(1, "(reference)", f"missing the reference file {reference_path.name} beside the spec")
@@ -541,6 +557,7 @@ def parse_spec(path: Path, text: str | None = None, *, reference_names: set[str]
         number=number or 0, seed_trap=top.get("seed_trap", str, required=False, default="") or "",
         solution_notes=top.get("solution_notes", str, required=False, default="") or "",
         example=example, timeout=float(timeout or 5.0), allowed_imports=allowed_imports, must_call=must_call,
+        scale=scale, no_device_case=no_device_case.strip(),
     )
 
 
@@ -553,6 +570,43 @@ def _timeout(r: "_Reader", key: str, problems: "_Problems", where: str, default:
         problems.add(r.line_of(key), where, f"must be a number of seconds above 0 and at most {MAX_TIMEOUT:g}, not {value!r}")
         return default
     return float(value)
+
+
+def _parse_scale(top: _Reader, problems: _Problems, dims: dict[str, DimRule]) -> ScaleSpec | None:
+    """`scale: {dims: {N: 4096, ...}, budget: 2}`: every ranged dimension gets a size; derived ones follow."""
+    if not top.has("scale"):
+        return None
+    r = _Reader(top.data["scale"], "scale", top.line_of("scale"), problems, _SCALE_KEYS)
+    raw = r.get("dims", dict) or {}
+    sizes: dict[str, int] = {}
+    for k, v in raw.items():
+        line = _line_of(raw, k, r.line_of("dims"))
+        if k not in dims:
+            problems.add(line, f"scale.dims.{k}", "unknown dimension (declare it under dims)")
+        elif dims[k].derived:
+            problems.add(line, f"scale.dims.{k}", f"derived from {dims[k].expr}; give the dimensions it is made of")
+        elif not isinstance(v, int) or isinstance(v, bool) or v < 1:
+            problems.add(line, f"scale.dims.{k}", "expected a size >= 1")
+        else:
+            sizes[k] = v
+    for n, rule in dims.items():  # a fixed dimension keeps its size unless given
+        if not rule.derived and rule.low == rule.high and n not in raw:
+            sizes[n] = int(rule.low or 0)
+    missing = [n for n, rule in dims.items() if not rule.derived and n not in sizes and n not in raw]
+    if raw and missing:
+        problems.add(r.line_of("dims"), "scale.dims", f"give a size for {', '.join(missing)}")
+    if not missing and all(k in sizes for k in raw):
+        for rule in dims.values():
+            if rule.derived:
+                try:
+                    sizes[rule.name] = eval_expr(rule.expr or "0", sizes)
+                except (KeyError, ValueError, ZeroDivisionError):
+                    pass  # the dims problem is reported where the rule is
+    budget = r.get("budget", float, required=False)
+    if budget is not None and budget < 1.0:
+        problems.add(r.line_of("budget"), "scale.budget", "a budget is a multiple of the reference's peak, >= 1")
+        budget = None
+    return ScaleSpec(sizes, budget)
 
 
 def _defined_names(path: Path, problems: _Problems) -> set[str] | None:

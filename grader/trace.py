@@ -30,10 +30,11 @@ def trace(grader: Any, drill_id: str, source: str, filename: str = "<buffer>", s
         return {"drill": drill_id, "dims": {}, "calls": [], "error": f"could not build the example: {exc}"}
     calls = prep.calls
     sizes = dict(calls[0].sizes) if calls else {}
+    plan = _fake_plan(grader, spec, seed)
     limits = sandbox.Limits(case_timeout=timeout or max(5.0, spec.timeout), total_timeout=30.0)
 
     def work() -> dict[str, Any]:
-        return _traced_run(source, filename, calls)
+        return _traced_run(source, filename, calls, plan)
 
     result, problem = sandbox.run_json(work, limits)
     out: dict[str, Any] = {"drill": drill_id, "dims": sizes, "calls": [], "error": None}
@@ -43,9 +44,42 @@ def trace(grader: Any, drill_id: str, source: str, filename: str = "<buffer>", s
         else:
             out["calls"] = result.get("calls", [])
             out["error"] = result.get("load_error")
+            for call in out["calls"]:
+                _gpu_lines(plan, call)
     if problem and not out["calls"]:
         out["error"] = out["error"] or f"the run did not finish: {problem}"
     return out
+
+
+def _fake_plan(grader: Any, spec: Any, seed: int) -> Any:
+    """The drill's device/scale plan (grader.fake), or None when it cannot be had."""
+    try:
+        plan = grader.prepared(spec, seed).fake
+    except Exception:  # noqa: BLE001 - :try works without it
+        return None
+    return plan if plan is not None and getattr(plan, "active", False) else None
+
+
+def _gpu_lines(plan: Any, call: dict[str, Any]) -> None:
+    """The device case and memory at scale of one traced function, as lines of text (call["gpu"])."""
+    from grader import scale
+
+    runs = call.pop("fake_runs", None)
+    if plan is None or runs is None:
+        return
+    results, summary, notes = scale.judge(plan, runs, None)
+    lines = []
+    for res in results:
+        if res.name == "device":
+            where = ", ".join(f"{k}={v}" for k, v in res.dims.items())
+            lines.append({"ok": res.verdict == "pass", "text": f"device case (inputs on fake cuda:0 at {where}): "
+                          + res.verdict + (f": {res.message}" if res.message else "")})
+        elif res.verdict != "pass":
+            lines.append({"ok": False, "text": f"memory at scale: {res.verdict}: {res.message}"})
+    if summary:
+        lines.append({"ok": True, "text": summary["text"]})
+    lines.extend({"ok": True, "text": n} for n in notes)
+    call["gpu"] = lines
 
 
 def _error_text(exc: Any) -> str:
@@ -60,7 +94,7 @@ def _error_text(exc: Any) -> str:
 # ------------------------------------------------------------------ child side
 
 
-def _traced_run(source: str, filename: str, calls: list[Any]) -> dict[str, Any]:
+def _traced_run(source: str, filename: str, calls: list[Any], plan: Any = None) -> dict[str, Any]:
     """Runs in the sandbox child: exec the source, call each function, record shapes."""
     import torch
 
@@ -106,8 +140,23 @@ def _traced_run(source: str, filename: str, calls: list[Any]) -> dict[str, Any]:
             entry["error"] = _error_text(sandbox.describe_exception(exc, filename))
         entry["steps"] = recorder.steps
         entry["truncated"] = recorder.truncated
+        if plan is not None and entry["error"] is None:
+            entry["fake_runs"] = _fake_runs(plan, name, module, filename)
         out.append(entry)
     return {"calls": out}
+
+
+def _fake_runs(plan: Any, name: str, module: Any, filename: str) -> list[dict[str, Any]]:
+    """The device case and the scale run of one function, on fake tensors (grader.fake)."""
+    import dataclasses
+
+    from grader import fake
+
+    mine = [f for f in plan.functions if f.name == name]
+    try:
+        return fake.run_plan(dataclasses.replace(plan, functions=mine), module, filename, sandbox.describe_exception)
+    except Exception:  # noqa: BLE001 - tracing never breaks the run
+        return []
 
 
 def _describe(label: str, value: Any, sizes: dict[str, int], expected_names: tuple[str, ...] = ()) -> dict[str, Any]:

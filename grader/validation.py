@@ -35,6 +35,9 @@ def coverage_problems(spec: Spec) -> list[str]:
         missing = {"bool", "int64", "float32"} - {c.mask for c in spec.cases}
         if missing:
             at("cases:", "cases", f"masks must come as bool, int64 and float32; no case uses {', '.join(sorted(missing))}")
+    takes_tensors = any(a.is_tensor for f in spec.functions for a in f.args)
+    if takes_tensors and spec.scale is None:
+        at("functions:", "scale", "declare production-like sizes for the memory check: scale: {dims: {B: 8, T: 4096, ...}}")
     if len(spec.quiz) < 2:
         at("quiz:", "quiz", "give at least two quick-fire questions")
     return out
@@ -50,6 +53,9 @@ def validate_spec(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
         prep = grader.prepared(spec, seed)
     except CaseError as exc:
         return problems + [f"{spec.path}:1: cases: {exc}"]
+    for fp in getattr(prep.fake, "functions", []):
+        if fp.device_fault:
+            problems.append(f"{spec.path}:{_line_for(spec.path, fp.name + ':')}: functions.{fp.name}: {fp.why_no_device}")
     report = grader.grade_prepared(prep, ref_source, str(spec.reference_path))
     for case in report.cases:
         if case.verdict != "pass":
@@ -70,3 +76,14 @@ def validate_spec(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
             named = r.trap.id if r.trap else "nothing"
             problems.append(f"{spec.path}:{line}: traps.{trap.id}: rejected ({r.verdict}) but named {named}; make a case where only this trap differs")
     return problems
+
+
+def fake_checks(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
+    """Per function: whether the device case and the memory-at-scale check apply, and why not."""
+    from grader import scale
+
+    try:
+        prep = grader.prepared(spec, seed)
+    except CaseError:
+        return []
+    return scale.applies(prep.fake)

@@ -5,6 +5,9 @@ numpy inside, any mask dtype); bad_*.py must fail. When a bad file's first line
 is `# trap: <id>` the report must name that trap; when it is `# trap: none`
 (a realistic slip that is none of the drill's traps, bad_slip_*.py) the report
 must name no trap at all: a trap named for it would teach a false lesson.
+bad_device_*.py pass every real case and fail the device case (fake CUDA
+inputs); bad_memory_*.py fail the memory-at-scale check with both peaks in the
+message.
 """
 from __future__ import annotations
 
@@ -41,6 +44,14 @@ def test_solution_file(grader, path):
             assert report.trap is None, f"no trap explains this slip, but the report names {report.trap.id!r}"
         elif trap:
             assert report.trap is not None and report.trap.id == trap, report.first_failure and report.first_failure.message
+        if path.name.startswith("bad_device_"):  # correct on a CPU, mixes CPU tensors with GPU inputs (issue 14)
+            device = [c for c in report.cases if c.name == "device" and c.verdict == "error"]
+            assert device, [(c.name, c.verdict, c.message) for c in report.cases if c.verdict != "pass"]
+            assert "device" in device[0].message and "device=x.device" in device[0].message
+            assert all(c.verdict == "pass" for c in report.cases if c.name not in ("device", "scale")), report.first_failure
+        if path.name.startswith("bad_memory_"):  # right values, too much memory at the scale sizes
+            res = next(c for c in report.cases if c.name == "scale")
+            assert res.verdict == "memory" and "the reference peaks at" in res.message, res.message
 
 
 def test_every_drill_has_a_slip():

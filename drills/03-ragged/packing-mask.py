@@ -4,11 +4,8 @@ import torch
 
 def _seg(lengths):
     lengths = torch.as_tensor(lengths, dtype=torch.int64)
-    T = int(lengths.sum())
-    starts = torch.cumsum(lengths, 0) - lengths  # (n,) first position of each segment
-    seg = torch.zeros(T, dtype=torch.int64)  # (T,)
-    seg[starts] = 1
-    return torch.cumsum(seg, 0) - 1  # (T,) 0, 0, 1, 1, 1, 2, ...
+    ids = torch.arange(lengths.shape[0], device=lengths.device)  # (n,) one id per segment, on lengths' device
+    return torch.repeat_interleave(ids, lengths)  # (T,) 0, 0, 1, 1, 1, 2, ...: segment i repeated lengths[i] times
 
 
 def segment_ids(lengths):
@@ -19,7 +16,7 @@ def packing_mask(lengths):
     seg = _seg(lengths)  # (T,)
     T = seg.shape[0]
     same = seg[:, None] == seg[None, :]  # (T, T) True inside one segment
-    causal = torch.tril(torch.ones(T, T, dtype=torch.bool))  # (T, T) key j <= query i
+    causal = torch.tril(torch.ones(T, T, dtype=torch.bool, device=seg.device))  # (T, T) key j <= query i
     return same & causal
 
 

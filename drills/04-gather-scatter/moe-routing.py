@@ -16,9 +16,7 @@ def moe_forward(x, router_logits, expert_weights, k: int):
     out = torch.zeros_like(flat_x)  # (BT, d)
     for e in range(E):
         rows, slot = (flat_idx == e).nonzero(as_tuple=True)  # (n_e,) each; rows never repeat here
-        if rows.numel() == 0:
-            continue  # an expert nobody picked
-        y = flat_x[rows] @ W[e]  # (n_e, d)
+        y = flat_x[rows] @ W[e]  # (n_e, d); (0, d) for an expert nobody picked, and index_add_ adds nothing
         out.index_add_(0, rows, y * gate[rows, slot][:, None])
     return out.reshape(B, T, d).to(x.dtype)
 

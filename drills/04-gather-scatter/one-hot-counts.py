@@ -4,12 +4,12 @@ import torch
 
 def one_hot(labels, K: int):
     N = labels.shape[0]
-    out = torch.zeros(N, K, dtype=torch.float32)
+    out = torch.zeros(N, K, dtype=torch.float32, device=labels.device)  # on the labels' device (a GPU too)
     return out.scatter_(1, labels[:, None], 1.0)  # row i gets a 1 in column labels[i]
 
 
 def class_counts(labels, K: int):
-    counts = torch.zeros(K, dtype=torch.int64)
+    counts = torch.zeros(K, dtype=torch.int64, device=labels.device)
     return counts.index_add_(0, labels, torch.ones_like(labels))  # accumulates duplicates
 
 
@@ -43,14 +43,14 @@ def make_labels(ctx, shape, dtype, style="repeated"):
 
 
 def trap_indexed_increment(labels, K: int):
-    counts = torch.zeros(K, dtype=torch.int64)
+    counts = torch.zeros(K, dtype=torch.int64, device=labels.device)
     counts[labels] += 1  # one write per distinct index: every present class gets 1
     return counts
 
 
 def trap_sized_by_max(labels, K: int):
     n = int(labels.max()) + 1  # bincount without minlength
-    return torch.zeros(n, dtype=torch.int64).index_add_(0, labels, torch.ones_like(labels))
+    return torch.zeros(n, dtype=torch.int64, device=labels.device).index_add_(0, labels, torch.ones_like(labels))
 
 
 def trap_counts_wrong_axis(labels, K: int):
@@ -59,8 +59,8 @@ def trap_counts_wrong_axis(labels, K: int):
 
 def trap_one_hot_sized_by_max(labels, K: int):
     n = int(labels.max()) + 1
-    return torch.zeros(labels.shape[0], n).scatter_(1, labels[:, None], 1.0)
+    return torch.zeros(labels.shape[0], n, device=labels.device).scatter_(1, labels[:, None], 1.0)
 
 
 def trap_scatter_dim0(labels, K: int):
-    return torch.zeros(labels.shape[0], K).scatter_(0, labels[:, None], 1.0)
+    return torch.zeros(labels.shape[0], K, device=labels.device).scatter_(0, labels[:, None], 1.0)

@@ -4,8 +4,8 @@ import torch
 
 def make_anchors(H_f: int, W_f: int, stride: int, wh):
     dtype = wh.dtype if wh.is_floating_point() else torch.float32
-    ys = (torch.arange(H_f, dtype=dtype) + 0.5) * stride  # (H_f,) centre of each row of cells
-    xs = (torch.arange(W_f, dtype=dtype) + 0.5) * stride  # (W_f,)
+    ys = (torch.arange(H_f, dtype=dtype, device=wh.device) + 0.5) * stride  # (H_f,) centre of each row of cells
+    xs = (torch.arange(W_f, dtype=dtype, device=wh.device) + 0.5) * stride  # (W_f,)
     cy, cx = torch.meshgrid(ys, xs, indexing="ij")  # (H_f, W_f) each
     centres = torch.stack([cx, cy], dim=-1)[:, :, None, :]  # (H_f, W_f, 1, 2)
     half = wh.to(dtype)[None, None] / 2  # (1, 1, A, 2)
@@ -50,16 +50,16 @@ def _boxes(cx, cy, wh, dtype):
 
 def trap_meshgrid_xy(H_f: int, W_f: int, stride: int, wh):
     dtype = _dtype(wh)
-    ys = (torch.arange(H_f, dtype=dtype) + 0.5) * stride
-    xs = (torch.arange(W_f, dtype=dtype) + 0.5) * stride
+    ys = (torch.arange(H_f, dtype=dtype, device=wh.device) + 0.5) * stride
+    xs = (torch.arange(W_f, dtype=dtype, device=wh.device) + 0.5) * stride
     cy, cx = torch.meshgrid(ys, xs, indexing="xy")  # (W_f, H_f): the grid comes out transposed
     return _boxes(cx[..., None], cy[..., None], wh, dtype).reshape(-1, 4)
 
 
 def trap_anchor_major(H_f: int, W_f: int, stride: int, wh):
     dtype = _dtype(wh)
-    ys = (torch.arange(H_f, dtype=dtype) + 0.5) * stride
-    xs = (torch.arange(W_f, dtype=dtype) + 0.5) * stride
+    ys = (torch.arange(H_f, dtype=dtype, device=wh.device) + 0.5) * stride
+    xs = (torch.arange(W_f, dtype=dtype, device=wh.device) + 0.5) * stride
     cy, cx = torch.meshgrid(ys, xs, indexing="ij")
     boxes = _boxes(cx[..., None], cy[..., None], wh, dtype)  # (H_f, W_f, A, 4)
     return boxes.permute(2, 0, 1, 3).reshape(-1, 4)  # all cells for anchor 0, then anchor 1, ...
@@ -67,16 +67,16 @@ def trap_anchor_major(H_f: int, W_f: int, stride: int, wh):
 
 def trap_cell_corner(H_f: int, W_f: int, stride: int, wh):
     dtype = _dtype(wh)
-    ys = torch.arange(H_f, dtype=dtype) * stride  # top-left corner, not the centre
-    xs = torch.arange(W_f, dtype=dtype) * stride
+    ys = torch.arange(H_f, dtype=dtype, device=wh.device) * stride  # top-left corner, not the centre
+    xs = torch.arange(W_f, dtype=dtype, device=wh.device) * stride
     cy, cx = torch.meshgrid(ys, xs, indexing="ij")
     return _boxes(cx[..., None], cy[..., None], wh, dtype).reshape(-1, 4)
 
 
 def trap_full_size_offset(H_f: int, W_f: int, stride: int, wh):
     dtype = _dtype(wh)
-    ys = (torch.arange(H_f, dtype=dtype) + 0.5) * stride
-    xs = (torch.arange(W_f, dtype=dtype) + 0.5) * stride
+    ys = (torch.arange(H_f, dtype=dtype, device=wh.device) + 0.5) * stride
+    xs = (torch.arange(W_f, dtype=dtype, device=wh.device) + 0.5) * stride
     cy, cx = torch.meshgrid(ys, xs, indexing="ij")
     c = torch.stack([cx, cy], dim=-1)[:, :, None, :]
     size = wh.to(dtype)[None, None]  # w and h where w / 2 and h / 2 belong
@@ -85,7 +85,7 @@ def trap_full_size_offset(H_f: int, W_f: int, stride: int, wh):
 
 def trap_centre_x_from_row(H_f: int, W_f: int, stride: int, wh):
     dtype = _dtype(wh)
-    ys = (torch.arange(H_f, dtype=dtype) + 0.5) * stride
-    xs = (torch.arange(W_f, dtype=dtype) + 0.5) * stride
+    ys = (torch.arange(H_f, dtype=dtype, device=wh.device) + 0.5) * stride
+    xs = (torch.arange(W_f, dtype=dtype, device=wh.device) + 0.5) * stride
     cy, cx = torch.meshgrid(ys, xs, indexing="ij")
     return _boxes(cy[..., None], cx[..., None], wh, dtype).reshape(-1, 4)  # x and y of the centre swapped

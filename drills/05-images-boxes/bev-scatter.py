@@ -9,7 +9,7 @@ def bev_scatter(points, feats, lo: float, hi: float, res: float):
     iy = torch.floor((points[:, 1] - lo) / res).long()
     valid = (ix >= 0) & (ix < X) & (iy >= 0) & (iy < Y)  # before any indexing: -1 would wrap
     flat = ix[valid] * Y + iy[valid]  # (N_valid,)
-    bev = torch.zeros(C, X * Y, dtype=feats.dtype)
+    bev = torch.zeros(C, X * Y, dtype=feats.dtype, device=feats.device)
     bev.index_add_(1, flat, feats[valid].T)  # sums when several points share a cell
     return bev.reshape(C, X, Y)
 
@@ -102,7 +102,7 @@ def _cells(points, lo, res, trunc=False):
 def _flat_no_mask(points, feats, lo, hi, res, trunc):
     X = round((hi - lo) / res)
     ix, iy = _cells(points, lo, res, trunc)
-    bev = torch.zeros(feats.shape[1], X * X, dtype=feats.dtype)
+    bev = torch.zeros(feats.shape[1], X * X, dtype=feats.dtype, device=feats.device)
     bev.index_add_(1, ix * X + iy, feats.T)  # a negative flat index raises; iy = -1 wraps to the row before
     return bev.reshape(-1, X, X)
 
@@ -118,8 +118,8 @@ def trap_no_mask_truncated(points, feats, lo: float, hi: float, res: float):
 def trap_no_mask_wraps(points, feats, lo: float, hi: float, res: float):
     X = round((hi - lo) / res)
     ix, iy = _cells(points, lo, res)
-    bev = torch.zeros(feats.shape[1], X, X, dtype=feats.dtype)
-    c = torch.arange(feats.shape[1])[:, None].expand(-1, len(ix))
+    bev = torch.zeros(feats.shape[1], X, X, dtype=feats.dtype, device=feats.device)
+    c = torch.arange(feats.shape[1], device=feats.device)[:, None].expand(-1, len(ix))
     # advanced indexing: -1 wraps to the far edge, an index past the end raises IndexError
     bev.index_put_((c, ix.expand_as(c), iy.expand_as(c)), feats.T, accumulate=True)
     return bev
@@ -129,7 +129,7 @@ def trap_truncate_toward_zero(points, feats, lo: float, hi: float, res: float):
     X = round((hi - lo) / res)
     ix, iy = _cells(points, lo, res, trunc=True)  # .long() truncates: -0.3 -> 0, so the point is kept
     valid = (ix >= 0) & (ix < X) & (iy >= 0) & (iy < X)
-    bev = torch.zeros(feats.shape[1], X * X, dtype=feats.dtype)
+    bev = torch.zeros(feats.shape[1], X * X, dtype=feats.dtype, device=feats.device)
     bev.index_add_(1, ix[valid] * X + iy[valid], feats[valid].T)
     return bev.reshape(-1, X, X)
 
@@ -138,7 +138,7 @@ def trap_assign_not_accumulate(points, feats, lo: float, hi: float, res: float):
     X = round((hi - lo) / res)
     ix, iy = _cells(points, lo, res)
     valid = (ix >= 0) & (ix < X) & (iy >= 0) & (iy < X)
-    bev = torch.zeros(feats.shape[1], X, X, dtype=feats.dtype)
+    bev = torch.zeros(feats.shape[1], X, X, dtype=feats.dtype, device=feats.device)
     bev[:, ix[valid], iy[valid]] = feats[valid].T  # one point per cell survives
     return bev
 
@@ -147,7 +147,7 @@ def trap_grid_size_truncated(points, feats, lo: float, hi: float, res: float):
     X = int((hi - lo) / res)  # 6 for lo = -0.35, hi = 0.35, res = 0.1
     ix, iy = _cells(points, lo, res)
     valid = (ix >= 0) & (ix < X) & (iy >= 0) & (iy < X)
-    bev = torch.zeros(feats.shape[1], X * X, dtype=feats.dtype)
+    bev = torch.zeros(feats.shape[1], X * X, dtype=feats.dtype, device=feats.device)
     bev.index_add_(1, ix[valid] * X + iy[valid], feats[valid].T)
     return bev.reshape(-1, X, X)
 
@@ -156,6 +156,6 @@ def trap_axes_swapped(points, feats, lo: float, hi: float, res: float):
     X = round((hi - lo) / res)
     ix, iy = _cells(points, lo, res)
     valid = (ix >= 0) & (ix < X) & (iy >= 0) & (iy < X)
-    bev = torch.zeros(feats.shape[1], X * X, dtype=feats.dtype)
+    bev = torch.zeros(feats.shape[1], X * X, dtype=feats.dtype, device=feats.device)
     bev.index_add_(1, iy[valid] * X + ix[valid], feats[valid].T)  # (C, Y, X)
     return bev.reshape(-1, X, X)

@@ -16,8 +16,9 @@ def _cost(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class, w_l1, w_giou, *
 
 
 def _assign(cost):
-    rows, cols = linear_sum_assignment(cost.numpy())
-    return torch.as_tensor(rows, dtype=torch.int64), torch.as_tensor(cols, dtype=torch.int64)
+    rows, cols = linear_sum_assignment(cost.cpu().numpy())  # scipy works on the CPU; come back to cost's device
+    return (torch.as_tensor(rows, dtype=torch.int64, device=cost.device),
+            torch.as_tensor(cols, dtype=torch.int64, device=cost.device))
 
 
 def hungarian_match(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class=1.0, w_l1=5.0, w_giou=2.0):
@@ -27,7 +28,7 @@ def hungarian_match(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class=1.0, w
 
 
 def match_targets(query_idx, gt_idx, gt_labels, Q, no_object):
-    target = torch.full((Q,), no_object, dtype=torch.int64)  # (Q,) every query starts as "no object"
+    target = torch.full((Q,), no_object, dtype=torch.int64, device=gt_labels.device)  # (Q,) every query starts as "no object"
     target[query_idx] = gt_labels[gt_idx]  # query query_idx[i] is paired with ground truth gt_idx[i]
     return target
 

@@ -9,8 +9,9 @@ fork, signal its parent, open a socket, create a memfd, open more files than
 allowed), so what it prints is measured, not assumed; the pieces the parent's
 watchdog enforces from outside (thread cap, deleted-but-open files) are
 checked by reading /proc the way the watchdog does. A piece named NOT
-enforced here is also a note on every `drill check --json` report. It needs
-no torch; grader modules are imported inside the command.
+enforced here is also a note on every `drill check --json` report. Grader
+modules are imported inside the command; the device section (fake tensors,
+CUDA) imports torch, and never initialises CUDA.
 """
 from __future__ import annotations
 
@@ -55,6 +56,7 @@ def doctor_command(
     kernel = next((f.detail for f in features if f.name == "kernel"), "")
     missing = [f for f in pieces if not f.enforced]
     machine = machine_checks()
+    gpu = _gpu_checks()
     if as_json:
         typer.echo(json.dumps({
             "kernel": kernel,
@@ -63,6 +65,8 @@ def doctor_command(
             "orphans_reaped": reaper,
             "always": list(ALWAYS),
             "machine": {c.name: {"ok": c.ok, "detail": c.detail} for c in machine},
+            "fake_tensors": {"available": gpu["fake"] is None, "detail": gpu["fake"] or FAKE_OK},
+            "cuda": {"available": gpu["cuda"] is None, "detail": gpu["cuda"] or gpu["cuda_name"]},
         }))
     else:
         say = _folder()
@@ -76,6 +80,11 @@ def doctor_command(
         typer.echo("  Always enforced:")
         for line in ALWAYS:
             say(f"    - {line}", "      ")
+        typer.echo("Device and memory checks")
+        _row(say, gpu["fake"] is None, "fake tensors", printable(gpu["fake"] or FAKE_OK))
+        _row(say, gpu["cuda"] is None, "cuda",
+             printable(f"{gpu['cuda']} (optional: only drill check --device cuda needs a GPU)" if gpu["cuda"]
+                       else f"{gpu['cuda_name']}: drill check --device cuda runs the cases on it"))
         if missing:
             say(f"Not enforced here: {', '.join(f.name for f in missing)}. "
                 "Grading still works, but a hostile solution could do what is listed above.")
@@ -195,6 +204,20 @@ def _terminal_check() -> Check:
     if problems:
         return Check("terminal", False, "; ".join(problems))
     return Check("terminal", True, f"TERM={printable(term)}, {cols}x{rows}, UTF-8")
+
+
+FAKE_OK = ("fake tensors work: every check runs a device case on fake CUDA tensors and measures "
+           "memory at the drill's scale sizes, allocating nothing")
+
+
+def _gpu_checks() -> dict[str, str | None]:
+    """Whether fake tensors work here, and whether torch sees a GPU (None: yes; else why not).
+    The one place doctor imports torch; it never initialises CUDA (the probe only asks)."""
+    from grader import fake
+    from grader.cuda import cuda_problem
+
+    cuda = cuda_problem()
+    return {"fake": fake.problem(), "cuda": cuda, "cuda_name": "a CUDA device is visible to torch" if cuda is None else ""}
 
 
 def _subreaper_works() -> bool:

@@ -6,6 +6,7 @@ found before torch is imported, and exit with status 2.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 import time
@@ -17,6 +18,7 @@ import typer
 
 from trainer.cli.app import app, no_color, usage_error
 from trainer.cli.catalogue import complete_drill_id, get_spec_or_exit
+from trainer.markup import printable
 
 def _read_sources(files: list[Path]) -> list[str]:
     from grader.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
@@ -41,13 +43,18 @@ def check(
     seed: Optional[int] = typer.Option(None, "--seed", help="case seed (default: a new one per run)"),
     record: bool = typer.Option(False, "--record", help="record each file as an attempt; the run is one sitting"),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="every case, and what the sandbox enforces"),
+    device: str = typer.Option("cpu", "--device", help="cpu, or cuda: run the cases on a real GPU (needs one)"),
 ) -> None:
     """Grade solution files once: no REPL, no progress recorded unless --record."""
     spec = get_spec_or_exit(drill_id)
     sources = _read_sources(files)
+    if device not in ("cpu", "cuda"):
+        usage_error(f"--device {printable(device)}: use cpu or cuda")
+    if device == "cuda" and os.environ.get("DRILL_CUDA_CHILD") != "1":
+        _check_in_fresh_process(drill_id, files, as_json, seed, record, verbose)
     reports: list = []
     try:
-        _check_all(spec, files, sources, reports, as_json, seed, record, verbose)
+        _check_all(spec, files, sources, reports, as_json, seed, record, verbose, device)
     except KeyboardInterrupt:
         left = len(files) - len(reports)
         typer.echo(f"\ndrill check: stopped (Ctrl-C); {len(reports)} of {len(files)} file(s) graded, "
@@ -56,10 +63,10 @@ def check(
     raise typer.Exit(0 if all(r.verdict == "pass" for r in reports) else 1)
 
 
-def _check_all(spec, files, sources, reports, as_json, seed, record, verbose) -> None:
+def _check_all(spec, files, sources, reports, as_json, seed, record, verbose, device: str = "cpu") -> None:
     from grader.engine import Grader  # heavy import only now
 
-    grader = Grader()
+    grader = Grader(device=device)
     sitting = _sitting() if record else None
     for path, source in zip(files, sources):
         started = datetime.now(timezone.utc)
@@ -78,6 +85,24 @@ def _check_all(spec, files, sources, reports, as_json, seed, record, verbose) ->
         sitting.close("passed" if any(r.verdict == "pass" for r in reports) else "failed")
     if verbose and not as_json:
         _print_confinement()
+
+
+def _check_in_fresh_process(drill_id: str, files: list[Path], as_json: bool, seed: Optional[int], record: bool,
+                            verbose: bool) -> None:
+    """`check --device cuda`: CUDA cannot be used in a child forked from a process that initialised it,
+    so the grading runs in a fresh process whose sandbox children start CUDA themselves (grader.cuda)."""
+    import subprocess
+
+    from grader.cuda import CHILD_ENV, cuda_problem
+
+    problem = cuda_problem()
+    if problem:
+        usage_error(f"--device cuda needs a GPU: {problem}. Every check already runs a device case on "
+                    "fake CUDA tensors, without a GPU")
+    argv = [sys.executable, "-m", "trainer", "check", drill_id, *(str(f) for f in files), "--device", "cuda"]
+    argv += ["--json"] * as_json + ["--record"] * record + ["--verbose"] * verbose
+    argv += ["--seed", str(seed)] if seed is not None else []
+    raise typer.Exit(subprocess.call(argv, env={**os.environ, CHILD_ENV: "1"}))
 
 
 def _sitting():
@@ -137,25 +162,27 @@ def validate(
     if not cat.specs and not problems:
         usage_error(f"no drill specs found under {path}")
     from grader.engine import Grader
-    from grader.validation import validate_spec
+    from grader.validation import fake_checks, validate_spec
 
     grader = Grader(cat)
     specs = list(cat.specs.values())
     t0 = time.monotonic()
     show_bar = not quiet and sys.stderr.isatty()
+    checks: list[str] = []
     for i, spec in enumerate(specs, 1):
         if not quiet:
             _progress(i, len(specs), spec.id, show_bar)
         try:
             problems.extend(validate_spec(grader, spec, seed))
+            checks.extend(f"{spec.id}: {line}" for line in fake_checks(grader, spec, seed))
         except SpecError as exc:
             problems.extend(exc.problems)
     if not quiet:
         sys.stderr.write("\n" if show_bar else "")
+    for line in checks:  # issue 14: the device case and memory at scale, per function
+        typer.echo(printable(line))
     elapsed = time.monotonic() - t0
     if problems:
-        from trainer.markup import printable
-
         for p in problems:
             typer.echo(printable(p), err=True)
         failing = sorted({p.split(":", 1)[0] for p in problems})

@@ -3,7 +3,7 @@ import torch
 
 def make_anchors(H_f: int, W_f: int, stride: int, wh):
     wh = wh if wh.is_floating_point() else wh.float()
-    cell = torch.arange(H_f * W_f)
+    cell = torch.arange(H_f * W_f, device=wh.device)
     cx = ((cell % W_f).to(wh.dtype) + 0.5) * stride  # (H_f*W_f,)
     cy = ((cell // W_f).to(wh.dtype) + 0.5) * stride
     A = wh.shape[0]

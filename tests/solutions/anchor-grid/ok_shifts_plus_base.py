@@ -3,8 +3,8 @@ import torch
 
 def make_anchors(H_f, W_f, stride, wh):
     dt = wh.dtype if wh.is_floating_point() else torch.float32
-    sx = torch.arange(W_f, dtype=dt) * stride + stride / 2
-    sy = torch.arange(H_f, dtype=dt) * stride + stride / 2
+    sx = torch.arange(W_f, dtype=dt, device=wh.device) * stride + stride / 2
+    sy = torch.arange(H_f, dtype=dt, device=wh.device) * stride + stride / 2
     yy, xx = torch.meshgrid(sy, sx, indexing="ij")
     shifts = torch.stack([xx, yy, xx, yy], -1).reshape(-1, 1, 4)  # (HW, 1, 4)
     w, h = wh[:, 0].to(dt), wh[:, 1].to(dt)

@@ -7,6 +7,6 @@ def bev_scatter(points, feats, lo, hi, res):
     iy = torch.floor((points[:, 1].float() - lo) / res).long()
     valid = (ix >= 0) & (ix < X) & (iy >= 0) & (iy < X)
     cell = torch.where(valid, ix * X + iy, torch.zeros_like(ix))
-    onehot = (cell[:, None] == torch.arange(X * X)[None, :]) & valid[:, None]  # (N, X*X)
+    onehot = (cell[:, None] == torch.arange(X * X, device=cell.device)[None, :]) & valid[:, None]  # (N, X*X)
     out = feats.float().T @ onehot.float()  # (C, X*X)
     return out.reshape(-1, X, X).to(feats.dtype)

@@ -14,6 +14,6 @@ def hungarian_match(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class=1.0, w
 
 
 def match_targets(query_idx, gt_idx, gt_labels, Q, no_object):
-    t = torch.full((Q,), no_object, dtype=torch.int64)
+    t = gt_labels.new_full((Q,), no_object)
     t[query_idx] = gt_labels[gt_idx]
     return t

@@ -13,4 +13,4 @@ def hungarian_match(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class=1.0, w
 
 
 def match_targets(query_idx, gt_idx, gt_labels, Q, no_object):
-    return torch.full((Q,), no_object).index_put((query_idx,), gt_labels[gt_idx])
+    return torch.full((Q,), no_object, device=gt_labels.device).index_put((query_idx,), gt_labels[gt_idx])

@@ -3,7 +3,7 @@ import torch
 
 def decode_step(q_new, k_new, v_new, k_cache, v_cache):
     B, H, t, dh = k_cache.shape
-    k = torch.empty(B, H, t + 1, dh, dtype=k_cache.dtype)
+    k = k_cache.new_empty(B, H, t + 1, dh)
     v = torch.empty_like(k)
     k[:, :, :t] = k_cache
     k[:, :, t:] = k_new

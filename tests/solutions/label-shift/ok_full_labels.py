@@ -5,7 +5,7 @@ import torch.nn.functional as F
 def causal_lm_loss(logits, ids, n_prefix=0):
     # build labels over the whole sequence (-100 on the prefix), then shift them as HF does
     B, L, V = logits.shape
-    labels = torch.full((B, L), -100, dtype=torch.long)
+    labels = torch.full((B, L), -100, dtype=torch.long, device=ids.device)
     labels[:, n_prefix:] = ids
     shift_logits = logits[:, :-1, :].contiguous()
     shift_labels = labels[:, 1:].contiguous()

@@ -2,8 +2,8 @@ import torch
 
 
 def one_hot(labels, K: int):
-    return (labels[:, None] == torch.arange(K)[None, :]).float()
+    return (labels[:, None] == torch.arange(K, device=labels.device)[None, :]).float()
 
 
 def class_counts(labels, K: int):
-    return torch.zeros(K, dtype=torch.int64).scatter_add_(0, labels, torch.ones(labels.shape[0], dtype=torch.int64))
+    return labels.new_zeros(K).scatter_add_(0, labels, torch.ones_like(labels))

@@ -2,7 +2,7 @@ import torch
 
 
 def one_hot(labels, K):
-    return torch.eye(K)[labels]
+    return torch.eye(K, device=labels.device)[labels]
 
 
 def class_counts(labels, K):

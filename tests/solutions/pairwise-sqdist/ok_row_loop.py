@@ -3,7 +3,7 @@ import torch
 
 def pairwise_sq_dists(A, B):
     # one row of A at a time: an (M, d) temporary, never (N, M, d)
-    out = torch.empty(A.shape[0], B.shape[0], dtype=A.dtype)
+    out = A.new_empty(A.shape[0], B.shape[0])
     for i in range(A.shape[0]):
         diff = B - A[i]  # (M, d)
         out[i] = (diff * diff).sum(-1)

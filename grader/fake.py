@@ -1,0 +1,528 @@
+"""Fake tensors: does a function run with its inputs on a GPU, and how much
+memory does it need at production sizes? (issue 14)
+
+The one module that touches torch's private fake-tensor API
+(`torch._subclasses.fake_tensor.FakeTensorMode`). A fake tensor has a shape,
+a dtype and a device but no data: an op on fake tensors computes only the
+metadata of its result, so a CUDA device is emulated on a CPU-only machine
+(a CPU tensor meeting a CUDA one raises exactly the real device error) and a
+6 GB intermediate costs nothing. `problem()` says whether the API works
+here; when it does not, every caller degrades to "no device/scale check"
+with a note, never a crash.
+
+Two halves:
+- in the grader (trusted): `plan()` runs a drill's reference under fake
+  tensors, once per drill, and records for each function whether the device
+  case applies (and why not), the argument sketches at the small and scale
+  sizes, the reference's output shapes and its peak bytes;
+- in the sandbox child: `run_plan()` runs the solution's functions the same
+  way and returns plain JSON-able dicts (grader.scale judges them).
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import sys
+import time
+import warnings
+import weakref
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+import torch
+
+MAX_OPS = 3_000  # tensor operations per fake run: more means a Python loop over a production-size dim
+MAX_SECONDS = 1.5  # and a run stops there too (each fake op costs ~0.1 ms), well inside the case deadline
+from grader.channel import FAKE_CALL  # noqa: E402 - the call index the child announces for the fake checks
+
+
+@functools.lru_cache(maxsize=1)
+def problem() -> str | None:
+    """None when fake tensors work here (they follow devices and sizes); else why not, in one line."""
+    try:
+        from torch._subclasses.fake_tensor import FakeTensorMode
+        from torch.utils._python_dispatch import TorchDispatchMode  # noqa: F401
+
+        with FakeTensorMode(allow_non_fake_inputs=True):
+            x = torch.empty(2, 3, device="cuda")
+            y = (x + 1).sum(0)
+            try:
+                x + torch.ones(3)
+                mixed = False
+            except Exception:  # noqa: BLE001 - the device error is what we want
+                mixed = True
+        if y.device.type != "cuda" or tuple(y.shape) != (3,) or not mixed:
+            return f"torch {torch.__version__}: fake tensors do not emulate devices as expected"
+    except Exception as exc:  # noqa: BLE001 - a private API: any failure means "not here"
+        return f"torch {torch.__version__}: fake tensors are not usable ({type(exc).__name__}: {str(exc)[:120]})"
+    return None
+
+
+# ------------------------------------------------------------- sketches
+
+
+@dataclass(frozen=True)
+class Sketch:
+    """A tensor argument as shape + dtype; made fresh (fake) for every run."""
+
+    shape: tuple[int, ...]
+    dtype: torch.dtype
+
+
+def sketch(value: Any) -> Any:
+    """Real tensors -> Sketch (recursively in lists and tuples); other values as they are."""
+    if isinstance(value, torch.Tensor):
+        return Sketch(tuple(int(s) for s in value.shape), value.dtype)
+    if isinstance(value, tuple) and not isinstance(value, torch.Size):
+        return tuple(sketch(v) for v in value)
+    if isinstance(value, list):
+        return [sketch(v) for v in value]
+    return value
+
+
+def has_tensor(value: Any) -> bool:
+    if isinstance(value, (Sketch, torch.Tensor)):
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(has_tensor(v) for v in value)
+    return False
+
+
+def _build(value: Any, device: str) -> Any:
+    if isinstance(value, Sketch):
+        return torch.empty(value.shape, dtype=value.dtype, device=device)
+    if isinstance(value, tuple):
+        return tuple(_build(v, device) for v in value)
+    if isinstance(value, list):
+        return [_build(v, device) for v in value]
+    return value
+
+
+# ------------------------------------------------------------- the meter
+
+
+class TooManyOps(BaseException):
+    """Raised from the meter past MAX_OPS (a BaseException: `except Exception` in a solution cannot eat it)."""
+
+
+_DATA_DEPENDENT = ("DynamicOutputShapeException", "DataDependentOutputException", "GuardOnDataDependentSymNode",
+                   "UnsupportedOperatorException", "DataDependentOutputException", "UnsupportedFakeTensorException")
+
+
+def is_device_mix(exc_type: str, message: str) -> bool:
+    low = message.lower()
+    return exc_type == "FakeTensorDeviceMismatchError" or ("device" in low and "cpu" in low and "cuda" in low)
+
+
+def needs_values(exc_type: str, message: str) -> bool:
+    """The error says the code reads tensor values (nonzero, .item(), .numpy(), ...), which fake tensors lack."""
+    return (exc_type in _DATA_DEPENDENT or "data-dependent" in message or "tensor subclasses" in message
+            or "meta tensor" in message.lower() or "data_ptr" in message or "FakeTensor" in message
+            or "fake tensor" in message.lower() or "numpy() is not supported" in message)
+
+
+def _make_meter(filename: str, max_ops: int, max_seconds: float) -> Any:
+    from torch.utils._python_dispatch import TorchDispatchMode
+    from torch.utils._pytree import tree_leaves
+
+    class Meter(TorchDispatchMode):
+        """Adds each new storage's bytes when an op makes it and subtracts them when its
+        last tensor dies: the peak of live tensor bytes. Also remembers the solution's
+        line that made each CPU tensor, to name it when it meets a CUDA one."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.live: dict[int, list] = {}  # storage id -> [bytes, tensors alive, shape, dtype, CPU origin]
+            self.now = 0
+            self.peak = 0
+            self.culprit: tuple[tuple[int, ...], str, int] | None = None
+            self.ops = 0
+            self.deadline = time.monotonic() + max_seconds
+            self.unknown = False  # a data-dependent size with no bound: its bytes are not counted
+            self.bounded = False  # a data-dependent size counted at its upper bound (nonzero: at most numel)
+            self.mixed_at: tuple[int, str] | None = None
+            self.refs: dict[int, Any] = {}  # weak references to every tracked tensor (their callbacks subtract)
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # noqa: ANN001
+            self.ops += 1
+            if self.ops > max_ops or time.monotonic() > self.deadline:
+                raise TooManyOps()
+            try:
+                out = func(*args, **(kwargs or {}))
+            except Exception as exc:
+                if self.mixed_at is None and is_device_mix(type(exc).__name__, str(exc)):
+                    self.mixed_at = self._cpu_origin(tree_leaves((args, kwargs)))
+                raise
+            if isinstance(out, torch.Tensor):
+                self._track(out)
+            else:
+                for t in tree_leaves(out):
+                    if isinstance(t, torch.Tensor):
+                        self._track(t)
+            return out
+
+        def _cpu_origin(self, leaves: list) -> tuple[int, str] | None:
+            for t in leaves:
+                if isinstance(t, torch.Tensor) and t.device.type == "cpu" and t.dim() > 0:
+                    try:
+                        entry = self.live.get(t.untyped_storage()._cdata)
+                    except Exception:  # noqa: BLE001
+                        continue
+                    if entry is not None and entry[4]:
+                        return entry[4]
+            return None
+
+        def _track(self, t: torch.Tensor) -> None:
+            try:
+                storage = t.untyped_storage()
+                key = storage._cdata
+            except Exception:  # noqa: BLE001 - no storage (sparse, nested): not counted
+                return
+            entry = self.live.get(key)
+            if entry is None:
+                nbytes = _bytes_or_bound(storage.nbytes())
+                if nbytes is None:  # a data-dependent size with no upper bound
+                    nbytes = 0
+                    self.unknown = True
+                elif not isinstance(storage.nbytes(), int):
+                    self.bounded = True
+                origin = _solution_line(filename) if t.device.type == "cpu" and t.dim() > 0 else None
+                entry = self.live[key] = [nbytes, 0, t.shape, t.dtype, origin]
+                self.now += nbytes
+                if self.now > self.peak:
+                    self.peak = self.now
+                    big = max(self.live.values(), key=lambda e: e[0])
+                    self.culprit = (_ints(big[2]), str(big[3]).replace("torch.", ""), big[0])
+            entry[1] += 1
+            ref = weakref.ref(t, functools.partial(self._gone, key))
+            self.refs[id(ref)] = ref  # by id: weak references compare their (tensor) referents
+
+        def _gone(self, key: int, ref: Any = None) -> None:
+            self.refs.pop(id(ref), None)
+            entry = self.live.get(key)
+            if entry is None:
+                return
+            entry[1] -= 1
+            if entry[1] <= 0:
+                del self.live[key]
+                self.now -= entry[0]
+
+    return Meter()
+
+
+def _bytes_or_bound(n: Any) -> int | None:
+    """A storage's bytes; for a data-dependent size, its upper bound from the ShapeEnv; None when unbounded."""
+    try:
+        return int(n)
+    except Exception:  # noqa: BLE001 - symbolic
+        pass
+    try:
+        node = n.node
+        upper = node.shape_env.bound_sympy(node.expr).upper
+        if upper.is_finite:
+            return int(upper)
+    except Exception:  # noqa: BLE001 - no bound to be had
+        pass
+    return None
+
+
+def _ints(shape: Any) -> tuple[int, ...]:
+    out = []
+    for s in shape:
+        try:
+            out.append(int(s))
+        except Exception:  # noqa: BLE001 - a data-dependent size
+            out.append(-1)
+    return tuple(out)
+
+
+class NeedsValues(RuntimeError):
+    """Raised at once for .tolist() / .numpy() on a fake tensor (torch would take seconds to say no)."""
+
+
+@contextlib.contextmanager
+def _fast_refusals(max_ops: int) -> Iterator[None]:
+    """While a fake run lasts: .tolist() and .numpy() on a fake tensor fail at once, and iterating
+    over more than max_ops rows stops the run (each would cost milliseconds per element)."""
+    from torch._subclasses.fake_tensor import FakeTensor
+
+    names = ("tolist", "numpy", "__iter__")
+    own = {name: FakeTensor.__dict__[name] for name in names if name in FakeTensor.__dict__}
+
+    def refuse(name: str) -> Callable:
+        original = getattr(FakeTensor, name)
+
+        def method(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003
+            if name != "__iter__":
+                raise NeedsValues(f"data-dependent: .{name}() reads tensor values, which fake tensors do not have")
+            if self.dim() > 0 and _ints(self.shape[:1])[0] > max_ops:
+                raise TooManyOps()
+            return original(self, *args, **kwargs)
+
+        return method
+
+    for name in names:
+        setattr(FakeTensor, name, refuse(name))
+    try:
+        yield
+    finally:
+        for name in names:
+            if name in own:
+                setattr(FakeTensor, name, own[name])
+            else:
+                delattr(FakeTensor, name)
+
+
+def _solution_line(filename: str) -> tuple[int, str] | None:
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code.co_filename == filename:
+            import linecache
+
+            return frame.f_lineno, linecache.getline(filename, frame.f_lineno).strip()[:200]
+        frame = frame.f_back
+    return None
+
+
+# ------------------------------------------------------------- one run
+
+
+def run(func: Callable, args: list[Any], device: str, filename: str, shape_env: bool = False,
+        max_ops: int = MAX_OPS, describe: Callable[[BaseException, str], dict] | None = None,
+        max_seconds: float = MAX_SECONDS) -> dict[str, Any]:
+    """Call func on fake tensors shaped like `args` (sketches) on `device`. Returns
+    {status: ok|raised|too_many_ops, outputs, peak, culprit, ops, exc, made_at}."""
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    env = None
+    if shape_env:
+        from torch.fx.experimental.symbolic_shapes import ShapeEnv
+
+        _warm_shape_env()
+        env = ShapeEnv()
+    mode = FakeTensorMode(allow_non_fake_inputs=True, shape_env=env, allow_fallback_kernels=False)
+    with mode:
+        fake_args = [_build(a, device) for a in args]
+    meter = _make_meter(filename, max_ops, max_seconds)
+    result: dict[str, Any] = {"device": device}
+    try:
+        with warnings.catch_warnings(), torch.no_grad(), _fast_refusals(max_ops), mode, meter:
+            warnings.simplefilter("ignore")  # torch's own notes about fake kernels; the real runs showed the solution's
+            out = func(*fake_args)
+        result["status"] = "ok"
+        result["outputs"] = describe_outputs(out)
+        items = list(out) if isinstance(out, (tuple, list)) else [out]
+        on_cpu = [t for t in items if isinstance(t, torch.Tensor) and t.device.type == "cpu"]
+        where = meter._cpu_origin(on_cpu) if on_cpu and device != "cpu" else None
+        if where:
+            result["made_at"] = list(where)  # the line that made the result on the CPU
+        del out, items, on_cpu
+    except TooManyOps:
+        result["status"] = "too_many_ops"
+    except BaseException as exc:  # noqa: BLE001 - the solution's (or the reference's) error is data
+        result["status"] = "raised"
+        result["exc"] = describe(exc, filename) if describe else {"type": type(exc).__name__, "message": str(exc)[:600]}
+        result["exc"]["device_mix"] = is_device_mix(type(exc).__name__, str(exc))
+        result["exc"]["needs_values"] = needs_values(type(exc).__name__, str(exc))
+        if meter.mixed_at:
+            result["made_at"] = list(meter.mixed_at)
+    result["peak"] = meter.peak
+    result["culprit"] = list(meter.culprit[0]) + [meter.culprit[1], meter.culprit[2]] if meter.culprit else None
+    result["ops"] = meter.ops
+    result["unknown_bytes"] = meter.unknown
+    result["upper_bound"] = meter.bounded
+    return result
+
+
+@functools.lru_cache(maxsize=1)
+def _warm_shape_env() -> None:
+    """The first symbolic size imports sympy and friends (a second or more): pay it once, off any deadline."""
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.fx.experimental.symbolic_shapes import ShapeEnv
+
+    try:
+        with FakeTensorMode(shape_env=ShapeEnv()):
+            x = torch.empty(4)
+            (x > 0).nonzero()[:, 0] + 1
+    except Exception:  # noqa: BLE001 - only a warm-up
+        pass
+
+
+def describe_outputs(out: Any) -> list[dict[str, Any]]:
+    """Each returned value (a tuple is spread): tensors as shape (None: data-dependent), dtype, device."""
+    items = list(out) if isinstance(out, (tuple, list)) and not isinstance(out, torch.Size) else [out]
+    described = []
+    for item in items:
+        if isinstance(item, torch.Tensor):
+            shape = [s if s >= 0 else None for s in _ints(item.shape)]
+            described.append({"shape": shape, "dtype": str(item.dtype).replace("torch.", ""), "device": str(item.device)})
+        else:
+            described.append({"python": type(item).__name__})
+    return described
+
+
+# ------------------------------------------------------------- the plan
+
+
+@dataclass
+class FunctionPlan:
+    name: str
+    small_sizes: dict[str, int] = field(default_factory=dict)
+    small_args: list[Any] | None = None  # sketches at a small case's sizes (the device check fallback)
+    scale_args: list[Any] | None = None  # sketches at the spec's scale sizes
+    device: bool = False
+    why_no_device: str = ""
+    device_fault: bool = False  # the reference itself breaks on a GPU: a drill bug
+    scale: bool = False
+    why_no_scale: str = ""
+    shape_env: bool = False
+    expected_small: list[dict[str, Any]] | None = None
+    expected_scale: list[dict[str, Any]] | None = None
+    reference_peak: int | None = None
+    reference_upper_bound: bool = False  # the reference's peak counts data-dependent sizes at their upper bound
+
+
+@dataclass
+class Plan:
+    """What the child runs after the real cases, and what the grader compares it with."""
+
+    problem: str | None  # fake tensors unusable here: no device/scale check at all
+    sizes: dict[str, int] = field(default_factory=dict)  # the scale sizes
+    budget: float | None = None
+    functions: list[FunctionPlan] = field(default_factory=list)
+
+    @property
+    def active(self) -> bool:
+        return self.problem is None and any(f.device or f.scale for f in self.functions)
+
+
+def plan(spec: Any, prep: Any, scale_args: Callable[[Any], tuple[list[Any] | None, str]]) -> Plan:
+    """Run the reference under fake tensors; decide per function what applies.
+    `scale_args(fn)` gives (sketches at the scale sizes, why not)."""
+    why = problem()
+    if why is not None:
+        return Plan(why)
+    scale = getattr(spec, "scale", None)
+    out = Plan(None, dict(scale.dims) if scale else {}, scale.budget if scale else None)
+    filename = str(spec.reference_path)
+    for fn in spec.functions:
+        fp = FunctionPlan(fn.name)
+        out.functions.append(fp)
+        call = next((c for c in prep.calls if c.function.name == fn.name), None)
+        func = getattr(prep.reference, fn.name, None)
+        if call is None or func is None:
+            fp.why_no_device = fp.why_no_scale = "no case runs it"
+            continue
+        fp.small_args = [sketch(a) for a in call.args]
+        fp.small_sizes = dict(call.sizes)
+        if not has_tensor(fp.small_args):
+            fp.why_no_device = fp.why_no_scale = "it takes no tensors"
+            continue
+        opt_out = getattr(spec, "no_device_case", "")
+        device = "cpu"
+        if opt_out:
+            fp.why_no_device = f"opted out: {opt_out}"
+        else:
+            first = _reference_run(func, fp.small_args, "cuda", filename, fp)
+            if first["status"] == "ok":
+                outputs = first["outputs"]
+                on_cpu = [i for i, o in enumerate(outputs) if o.get("device", "cuda").startswith("cpu")]
+                if on_cpu:
+                    fp.device_fault = True
+                    fp.why_no_device = (f"the reference returns output {on_cpu[0]} on the CPU when its inputs are "
+                                        "on cuda:0; fix the reference")
+                else:
+                    fp.device, fp.expected_small, device = True, outputs, "cuda"
+            else:
+                fp.why_no_device = _why_not(first, "the reference")
+                fp.device_fault = bool((first.get("exc") or {}).get("device_mix"))
+        if not scale:
+            fp.why_no_scale = "the spec declares no scale: sizes"
+            continue
+        args, why_not = scale_args(fn)
+        if args is None:
+            fp.why_no_scale = why_not
+            continue
+        big = _reference_run(func, args, device, filename, fp)
+        if big["status"] != "ok":
+            fp.why_no_scale = _why_not(big, "the reference", at_scale=True)
+            continue
+        if big["unknown_bytes"]:
+            fp.why_no_scale = ("the reference makes tensors whose sizes depend on the values with no upper bound "
+                               "(repeat_interleave, nms), so its peak cannot be counted without data")
+            continue  # the device case, if any, runs at the small sizes
+        fp.scale, fp.scale_args, fp.expected_scale = True, args, big["outputs"]
+        fp.reference_peak = int(big["peak"])
+        fp.reference_upper_bound = bool(big["upper_bound"])
+    return out
+
+
+def _reference_run(func: Callable, args: list[Any], device: str, filename: str, fp: FunctionPlan) -> dict[str, Any]:
+    slow_ok = 30.0  # trusted and run once per drill: only the op count bounds it, not a busy machine
+    res = run(func, args, device, filename, shape_env=fp.shape_env, max_seconds=slow_ok)
+    if res["status"] == "raised" and res["exc"]["needs_values"] and not fp.shape_env:
+        again = run(func, args, device, filename, shape_env=True, max_seconds=slow_ok)  # nonzero-style sizes: symbols
+        if again["status"] == "ok":
+            fp.shape_env = True
+            return again
+    return res
+
+
+def value_reader(text: str) -> str:
+    """What in the code needed values, in a person's words, from a fake-tensor error text."""
+    if "_local_scalar_dense" in text or "GuardOnDataDependent" in text:
+        return ".item(), int(), float() or an `if` on a tensor"
+    if "nonzero" in text or "DynamicOutputShape" in text:
+        return "an op whose output size depends on the values: nonzero, a boolean-mask index, unique"
+    if "numpy" in text:
+        return ".numpy()"
+    if "tolist" in text:
+        return ".tolist()"
+    return text
+
+
+def _why_not(res: dict[str, Any], who: str, at_scale: bool = False) -> str:
+    if res["status"] == "too_many_ops":
+        return f"{who} makes more than {MAX_OPS} tensor operations (or runs {MAX_SECONDS:g} s) at the scale sizes (a Python loop)"
+    exc = res.get("exc") or {}
+    text = f"{exc.get('type', 'Exception')}: {str(exc.get('message', '')).splitlines()[0][:160] if exc.get('message') else ''}"
+    if exc.get("device_mix"):
+        return f"{who} mixes CPU and CUDA tensors ({text}); fix the reference"
+    if exc.get("needs_values"):
+        return f"{who} reads tensor values ({value_reader(text)}), which fake tensors do not have"
+    where = " at the scale sizes" if at_scale else " on fake CUDA tensors"
+    return f"{who} raised{where}: {text}"
+
+
+# ------------------------------------------------------------- the child
+
+
+def run_plan(the_plan: Plan, module: Any, filename: str,
+             describe: Callable[[BaseException, str], dict] | None = None,
+             started: Callable[[], None] | None = None) -> list[dict[str, Any]]:
+    """In the sandbox child, after the real cases: each function's fake runs
+    (`started()` is called before each function: its own case deadline)."""
+    results = []
+    for fp in the_plan.functions:
+        func = module.__dict__.get(fp.name)
+        if not callable(func) or not (fp.device or fp.scale):
+            continue
+        device = "cuda" if fp.device else "cpu"
+        if started is not None:
+            started()
+        runs = []
+        if fp.scale:
+            big = run(func, fp.scale_args or [], device, filename, fp.shape_env, describe=describe)
+            big["sizes"] = "scale"
+            runs.append(big)
+            if big["status"] == "too_many_ops" and fp.device:
+                small = run(func, fp.small_args or [], device, filename, fp.shape_env, describe=describe,
+                            max_seconds=MAX_SECONDS / 2)
+                small["sizes"] = "small"
+                runs.append(small)
+        else:
+            small = run(func, fp.small_args or [], device, filename, fp.shape_env, describe=describe)
+            small["sizes"] = "small"
+            runs.append(small)
+        results.append({"function": fp.name, "runs": runs})
+    return results

@@ -1,0 +1,354 @@
+"""The device case and memory at scale: arguments at the scale sizes, and the
+verdicts drawn from the child's fake runs (grader.fake runs them).
+
+- `scale_sketches(spec, fn, reference)`: a function's arguments at the
+  spec's `scale:` sizes, as shape + dtype sketches (nothing allocated).
+- `judge(plan, runs, outcome)`: CaseResults `device` (per function: the
+  solution ran with every tensor input on cuda:0 and returned its tensors
+  there, with the reference's shapes and dtypes) and `scale` (only when the
+  spec sets a memory budget), the report's `scale` summary, and notes.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from grader.dims import name_axis, shape_names, shape_text
+from grader.report import CaseResult
+
+FIX = "device=x.device, x.new_zeros(...)/x.new_tensor(...), torch.zeros_like(x), or .to(x)"
+
+
+# ------------------------------------------------------------ arguments
+
+
+def scale_sketches(spec: Any, fn: Any, reference: Any) -> tuple[list[Any] | None, str]:
+    """(sketches of fn's arguments at the scale sizes, "") or (None, why not)."""
+    import torch
+
+    from grader import cases, generators
+    from grader.fake import Sketch, sketch
+
+    sizes = dict(spec.scale.dims)
+    base = cases._example_case(spec)
+    dtype = cases.DTYPES["float32"]
+    mask = cases.DTYPES["bool"]
+    ctx = generators.Context(torch.Generator().manual_seed(1), random.Random(1), sizes, dtype, mask,
+                             base.params, base, {}, {}, reference)
+    out: list[Any] = []
+    for arg in fn.args:
+        if arg.is_tensor:
+            try:
+                shape = tuple(cases.eval_expr(s if not s.isdigit() else int(s), sizes) for s in arg.shape)
+            except (KeyError, ValueError) as exc:
+                return None, f"argument {arg.name}: cannot size it at the scale sizes ({exc})"
+            out.append(Sketch(shape, cases.resolve_dtype(arg.dtype, ctx) or dtype))
+            continue
+        if arg.gen is None and (fn.inputs is None or arg.param is not None or arg.value is not None):
+            try:
+                out.append(cases._make_arg(spec, arg, ctx))
+            except cases.CaseError as exc:
+                return None, f"argument {arg.name}: {exc}"
+            continue
+        try:  # a Python value built by a generator: build it for real at the scale sizes
+            if fn.inputs:
+                made = cases._ref_func(reference, fn.inputs, spec)(ctx)
+                value = made[arg.name]
+            else:
+                value = cases._make_arg(spec, arg, ctx)
+        except Exception as exc:  # noqa: BLE001 - an author's generator that cannot scale
+            return None, f"argument {arg.name} could not be built at the scale sizes ({type(exc).__name__}: {exc})"
+        out.append(sketch(value))
+    return out, ""
+
+
+# --------------------------------------------------------------- words
+
+
+def human_bytes(n: float) -> str:
+    for unit, size in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= size:
+            value = n / size
+            return f"{value:.1f} {unit}" if value < 100 else f"{value:.0f} {unit}"
+    return f"{int(n)} bytes"
+
+
+def sizes_text(sizes: dict[str, int]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in sizes.items())
+
+
+def culprit_text(culprit: list | None, sizes: dict[str, int]) -> str:
+    """'an (N, M, d) intermediate' from the largest tensor alive at the peak."""
+    if not culprit:
+        return ""
+    shape = [int(s) for s in culprit[:-2]]
+    names = tuple(name_axis(s, sizes) if s >= 0 else "?" for s in shape)
+    if not names:
+        return ""
+    text = shape_names(names) if any(not n.isdigit() for n in names) else shape_text(shape)
+    article = "an" if text[1:2].upper() in "AEFHILMNORSX" else "a"
+    return f"{article} {text} {culprit[-2]} intermediate of {human_bytes(int(culprit[-1]))}"
+
+
+# ---------------------------------------------------------------- judging
+
+
+def judge(plan: Any, runs: list[dict] | None, outcome: Any) -> tuple[list[CaseResult], dict | None, list[str]]:
+    """The fake-tensor cases of one submission: (case results, the report's scale summary, notes)."""
+    if plan is None:
+        return [], None, []
+    if plan.problem is not None:
+        return [], None, [f"no device/scale check: {plan.problem}"]
+    results: list[CaseResult] = []
+    notes: list[str] = []
+    measured: list[dict[str, Any]] = []
+    got = {r.get("function"): r.get("runs") or [] for r in runs or [] if isinstance(r, dict)}
+    for fp in plan.functions:
+        if not (fp.device or fp.scale):
+            continue
+        if fp.name not in got:
+            # not run: the solution lacks it, or the child ended earlier (its real cases say how),
+            # or it was stopped during the fake runs themselves (a note: fake tensors have limits)
+            if runs is None and not _solution_missing(fp.name, outcome) and _fake_run_stopped(outcome):
+                notes.append(f"device and scale checks not finished for {fp.name}(): {_how_stopped(outcome)}")
+                break
+            continue
+        fruns = got[fp.name]
+        big = next((r for r in fruns if r.get("sizes") == "scale"), None)
+        small = next((r for r in fruns if r.get("sizes") == "small"), None)
+        if fp.device:
+            res, note = _device_case(fp, plan, big if big and big.get("status") != "too_many_ops" else small)
+            if res is not None:
+                results.append(res)
+            if note:
+                notes.append(note)
+        if fp.scale and big is not None:
+            res, row, note = _scale_case(fp, plan, big)
+            if res is not None:
+                results.append(res)
+            if row is not None:
+                measured.append(row)
+            if note:
+                notes.append(note)
+    return results, _summary(plan, measured), notes
+
+
+def _solution_missing(name: str, outcome: Any) -> bool:
+    return bool(outcome.load_error) or name in (outcome.missing or [])
+
+
+def _fake_run_stopped(outcome: Any) -> bool:
+    """The child was stopped or died during the fake runs, after every real call had its result:
+    a limit of fake tensors more likely than the person's fault, so a note, not a verdict."""
+    from grader.fake import FAKE_CALL
+
+    return outcome.timeout_call == FAKE_CALL or outcome.running_call == FAKE_CALL
+
+
+def _how_stopped(outcome: Any) -> str:
+    if outcome.timeout_call is not None:
+        return f"the run on fake tensors took longer than {outcome.timeout_seconds:g} s (fake tensors make some code slow)"
+    if outcome.memory_killed:
+        return "the run on fake tensors used too much real memory and was stopped"
+    return "the run on fake tensors ended the process"
+
+
+def _exc_line(exc: dict) -> str:
+    line = exc.get("line")
+    if not line:
+        return ""
+    text = exc.get("text") or ""
+    return f"line {line}" + (f" ({text})" if text else "")
+
+
+def _device_case(fp: Any, plan: Any, run: dict | None) -> tuple[CaseResult | None, str]:
+    if run is None:
+        return None, ""
+    at_scale = run.get("sizes") == "scale"
+    sizes = dict(plan.sizes) if at_scale else dict(getattr(fp, "small_sizes", {}) or {})
+    res = CaseResult("device", fp.name, "pass", dims=sizes)
+    status = run.get("status")
+    if status == "too_many_ops":
+        return None, f"device case not checked for {fp.name}(): more than the tensor-operation limit even at small sizes"
+    if status == "raised":
+        exc = run.get("exc") or {}
+        first = str(exc.get("message", "")).strip().splitlines()[0][:200].rstrip("!.") if exc.get("message") else ""
+        if exc.get("device_mix"):
+            res.verdict = "error"
+            made = run.get("made_at")
+            res.line = made[0] if made else exc.get("line")  # where the fix goes: the line that made the CPU tensor
+            where = _exc_line(exc)
+            text = "with its inputs on a GPU (cuda:0) it mixes devices"
+            text += f" at {where}" if where else ""
+            text += f": {first}."
+            if made and made[0] != exc.get("line"):
+                text += f" The CPU tensor is made at line {made[0]}" + (f" ({made[1]})" if made[1] else "") + "."
+            text += f" Make new tensors on the inputs' device: {FIX}."
+            res.message = text
+            return res, ""
+        if exc.get("type") in ("BannedCall", "CallCount"):
+            return None, ""  # the run-level verdict says it
+        if exc.get("needs_values"):
+            from grader.fake import value_reader
+
+            what = value_reader(f"{exc.get('type')}: {exc.get('message', '')}")
+            where = _exc_line(exc)
+            return None, (f"device case not checked for {fp.name}(): it reads tensor values "
+                          f"({what if len(what) < 90 else exc.get('type')}{', ' + where if where else ''}), "
+                          "which fake tensors do not have")
+        # any other raise: the real cases show whether the code runs; fake tensors have limits of their own
+        where = _exc_line(exc)
+        return None, (f"device case not checked for {fp.name}(): on fake CUDA tensors at {sizes_text(sizes)} it raised "
+                      f"{exc.get('type', 'Exception')}: {first}" + (f" at {where}" if where else ""))
+    outputs = run.get("outputs") or []
+    expected = (fp.expected_scale if at_scale else fp.expected_small) or []
+    for i, out in enumerate(outputs):
+        dev = str(out.get("device", ""))
+        if "shape" in out and not dev.startswith("cuda"):
+            res.verdict = "error"
+            which = f"output {i}" if len(outputs) > 1 else "its result"
+            made = run.get("made_at")
+            res.line = made[0] if made else None
+            res.message = (f"with its inputs on a GPU (cuda:0) it returns {which} on the {dev.upper() or 'CPU'}: "
+                           "a tensor made without the inputs' device"
+                           + (f" (at line {made[0]}" + (f": {made[1]}" if made[1] else "") + ")" if made else "")
+                           + f". Make it with {FIX}.")
+            return res, ""
+    problem = _shape_problem(fp, outputs, expected, sizes)
+    if problem:
+        res.verdict = "wrong"
+        res.message = f"with fake CUDA inputs at {sizes_text(sizes)}: {problem}"
+    return res, ""
+
+
+def _shape_problem(fp: Any, outputs: list[dict], expected: list[dict], sizes: dict[str, int]) -> str:
+    if len(outputs) != len(expected):
+        return f"returned {len(outputs)} value(s) where the reference returns {len(expected)}"
+    for i, (got, want) in enumerate(zip(outputs, expected)):
+        if ("shape" in got) != ("shape" in want):
+            return f"value {i} is {'a tensor' if 'shape' in got else got.get('python')} where the reference returns " \
+                   f"{'a tensor' if 'shape' in want else want.get('python')}"
+        if "shape" not in got:
+            continue
+        g, w = got["shape"], want["shape"]
+        if len(g) != len(w) or any(a is not None and b is not None and a != b for a, b in zip(g, w)):
+            return f"value {i} has shape {_shape(g, sizes)} where the reference's is {_shape(w, sizes)}"
+        if got.get("dtype") != want.get("dtype"):
+            return f"value {i} is {got.get('dtype')} where the reference's is {want.get('dtype')}"
+    return ""
+
+
+def _shape(shape: list, sizes: dict[str, int]) -> str:
+    names = tuple(name_axis(s, sizes) if s is not None else "?" for s in shape)
+    nums = "(" + ", ".join("?" if s is None else str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
+    if names and any(not n.isdigit() and n != "?" for n in names):
+        return f"{shape_names(names)} = {nums}"
+    return nums
+
+
+def _scale_case(fp: Any, plan: Any, run: dict) -> tuple[CaseResult | None, dict | None, str]:
+    where = sizes_text(plan.sizes)
+    if run.get("status") == "too_many_ops":
+        from grader.fake import MAX_OPS, MAX_SECONDS
+
+        return None, None, (f"memory at scale not measured for {fp.name}(): more than {MAX_OPS} tensor operations "
+                            f"(or {MAX_SECONDS:g} s) at {where} (a Python loop over a production-size dimension?)")
+    if run.get("status") != "ok":
+        return None, None, ""  # the device case (or the real cases) already say what went wrong
+    if run.get("unknown_bytes"):
+        return None, None, (f"memory at scale not measured for {fp.name}(): it makes tensors whose sizes depend "
+                            "on the values with no upper bound, which fake tensors cannot count")
+    peak, ref = int(run.get("peak") or 0), int(fp.reference_peak or 0)
+    row = {"function": fp.name, "peak_bytes": peak, "reference_peak_bytes": ref,
+           "ratio": round(peak / ref, 2) if ref else None,
+           "upper_bound": bool(run.get("upper_bound") or getattr(fp, "reference_upper_bound", False))}
+    if plan.budget is None or not ref:
+        return None, row, ""
+    res = CaseResult("scale", fp.name, "pass", dims=dict(plan.sizes))
+    if peak > plan.budget * ref:
+        res.verdict = "memory"
+        culprit = culprit_text(run.get("culprit"), plan.sizes)
+        res.message = (f"peak {human_bytes(peak)} at {where}; the reference peaks at {human_bytes(ref)}"
+                       + (f": {culprit}" if culprit else "")
+                       + f" (allowed: {plan.budget:g}x the reference; measured on fake tensors, nothing allocated)")
+    return res, row, ""
+
+
+def _summary(plan: Any, measured: list[dict[str, Any]]) -> dict | None:
+    if not measured:
+        return None
+    parts = []
+    for row in measured:
+        ratio = f"{row['ratio']:.1f}x the reference" if row["ratio"] is not None else "the reference allocates nothing"
+        head = f"{row['function']}(): " if len(measured) > 1 else ""
+        bound = ", counting data-dependent sizes at their upper bound" if row.get("upper_bound") else ""
+        parts.append(f"{head}{ratio} ({human_bytes(row['peak_bytes'])} vs {human_bytes(row['reference_peak_bytes'])}{bound})")
+    return {"sizes": dict(plan.sizes), "budget": plan.budget, "functions": measured,
+            "text": f"memory at scale ({sizes_text(plan.sizes)}): " + "; ".join(parts)}
+
+
+# ------------------------------------------------------------- validate
+
+
+def applies(plan: Any) -> list[str]:
+    """One line per function for `drill validate`: whether the device case and the scale check apply, and why not."""
+    if plan is None:
+        return []
+    if plan.problem is not None:
+        return [f"no device/scale check on this machine: {plan.problem}"]
+    lines = []
+    for fp in plan.functions:
+        device = "device case: yes" if fp.device else f"device case: no ({fp.why_no_device})"
+        if fp.scale:
+            ref = human_bytes(fp.reference_peak or 0)
+            budget = f", budget {plan.budget:g}x" if plan.budget else ""
+            budget += ", data-dependent sizes at their upper bound" if fp.reference_upper_bound else ""
+            scale = f"scale: yes (reference peak {ref} at {sizes_text(plan.sizes)}{budget})"
+        else:
+            scale = f"scale: no ({fp.why_no_scale})"
+        lines.append(f"{fp.name}(): {device}; {scale}")
+    return lines
+
+
+# ------------------------------------------------------------ the plan
+
+
+def plan_for(spec: Any, prep: Any) -> Any:
+    """The drill's fake-tensor plan (grader.fake.plan), never raising: a failure is the plan's problem."""
+    try:
+        from grader import fake
+    except Exception as exc:  # noqa: BLE001 - torch without the private API
+        return _NoPlan(f"fake tensors are not importable ({type(exc).__name__}: {exc})")
+    try:
+        return fake.plan(spec, prep, lambda fn: scale_sketches(spec, fn, prep.reference))
+    except Exception as exc:  # noqa: BLE001 - a private API: degrade, never crash grading
+        return fake.Plan(f"the fake-tensor plan failed ({type(exc).__name__}: {str(exc)[:160]})")
+
+
+class _NoPlan:
+    def __init__(self, problem: str):
+        self.problem = problem
+        self.functions: list[Any] = []
+        self.active = False
+
+
+def warm(prep: Any) -> None:
+    """Run the reference's fake checks once (in a standby child, before it forgets the reference),
+    so the pages and caches the solution's fake run touches are already this process's own."""
+    from grader import fake
+
+    if prep.reference is not None and prep.fake is not None and prep.fake.active:
+        fake.run_plan(prep.fake, prep.reference, str(prep.spec.reference_path))
+
+
+def memory_trap(spec: Any, results: list[CaseResult]) -> Any:
+    """A `memory: true` trap explains a `memory` verdict of the scale check on its function."""
+    from grader.report import TrapMatch
+
+    for res in results:
+        if res.name == "scale" and res.verdict == "memory":
+            for trap in spec.traps:
+                if trap.memory and trap.replaces == res.function:
+                    res.trap = trap.id
+                    return TrapMatch(trap.id, trap.message, trap.why)
+    return None

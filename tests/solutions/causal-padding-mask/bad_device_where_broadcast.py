@@ -1,0 +1,10 @@
+# device: mixes CPU tensors with the inputs (correct on a CPU, an error on a GPU)
+import torch
+
+
+def combined_keep_mask(pad_mask):
+    B, T = pad_mask.shape
+    i = torch.arange(T).view(1, 1, T, 1)
+    j = torch.arange(T).view(1, 1, 1, T)
+    real = pad_mask.view(B, 1, 1, T) != 0
+    return torch.where(j <= i, real, torch.zeros((), dtype=torch.bool))

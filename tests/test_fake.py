@@ -1,0 +1,289 @@
+"""The device case and memory at scale on fake tensors (issue 14): grader.fake, grader.scale."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import torch
+
+from grader import fake, scale
+from grader.spec import SpecError, parse_spec
+
+FILE = "/tmp/solution.py"
+
+
+def _compiled(source: str) -> dict:
+    import linecache
+
+    linecache.cache[FILE] = (len(source), None, source.splitlines(True), FILE)
+    namespace: dict = {}
+    exec(compile(source, FILE, "exec"), namespace)  # noqa: S102 - test input
+    return namespace
+
+
+def test_fake_tensors_work_here():
+    assert fake.problem() is None
+
+
+def test_a_cpu_tensor_meeting_cuda_inputs_names_both_lines():
+    ns = _compiled("import torch\n\ndef f(x):\n    T = x.shape[1]\n    m = torch.arange(T)\n    return x + m\n")
+    res = fake.run(ns["f"], [fake.Sketch((2, 5), torch.float32)], "cuda", FILE)
+    assert res["status"] == "raised"
+    assert res["exc"]["device_mix"] is True
+    assert res["made_at"][0] == 5 and "torch.arange(T)" in res["made_at"][1]
+
+
+@pytest.mark.parametrize("body", [
+    "return x * torch.tensor(2.0) + 3",  # a 0-d CPU tensor and a Python scalar
+    "return x + torch.arange(x.shape[1], device=x.device)",
+    "return x + x.new_ones(x.shape[1])",
+    "return torch.where(x > 0, x, torch.zeros_like(x))",
+    "return x + torch.arange(x.shape[1]).to(x)",
+])
+def test_device_aware_code_runs_and_stays_on_the_device(body):
+    ns = _compiled(f"import torch\n\ndef f(x):\n    {body}\n")
+    res = fake.run(ns["f"], [fake.Sketch((2, 5), torch.float32)], "cuda", FILE)
+    assert res["status"] == "ok", res
+    assert res["outputs"] == [{"shape": [2, 5], "dtype": "float32", "device": "cuda:0"}]
+
+
+def test_peak_bytes_at_scale_without_allocating():
+    naive = _compiled("def f(A, B):\n    return ((A[:, None, :] - B[None, :, :]) ** 2).sum(-1)\n")["f"]
+    expanded = _compiled("def f(A, B):\n    return ((A * A).sum(1, keepdim=True) - 2 * A @ B.T + (B * B).sum(1)).clamp_min(0)\n")["f"]
+    args = [fake.Sketch((2000, 512), torch.float32), fake.Sketch((1500, 512), torch.float32)]
+    big = fake.run(naive, args, "cpu", FILE)
+    small = fake.run(expanded, args, "cpu", FILE)
+    assert big["peak"] >= 2000 * 1500 * 512 * 4  # the (N, M, d) difference, 6.1 GB
+    assert big["culprit"][:3] == [2000, 1500, 512]
+    assert 2000 * 1500 * 4 <= small["peak"] < 100 * 2**20
+    text = scale.culprit_text(big["culprit"], {"N": 2000, "M": 1500, "d": 512})
+    assert text.startswith("an (N, M, d) float32 intermediate")
+
+
+def test_storage_freed_is_subtracted():
+    ns = _compiled("def f(x):\n    for _ in range(10):\n        x = x * 2\n    return x\n")
+    res = fake.run(ns["f"], [fake.Sketch((1024, 1024), torch.float32)], "cpu", FILE)
+    assert res["status"] == "ok"
+    assert res["peak"] <= 2 * 4 * 2**20  # at most two 4 MiB tensors alive at once, not ten
+
+
+def test_a_loop_over_a_production_dim_is_cut_short():
+    ns = _compiled("def f(x):\n    out = x[0]\n    for i in range(x.shape[0]):\n        out = out + x[i]\n    return out\n")
+    res = fake.run(ns["f"], [fake.Sketch((100_000, 4), torch.float32)], "cpu", FILE, max_ops=500)
+    assert res["status"] == "too_many_ops"
+
+
+def test_nonzero_style_output_has_a_symbolic_size():
+    ns = _compiled("def f(x):\n    return (x > 0).nonzero()[:, 0]\n")
+    plain = fake.run(ns["f"], [fake.Sketch((8,), torch.float32)], "cuda", FILE)
+    assert plain["status"] == "raised" and plain["exc"]["needs_values"]
+    res = fake.run(ns["f"], [fake.Sketch((8,), torch.float32)], "cuda", FILE, shape_env=True)
+    assert res["status"] == "ok" and res["outputs"][0]["shape"] == [None]
+
+
+# ------------------------------------------------------------- the spec keys
+
+
+def _spec_text(extra: str) -> str:
+    return f"""id: tiny
+title: t
+topic: broadcasting
+prompt: p
+target_seconds: 60
+dims: {{N: [2, 5], d: [2, 4], D: N * d}}
+functions:
+  f:
+    args:
+      x: {{shape: [N, d], gen: randn}}
+    returns: {{shape: [N, d], dtype: float}}
+cases:
+  - {{name: a}}
+traps:
+  - {{id: t, function: f, message: m}}
+quiz:
+  - {{q: a, a: b}}
+  - {{q: c, a: d}}
+hints: [h]
+{extra}"""
+
+
+def _problems(tmp_path: Path, extra: str) -> list[str]:
+    path = tmp_path / "tiny.yaml"
+    path.write_text(_spec_text(extra))
+    (tmp_path / "tiny.py").write_text("def f(x):\n    return x\n")
+    try:
+        spec = parse_spec(path)
+    except SpecError as exc:
+        return exc.problems
+    assert spec.scale is None or spec.scale.dims["D"] == spec.scale.dims["N"] * spec.scale.dims["d"]
+    return []
+
+
+def test_scale_and_opt_out_keys_parse(tmp_path):
+    assert _problems(tmp_path, "scale: {dims: {N: 4096, d: 1024}, budget: 2}\nno_device_case: scipy on the CPU\n") == []
+
+
+@pytest.mark.parametrize("extra, needle", [
+    ("scale: {dims: {N: 4096}}", "give a size for d"),
+    ("scale: {dims: {N: 4096, d: 8, Q: 3}}", "scale.dims.Q: unknown dimension"),
+    ("scale: {dims: {N: 4096, d: 8, D: 3}}", "scale.dims.D: derived"),
+    ("scale: {dims: {N: 0, d: 8}}", "expected a size >= 1"),
+    ("scale: {dims: {N: 4, d: 8}, budget: 0.5}", "scale.budget"),
+    ("scale: {dims: {N: 4, d: 8}, budgets: 2}", "scale.budgets: unknown key"),
+    ("no_device_case: ''", "no_device_case: give the reason"),
+])
+def test_bad_scale_keys_are_named(tmp_path, extra, needle):
+    problems = _problems(tmp_path, extra)
+    assert any(needle in p for p in problems), problems
+
+
+# ------------------------------------------------------------- the verdicts
+
+
+def test_every_reference_that_runs_on_fake_cuda_has_a_device_case(grader, catalogue):
+    """Decided by running the references: the ones that read values or take no tensors say why not."""
+    plans = {i: grader.prepared(s, 1).fake for i, s in catalogue.specs.items()}
+    with_case = {i for i, p in plans.items() if any(f.device for f in p.functions)}
+    assert {"one-hot-counts", "anchor-grid", "bev-scatter", "mha-padding", "pairwise-sqdist"} <= with_case
+    for plan in plans.values():
+        for fp in plan.functions:
+            assert not fp.device_fault, fp.why_no_device
+            assert fp.device or fp.why_no_device
+            assert fp.scale or fp.why_no_scale
+    hungarian = plans["detr-matching"].functions[0]
+    assert not hungarian.device and "reads tensor values (.numpy())" in hungarian.why_no_device
+    packing = plans["packing-mask"].functions[0]  # a data-dependent size (repeat_interleave): ShapeEnv
+    assert packing.device and packing.shape_env and "no upper bound" in packing.why_no_scale
+    moe = plans["moe-routing"].functions[0]  # nonzero per expert: counted at its upper bound
+    assert moe.device and moe.scale and moe.reference_upper_bound
+    assert "takes no tensors" in plans["conv-output-size"].functions[0].why_no_device
+
+
+def test_device_mix_is_an_error_naming_the_lines_and_the_fix(grader):
+    source = ("import torch\n\n\ndef combined_keep_mask(pad_mask):\n    T = pad_mask.shape[1]\n"
+              "    causal = torch.tril(torch.ones(T, T, dtype=torch.bool))\n"
+              "    return causal[None, None] & pad_mask.bool()[:, None, None, :]\n")
+    report = grader.grade("causal-padding-mask", source, FILE, seed=3)
+    device = [c for c in report.cases if c.name == "device"]
+    assert report.verdict == "error" and len(device) == 1 and device[0].verdict == "error"
+    message = device[0].message
+    assert "at line 7" in message and "made at line 6" in message and "device=x.device" in message
+    assert device[0].line == 6
+    assert all(c.verdict == "pass" for c in report.cases if c.name != "device")
+
+
+def test_memory_over_budget_gives_both_peaks_in_dim_names(grader):
+    source = "def pairwise_sq_dists(A, B):\n    return ((A[:, None, :] - B[None, :, :]) ** 2).sum(-1)\n"
+    report = grader.grade("pairwise-sqdist", source, FILE, seed=3)
+    res = next(c for c in report.cases if c.name == "scale")
+    assert report.verdict == "memory" and res.verdict == "memory"
+    assert res.message.startswith("peak 11.4 GiB at N=2000, M=1500, d=512; the reference peaks at 22.9 MiB: an (N, M, d)")
+    assert report.trap is not None and report.trap.id == "naive-broadcast"
+    assert report.to_dict()["scale"]["functions"][0]["ratio"] > 100
+
+
+def test_a_pass_carries_the_ratio_to_the_reference(grader):
+    spec = grader.spec("mha-padding")
+    report = grader.grade("mha-padding", Path(spec.reference_path).read_text(), str(spec.reference_path), seed=3)
+    assert report.verdict == "pass"
+    assert [c.verdict for c in report.cases if c.name == "device"] == ["pass"]
+    out = json.loads(json.dumps(report.to_dict()))
+    assert out["scale"]["text"].startswith("memory at scale (B=8, T=1024, S=2048, H=32, dh=128, d=4096): 1.0x the reference")
+
+
+def test_without_fake_tensors_grading_degrades_with_a_note(monkeypatch, catalogue):
+    from grader.engine import Grader
+
+    monkeypatch.setattr(fake, "problem", lambda: "torch 9.9: fake tensors are not usable (ImportError: gone)")
+    grader = Grader(catalogue)
+    spec = grader.spec("masked-mean")
+    report = grader.grade(spec.id, Path(spec.reference_path).read_text(), str(spec.reference_path), seed=3)
+    assert report.verdict == "pass"
+    assert not [c for c in report.cases if c.name in ("device", "scale")]
+    assert "no device/scale check: torch 9.9: fake tensors are not usable (ImportError: gone)" in report.notes
+    assert "no device/scale check" in report.to_dict()["notes"][-1]
+
+
+def test_the_device_path_moves_inputs_and_brings_results_back(catalogue):
+    """`check --device cuda` code path, exercised with a CPU device name (no GPU needed)."""
+    from grader.engine import Grader
+
+    grader = Grader(catalogue, device="cpu:0")
+    spec = grader.spec("masked-mean")
+    report = grader.grade(spec.id, Path(spec.reference_path).read_text(), str(spec.reference_path), seed=3)
+    assert report.verdict == "pass", report.first_failure
+    assert any(n.startswith("ran on cpu:0") for n in report.notes)
+
+
+def test_check_device_cuda_without_a_gpu_says_so(tmp_path):
+    from typer.testing import CliRunner
+
+    from grader.cuda import cuda_problem
+    from trainer.cli import _register, app
+
+    _register()
+    if cuda_problem() is None:
+        pytest.skip("a GPU is visible here")
+    path = tmp_path / "s.py"
+    path.write_text("def masked_mean(x, mask):\n    return x\n")
+    result = CliRunner().invoke(app, ["check", "masked-mean", str(path), "--device", "cuda"])
+    assert result.exit_code == 2
+    assert "--device cuda needs a GPU" in result.output and "fake CUDA tensors" in result.output
+
+
+def test_try_shows_the_device_case_and_the_scale_figures(grader):
+    from grader.trace import trace
+    from trainer.repl.trace_view import render_trace
+
+    mixing = ("import torch\n\ndef masked_mean(x, mask):\n    m = (mask != 0).float()\n"
+              "    total = (x.float() * m[..., None]).sum(1)\n    n = m.sum(1, keepdim=True)\n"
+              "    zero = torch.zeros(total.shape)\n    return torch.where(n > 0, total / n.clamp(min=1), zero).to(x.dtype)\n")
+    result = trace(grader, "masked-mean", mixing, FILE)
+    gpu = result["calls"][0]["gpu"]
+    assert gpu[0]["ok"] is False and "made at line 7" in gpu[0]["text"]
+    text = "".join(t for _, t in render_trace(result))
+    assert "device case (inputs on fake cuda:0 at B=8, T=4096, d=1024): error" in text
+    spec = grader.spec("masked-mean")
+    fine = trace(grader, "masked-mean", Path(spec.reference_path).read_text(), str(spec.reference_path))
+    lines = [g["text"] for g in fine["calls"][0]["gpu"]]
+    assert lines[0].endswith(": pass") and lines[1].startswith("memory at scale (B=8, T=4096, d=1024): 1.0x the reference")
+
+
+def test_doctor_reports_fake_tensors_and_cuda():
+    from typer.testing import CliRunner
+
+    from trainer.cli import _register, app
+
+    _register()
+    result = CliRunner().invoke(app, ["doctor", "--json"])
+    data = json.loads(result.stdout)
+    assert data["fake_tensors"]["available"] is True
+    assert isinstance(data["cuda"]["available"], bool) and data["cuda"]["detail"]
+    text = CliRunner().invoke(app, ["doctor"], env={"NO_COLOR": "1"}).stdout
+    assert "fake tensors" in text and "cuda" in text
+
+
+def test_validate_lists_what_applies_and_why_not(grader):
+    from grader.validation import coverage_problems, fake_checks
+
+    lines = fake_checks(grader, grader.spec("kv-cache"))
+    assert lines[0].startswith("decode_step(): device case: yes; scale: yes (reference peak ")
+    assert lines[0].endswith("at B=8, H=32, t=4096, dh=128, budget 2x)")
+    assert lines[1] == "kv_cache_bytes(): device case: no (it takes no tensors); scale: no (it takes no tensors)"
+    nms = fake_checks(grader, grader.spec("detr-matching"))[0]
+    assert "device case: no (the reference reads tensor values (.numpy())" in nms
+    import dataclasses
+
+    unscaled = dataclasses.replace(grader.spec("masked-mean"), scale=None)
+    assert any("scale: declare production-like sizes" in p for p in coverage_problems(unscaled))
+
+
+def test_a_result_left_on_the_cpu_names_the_line_that_made_it(grader):
+    source = ("import torch\n\n\ndef token_logprobs(logits, ids):\n    B, T, V = logits.shape\n"
+              "    out = torch.empty(B, T, dtype=logits.dtype)\n"
+              "    out[:] = logits.float().log_softmax(-1).gather(-1, ids[..., None])[..., 0]\n    return out\n")
+    report = grader.grade("token-logprobs", source, FILE, seed=3)
+    device = next(c for c in report.cases if c.name == "device")
+    assert device.verdict == "error" and device.line == 6
+    assert "returns its result on the CPU" in device.message and "(at line 6: out = torch.empty(B, T" in device.message
