@@ -12,10 +12,11 @@ function it replaces, the submission behaves like the trap:
 3. every other failing case is one the trap accounts for: cases of other
    functions must pass, and heavy cases (never run for traps, they are too
    big) may fail only as `wrong`, or as the same normalised exception the
-   trap raised elsewhere. The device case and the memory-at-scale check
-   (grader.scale) name no trap, with one exception: a trap marked
-   `memory: true`, whose mistake shows as memory on the heavy cases and at
-   scale. There the submission must run out of memory too, and it must do so
+   trap raised elsewhere. The device case (fake CUDA inputs) may fail only
+   as the small cases did: `wrong` where they were wrong, or the exception
+   the trap raised; a device mix is never a trap. The memory-at-scale check
+   names no trap, with one exception: a trap marked `memory: true`, whose
+   mistake shows as memory on the heavy cases and at scale. There the submission must run out of memory too, and it must do so
    somewhere; on small cases rules 1 and 2 apply as usual.
 
 A trap with `match: py:name` adds its own test to rule 1's value comparison
@@ -91,11 +92,17 @@ def explains(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResult]
     raised_here: set[str] = set()
     heavy_failures: list[tuple[Call, CaseResult]] = []
     memory_seen = False
+    extra_failures: list[CaseResult] = []
     for res in results[len(prep.calls):]:  # the device case and the memory-at-scale check (grader.scale)
         if res.verdict == "pass":
             continue
-        if trap.memory and res.name == "scale" and res.verdict == "memory" and res.function == trap.replaces:
+        if res.function != trap.replaces:
+            return False
+        if trap.memory and res.name == "scale" and res.verdict == "memory":
             memory_seen = True
+            continue
+        if res.name == "device" and res.verdict in ("wrong", "error"):
+            extra_failures.append(res)  # the same shape, dtype or exception shows on fake tensors too
             continue
         return False
     for call, res in zip(prep.calls, results):
@@ -131,6 +138,14 @@ def explains(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResult]
             raised_here.add(f"{expected.exc_type}: {normalise_message(expected.message)}")
     if trap.memory and not memory_seen:
         return False  # a memory trap is about the memory: without a memory failure it explains nothing
+    for res in extra_failures:
+        if res.verdict == "wrong" and any(r.verdict == "wrong" for c, r in zip(prep.calls, results)
+                                          if c.function.name == trap.replaces):
+            continue  # a wrong shape or dtype on the small cases is wrong at the device case's sizes too
+        if res.verdict == "error" and any(m.split(": ", 1)[1] and m.split(": ", 1)[1] in normalise_message(res.message)
+                                          for m in raised_here):
+            continue
+        return False
     for call, res in heavy_failures:
         got = outcome.calls.get(call.index)
         if res.verdict == "wrong" and got is not None and got.status == "ok":
