@@ -55,10 +55,9 @@ def render(report: Report, density: Density = "full", *, width: int = 80, path: 
     verdict = Verdict.of(report.verdict)
     if verdict == Verdict.PASS:
         if info is not None:
-            out += _pass_lines(info, width)
+            out += _pass_lines(info, width, _scale_line(report))
         else:
-            out.append(("", "\n"))
-        out += _scale_line(report)
+            out += [("", "\n")] + _scale_line(report)
         return out
     out.append(("", "\n"))
     if verdict == Verdict.INTERNAL:
@@ -142,14 +141,15 @@ def _printed(report: Report, width: int) -> Fragments:
 
 
 def _scale_line(report: Report) -> Fragments:
-    scale = report.scale or {}
-    peak, ref = scale.get("peak_bytes"), scale.get("reference_peak_bytes")
-    if not isinstance(peak, (int, float)) or not isinstance(ref, (int, float)) or ref <= 0:
+    """After a pass: the solution's peak memory at the drill's scale sizes against the
+    reference's (grader.scale's sentence), the question an interviewer asks next."""
+    text = (report.scale or {}).get("text")
+    if not isinstance(text, str) or not text:
         return []
-    return [("class:dim", f"  memory at scale: {peak / ref:.1f}x the reference\n")]
+    return [("class:dim", f"  {printable(text)}\n")]
 
 
-def _pass_lines(info: PassInfo, width: int) -> Fragments:
+def _pass_lines(info: PassInfo, width: int, scale: Fragments) -> Fragments:
     out: Fragments = []
     spare = info.target - info.elapsed
     out.append(("", f" · solved in {mmss(info.elapsed)}, target {mmss(info.target)}"))
@@ -157,6 +157,7 @@ def _pass_lines(info: PassInfo, width: int) -> Fragments:
         out.append(("class:pass", f" ({mmss(spare)} to spare)\n"))
     else:
         out.append(("class:over", f" ({mmss(-spare)} over)\n"))
+    out += scale
     if info.due is not None:
         out.append(("class:dim", f"  Back for review {when(info.due, info.now)}.\n"))
     if info.reference:
