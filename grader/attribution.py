@@ -12,11 +12,14 @@ function it replaces, the submission behaves like the trap:
 3. every other failing case is one the trap accounts for: cases of other
    functions must pass, and heavy cases (never run for traps, they are too
    big) may fail only as `wrong`, or as the same normalised exception the
-   trap raised elsewhere. The device case (fake CUDA inputs) may fail only
-   as the small cases did: `wrong` where they were wrong, or the exception
-   the trap raised; a device mix is never a trap. The memory-at-scale check
-   names no trap, with one exception: a trap marked `memory: true`, whose
-   mistake shows as memory on the heavy cases and at scale. There the submission must run out of memory too, and it must do so
+   trap raised elsewhere. The device case (fake CUDA inputs) may be `wrong`
+   only where the small cases were. A device mix there is a lesson of its
+   own, told on the device case: it neither names nor blocks a trap. The
+   memory-at-scale check names no trap, with one exception: a trap marked
+   `memory: true`, whose mistake shows as memory on the heavy cases and at
+   scale.
+
+A trap also needs evidence: at least one failing case it accounts for. There the submission must run out of memory too, and it must do so
    somewhere; on small cases rules 1 and 2 apply as usual.
 
 A trap with `match: py:name` adds its own test to rule 1's value comparison
@@ -81,10 +84,16 @@ def match_traps(prep: Prepared, outcome: Any, results: list[CaseResult]) -> Trap
     for trap in spec.traps:
         if explains(prep, trap, outcome, results):
             for res in results:
-                if res.verdict != "pass":
+                if res.verdict != "pass" and not is_device_mix(res):
                     res.trap = trap.id
             return TrapMatch(trap.id, trap.message, trap.why)
     return None
+
+
+def is_device_mix(res: CaseResult) -> bool:
+    """The device case failed because the solution mixed CPU tensors with GPU inputs
+    (grader.scale judges every other device failure as `wrong`, or leaves a note)."""
+    return res.name == "device" and res.verdict == "error"
 
 
 def explains(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResult]) -> bool:
@@ -92,17 +101,18 @@ def explains(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResult]
     raised_here: set[str] = set()
     heavy_failures: list[tuple[Call, CaseResult]] = []
     memory_seen = False
+    evidence = False  # a failure the trap accounts for (without one, the trap explains nothing)
     extra_failures: list[CaseResult] = []
     for res in results[len(prep.calls):]:  # the device case and the memory-at-scale check (grader.scale)
-        if res.verdict == "pass":
-            continue
+        if res.verdict == "pass" or is_device_mix(res):
+            continue  # a device mix is its own lesson, told on the device case: it neither names nor blocks a trap
         if res.function != trap.replaces:
             return False
         if trap.memory and res.name == "scale" and res.verdict == "memory":
-            memory_seen = True
+            memory_seen = evidence = True
             continue
-        if res.name == "device" and res.verdict in ("wrong", "error"):
-            extra_failures.append(res)  # the same shape, dtype or exception shows on fake tensors too
+        if res.name == "device" and res.verdict == "wrong":
+            extra_failures.append(res)  # the same wrong shape or dtype shows on fake tensors too
             continue
         return False
     for call, res in zip(prep.calls, results):
@@ -114,7 +124,7 @@ def explains(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResult]
             if trap.memory:
                 if res.verdict != "memory":
                     return False
-                memory_seen = True
+                memory_seen = evidence = True
             elif res.verdict != "pass":
                 heavy_failures.append((call, res))
             continue
@@ -134,18 +144,16 @@ def explains(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResult]
         got = outcome.calls.get(call.index)
         if got is None or not _behaves_like(prep, trap, call, got, expected):
             return False
+        evidence = True
         if expected.raised:
             raised_here.add(f"{expected.exc_type}: {normalise_message(expected.message)}")
     if trap.memory and not memory_seen:
         return False  # a memory trap is about the memory: without a memory failure it explains nothing
-    for res in extra_failures:
-        if res.verdict == "wrong" and any(r.verdict == "wrong" for c, r in zip(prep.calls, results)
-                                          if c.function.name == trap.replaces):
-            continue  # a wrong shape or dtype on the small cases is wrong at the device case's sizes too
-        if res.verdict == "error" and any(m.split(": ", 1)[1] and m.split(": ", 1)[1] in normalise_message(res.message)
-                                          for m in raised_here):
-            continue
+    if not evidence:
         return False
+    for res in extra_failures:
+        if not any(r.verdict == "wrong" for c, r in zip(prep.calls, results) if c.function.name == trap.replaces):
+            return False  # wrong at the device case's sizes only: not the trap's mistake
     for call, res in heavy_failures:
         got = outcome.calls.get(call.index)
         if res.verdict == "wrong" and got is not None and got.status == "ok":

@@ -173,12 +173,14 @@ class Report:
 
     @property
     def shown_case(self) -> CaseResult | None:
-        """The one case every screen shows first: the most severe failing case (the one
-        that decided the verdict), the earliest on a tie. A named trap explains every
-        failing case, so this case also shows the trap."""
+        """The one case every screen shows first: with a named trap, the most severe case
+        it explains (a device mix is told apart, on its own case); otherwise the most
+        severe failing case, the one that decided the verdict. The earliest on a tie."""
         bad = self.failing
         if not bad:
             return None
+        if self.trap is not None:
+            bad = [c for c in bad if c.trap == self.trap.id] or bad
         return min(bad, key=lambda c: Verdict.of(c.verdict).severity)
 
     first_failure = shown_case
