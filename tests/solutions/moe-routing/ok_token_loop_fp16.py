@@ -8,7 +8,7 @@ def moe_forward(x, router_logits, expert_weights, k):
         for t in range(T):
             v, i = torch.topk(router_logits[b, t], k)
             g = torch.softmax(v, 0)
-            acc = torch.zeros(d, dtype=x.dtype)
+            acc = x.new_zeros(d)
             for j in range(k):
                 acc = acc + g[j] * (x[b, t] @ expert_weights[i[j]])
             out[b, t] = acc
