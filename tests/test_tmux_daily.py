@@ -42,9 +42,8 @@ def test_warmup_back_for_review_and_due_tomorrow_agree_with_the_store(_drill_hom
         store.record_attempt("outer-typo", "solve", now - timedelta(minutes=5), 30, "wrong")  # due again
     tmux = Tmux(100, 40, drill(_drill_home, "warmup -n 1", f"cp {shlex.quote(str(REFERENCE))}"))
     try:
-        screen = tmux.wait_for("quick-fire", 30)
+        screen = tmux.wait_for(" 1/1 outer-typo", 30)  # the question itself, not the header's "quick-fire"
         assert "Warm-up: 1 drill(s) (1 due, 0 new), 1 quick-fire question(s) in between." in screen
-        assert " 1/1 outer-typo" in screen
         tmux.type_line("four")
         tmux.wait_for("Enter: next item", 10)
         tmux.type_line("")
