@@ -1,4 +1,4 @@
-# trap: outer-broadcast
+# trap: none  (right values through the diagonal of an (N, N) matrix: the memory mistake without the wrong mean of the outer-broadcast trap)
 import torch
 
 
