@@ -83,20 +83,10 @@ def _read(path: Path, key: tuple) -> Any:
 
 
 def _write(path: Path, key: tuple, catalogue: Any) -> None:
-    import tempfile
+    from trainer.files import write_atomically
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".catalogue.", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                pickle.dump((key, catalogue), fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        write_atomically(path, pickle.dumps((key, catalogue), protocol=pickle.HIGHEST_PROTOCOL))
     except (OSError, pickle.PicklingError):
         pass  # a read-only or full home: no cache, same answer

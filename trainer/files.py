@@ -8,8 +8,8 @@ import tempfile
 from pathlib import Path
 
 
-def write_atomically(path: Path, text: str, mode: int | None = None) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder, fsync and a rename.
+def write_atomically(path: Path, text: str | bytes, mode: int | None = None) -> None:
+    """Write ``text`` (or bytes) to ``path`` through a temporary file in the same folder, fsync and a rename.
     The file is private to its owner (0600) unless ``mode`` says otherwise, say 0o644 for a
     file teammates read from a shared folder.
 
@@ -30,7 +30,7 @@ def write_atomically(path: Path, text: str, mode: int | None = None) -> None:
     folder = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        with (os.fdopen(fd, "wb") if isinstance(text, bytes) else os.fdopen(fd, "w", encoding="utf-8")) as fh:
             fh.write(text)
             fh.flush()
             if mode is not None:
@@ -45,7 +45,7 @@ def write_atomically(path: Path, text: str, mode: int | None = None) -> None:
         raise
 
 
-def _write_in_place(path: Path, text: str) -> None:
+def _write_in_place(path: Path, text: str | bytes) -> None:
     """Write to a device or FIFO as it is; a FIFO nobody reads is an error, never a hang."""
     try:
         fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0))
@@ -54,8 +54,8 @@ def _write_in_place(path: Path, text: str) -> None:
             raise OSError(errno.ENXIO, "it is a FIFO that no program is reading", str(path)) from None
         raise
     os.set_blocking(fd, True)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(text if isinstance(text, bytes) else text.encode("utf-8"))
 
 
 def not_utf8(path: object, exc: UnicodeDecodeError) -> str:
