@@ -118,3 +118,15 @@ def test_no_relative_error_against_an_expected_zero_and_inf_is_signed():
     g = torch.tensor([0.0, 1.0])
     msg = _compare_float(e, g, _Call, tol, [2], [2]).message
     assert "-inf was expected" in msg
+
+
+def test_a_failure_the_trap_does_not_explain_is_shown_too():
+    cases = [CaseResult("small", "f", "wrong", "values differ", trap="t"),
+             CaseResult("device", "f", "error", "with its inputs on a GPU (cuda:0) it mixes devices"),
+             CaseResult("other", "f", "wrong", "values differ", trap="t")]
+    report = _report(cases=cases, trap=TrapMatch("t", "matches the thing", "why"))
+    text = plain(render(report, width=100))
+    assert report.shown_case.name == "small"  # the trap's own case comes first
+    assert "case small" in text and "case device" in text and "mixes devices" in text
+    assert text.index("case small") < text.index("trap: t") < text.index("case device")
+    assert "also failing: other\n" in text

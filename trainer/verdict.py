@@ -89,8 +89,11 @@ def render(report: Report, density: Density = "full", *, width: int = 80, path: 
         why = " ".join(report.trap.why.split())
         if why:
             out.append(("class:why", _wrap(why, width, "    ")))
+    decided = min(report.failing, key=lambda c: Verdict.of(c.verdict).severity) if report.failing else None
+    if not verbose and decided is not None and decided is not shown:
+        out += _case_lines(decided, width)  # the case that set the verdict, which the trap does not explain
     if not verbose:
-        rest = [c.name for c in report.failing if c is not shown]
+        rest = [c.name for c in report.failing if c is not shown and c is not decided]
         rest = list(dict.fromkeys(rest))  # each case once
         if rest:
             names = ", ".join(printable(n) for n in rest[:_ALSO_SHOWN])
