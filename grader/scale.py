@@ -339,16 +339,3 @@ def warm(prep: Any) -> None:
 
     if prep.reference is not None and prep.fake is not None and prep.fake.active:
         fake.run_plan(prep.fake, prep.reference, str(prep.spec.reference_path))
-
-
-def memory_trap(spec: Any, results: list[CaseResult]) -> Any:
-    """A `memory: true` trap explains a `memory` verdict of the scale check on its function."""
-    from grader.report import TrapMatch
-
-    for res in results:
-        if res.name == "scale" and res.verdict == "memory":
-            for trap in spec.traps:
-                if trap.memory and trap.replaces == res.function:
-                    res.trap = trap.id
-                    return TrapMatch(trap.id, trap.message, trap.why)
-    return None

@@ -109,11 +109,16 @@ def read_bytes(path: str | os.PathLike, limit: int) -> bytes:
 
 def read_text(path: str | os.PathLike, limit: int) -> str:
     """The UTF-8 text of a regular file of at most ``limit`` bytes; UnreadableFile otherwise."""
-    raw = read_bytes(path, limit)
+    return decode_text(read_bytes(path, limit), path)
+
+
+def decode_text(raw: bytes, name: object) -> str:
+    """``raw`` as UTF-8 text; UnreadableFile naming the first bad byte otherwise (the one
+    wording every command uses for a file, or stdin, that is not UTF-8)."""
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise UnreadableFile(path, f"it is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start}); "
+        raise UnreadableFile(name, f"it is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start}); "
                                    f"save it as UTF-8 and try again") from None
 
 

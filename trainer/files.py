@@ -56,13 +56,3 @@ def _write_in_place(path: Path, text: str | bytes) -> None:
     os.set_blocking(fd, True)
     with os.fdopen(fd, "wb") as fh:
         fh.write(text if isinstance(text, bytes) else text.encode("utf-8"))
-
-
-def not_utf8(path: object, exc: UnicodeDecodeError) -> str:
-    """The message for a file that is not UTF-8 text, worded as grader.userfile's reader
-    words it (check, watch, import and :edit read through that)."""
-    from trainer.markup import printable
-
-    byte = exc.object[exc.start:exc.start + 1] if isinstance(exc.object, (bytes, bytearray)) else b""
-    where = f" (byte 0x{byte[0]:02x} at offset {exc.start})" if byte else ""
-    return f"cannot read {printable(path)}: it is not UTF-8 text{where}; save it as UTF-8 and try again"

@@ -143,7 +143,7 @@ def import_command(
     file: str = typer.Argument(..., metavar="FILE", help="A file written by `drill export` ('-' for stdin)."),
 ) -> None:
     """Merge progress from FILE (written by `drill export`); attempts already present are skipped."""
-    from grader.userfile import IMPORT_LIMIT, UnreadableFile, read_bytes, read_stream
+    from grader.userfile import IMPORT_LIMIT, UnreadableFile, decode_text, read_bytes, read_stream
 
     source = "stdin" if file == "-" else printable(file)
     try:
@@ -153,13 +153,9 @@ def import_command(
             raw = read_stream(sys.stdin.buffer, IMPORT_LIMIT)
         else:
             raw = read_bytes(Path(file).expanduser(), IMPORT_LIMIT)
-        text = raw.decode("utf-8")
+        text = decode_text(raw, source)
     except UnreadableFile as exc:
         usage_error(f"{printable(exc)}. Nothing was imported.")
-    except UnicodeDecodeError as exc:
-        from trainer.files import not_utf8
-
-        usage_error(not_utf8(source, exc) + ". Nothing was imported.")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
