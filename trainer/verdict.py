@@ -55,9 +55,9 @@ def render(report: Report, density: Density = "full", *, width: int = 80, path: 
     verdict = Verdict.of(report.verdict)
     if verdict == Verdict.PASS:
         if info is not None:
-            out += _pass_lines(info, width, _scale_line(report))
+            out += _pass_lines(info, width, _scale_line(report, width))
         else:
-            out += [("", "\n")] + _scale_line(report)
+            out += [("", "\n")] + _scale_line(report, width)
         return out
     out.append(("", "\n"))
     if verdict == Verdict.INTERNAL:
@@ -143,13 +143,13 @@ def _printed(report: Report, width: int) -> Fragments:
     return [("class:dim", _wrap("it printed: " + " | ".join(lines), width, "  ", "    ", max_lines=3))]
 
 
-def _scale_line(report: Report) -> Fragments:
+def _scale_line(report: Report, width: int) -> Fragments:
     """After a pass: the solution's peak memory at the drill's scale sizes against the
     reference's (grader.scale's sentence), the question an interviewer asks next."""
     text = (report.scale or {}).get("text")
     if not isinstance(text, str) or not text:
         return []
-    return [("class:dim", f"  {printable(text)}\n")]
+    return [("class:dim", _wrap(text, width, "  ", "    "))]
 
 
 def _pass_lines(info: PassInfo, width: int, scale: Fragments) -> Fragments:
