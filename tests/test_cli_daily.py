@@ -167,7 +167,7 @@ def test_non_utf8_files_get_one_friendly_message(app, tmp_path):
 
 def test_watch_and_edit_give_the_non_utf8_message(tmp_path):
     from trainer.repl.editor import edit_text
-    from trainer.repl.watch import watch
+    from trainer.watch import watch
 
     bad = tmp_path / "bad.py"
     bad.write_bytes(b"\xfe\n")

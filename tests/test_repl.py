@@ -11,7 +11,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from trainer.repl.app import DrillRepl, ReplOptions
-from trainer.repl.clock import FakeClock
+from trainer.clock import FakeClock
 from trainer.repl.drafts import Drafts
 from trainer.repl.editor import EditResult, edit_text
 from trainer.repl.grading import InProcessGrading
@@ -381,7 +381,7 @@ def test_the_repl_never_imports_torch_at_start():
     import sys
 
     code = ("import sys, trainer.cli; trainer.cli._register(); import trainer.repl.app, trainer.repl.quickfire, "
-            "trainer.repl.watch, trainer.repl.grading, trainer.sessions; print('torch' in sys.modules)")
+            "trainer.watch, trainer.repl.grading, trainer.sessions; print('torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "False", out.stderr
 

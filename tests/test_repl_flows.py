@@ -13,7 +13,7 @@ from prompt_toolkit.document import Document
 from grader.report import CaseResult, Report, TrapMatch
 from tests.test_repl import CTRL_C, CTRL_Q, run_repl, store_recorder, until
 from trainer.repl.app import DrillRepl, ReplOptions
-from trainer.repl.clock import FakeClock
+from trainer.clock import FakeClock
 from trainer.repl.code import essence, opening, untouched, without_commands
 from trainer.repl.drafts import Drafts
 from trainer.repl.toolbar import BarState, bar

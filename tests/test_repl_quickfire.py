@@ -7,7 +7,7 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from trainer.repl.clock import FakeClock
+from trainer.clock import FakeClock
 from trainer.repl.quickfire import ask, feedback, is_right
 from trainer.verdict import plain
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from trainer.repl.clock import FakeClock
+from trainer.clock import FakeClock
 from trainer.sessions import (DrillItem, ItemResult, Mock, QuizItem, Warmup, choose_mock_drills, plan_warmup,
                               score, weakness)
 

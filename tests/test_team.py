@@ -432,7 +432,7 @@ def test_two_members_timed_and_by_file_the_board_shows_no_zero_time(app, tmp_pat
     --file. At equal score Bo ranks first, Ada's row says untimed, and 0:00 appears nowhere."""
     import trainer.cli.team as cli_team
     from trainer.repl.app import DrillOutcome
-    from trainer.repl.clock import FakeClock
+    from trainer.clock import FakeClock
 
     clock = FakeClock(datetime(2026, 12, 1, 18, tzinfo=UTC))
 
@@ -525,7 +525,7 @@ def test_team_run_in_the_repl_uses_the_session_clock_and_seed(app, tmp_path, mon
     seed and one shared deadline; when the countdown runs out the rest is 'not reached'."""
     import trainer.cli.team as cli_team
     from trainer.repl.app import DrillOutcome
-    from trainer.repl.clock import FakeClock
+    from trainer.clock import FakeClock
 
     clock = FakeClock(datetime(2026, 12, 1, 18, tzinfo=UTC))
     seen = []

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from trainer.repl.grading import InProcessGrading
 from trainer.verdict import plain
-from trainer.repl.watch import watch
+from trainer.watch import watch
 
 SOLUTIONS = Path(__file__).parent / "solutions" / "masked-mean"
 

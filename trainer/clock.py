@@ -1,9 +1,29 @@
-"""Time, injected: a monotonic clock for durations and a UTC wall clock for records."""
+"""Time, injected, and time shown: the one clock type and the one `mm:ss`.
+
+Every timed flow (the REPL, warm-up, mock, team run) and the store take their
+time from here so that tests can drive it by hand: ``Clock`` gives a monotonic
+reading for durations and a UTC wall clock for records; ``MonotonicClock`` is
+the part a countdown needs; ``Now`` is the part the store and the scheduler
+need (a function returning the current UTC time). ``SystemClock`` is the real
+one, ``FakeClock`` the one tests move.
+
+``mmss`` is how every screen and report writes a duration: ``1:05``, and
+``1:02:05`` from an hour up. Torch-free and import-light: the CLI loads it on
+paths that never grade.
+"""
 from __future__ import annotations
 
 import time
-from datetime import datetime, timezone
-from typing import Protocol
+from datetime import datetime, timedelta, timezone
+from typing import Callable, Protocol
+
+Now = Callable[[], datetime]  # the wall clock alone: the current time, zone-aware UTC
+
+
+class MonotonicClock(Protocol):
+    """The part of a clock a countdown needs."""
+
+    def monotonic(self) -> float: ...
 
 
 class Clock(Protocol):
@@ -32,9 +52,15 @@ class FakeClock:
         return self._mono
 
     def now(self) -> datetime:
-        from datetime import timedelta
-
         return self._start + timedelta(seconds=self._mono - self._t0)
 
     def advance(self, seconds: float) -> None:
         self._mono += seconds
+
+
+def mmss(seconds: float | None) -> str:
+    """1:05 for 65 s, 1:02:05 from an hour up; negative times show as 0:00; an em dash for None."""
+    if seconds is None:
+        return "—"
+    s = max(0, int(round(seconds)))
+    return f"{s // 60}:{s % 60:02d}" if s < 3600 else f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"

@@ -39,14 +39,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Callable, Sequence
+from typing import Sequence
 
 from fsrs import Card, Rating, Scheduler, State
 from fsrs.scheduler import DEFAULT_PARAMETERS, LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS
 
 from grader.report import SEVERITY
-
-Clock = Callable[[], datetime]
 
 VERDICTS: tuple[str, ...] = tuple(reversed(SEVERITY))  # the one list, grader.report's: pass first
 DEFAULT_RETENTION = 0.9

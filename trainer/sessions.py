@@ -11,13 +11,11 @@ import random
 import textwrap
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Mapping, Protocol, Sequence, Union
+from typing import Any, Mapping, Sequence, Union
 
+from trainer.clock import MonotonicClock
+from trainer.clock import mmss as _mmss
 from trainer.markup import printable_lines
-
-
-class MonotonicClock(Protocol):
-    def monotonic(self) -> float: ...
 
 
 # ------------------------------------------------------------------ items
@@ -55,11 +53,6 @@ class ItemResult:
     @property
     def ok(self) -> bool:
         return self.status in ("passed", "right")
-
-
-def _mmss(seconds: float) -> str:
-    s = max(0, int(round(seconds)))
-    return f"{s // 60}:{s % 60:02d}"
 
 
 # ---------------------------------------------------------------- warm-up

@@ -70,7 +70,7 @@ from trainer.scheduling import (
     utc_now,
 )
 
-Clock = Callable[[], datetime]
+from trainer.clock import Now as Clock  # the one clock module: a function returning UTC now
 
 DB_NAME = "progress.db"
 BACKUP_DIR = "backups"

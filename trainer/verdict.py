@@ -25,6 +25,7 @@ from datetime import datetime
 from typing import Literal
 
 from grader.report import Report, Verdict
+from trainer.clock import mmss  # the one mm:ss; toolbar and header import it from here
 from trainer.markup import printable, printable_lines
 
 Fragments = list[tuple[str, str]]
@@ -190,11 +191,6 @@ def _wrap(text: str, width: int, indent: str, more: str | None = None, max_lines
 
 def style_of(verdict: str) -> str:
     return {"pass": "class:pass", "internal": "class:internal"}.get(str(verdict), "class:fail")
-
-
-def mmss(seconds: float) -> str:
-    seconds = max(0, int(round(seconds)))
-    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def when(due: datetime, now: datetime | None) -> str:

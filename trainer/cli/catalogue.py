@@ -6,6 +6,7 @@ from typing import Optional
 import typer
 
 from trainer.cli.app import app, usage_error
+from trainer.clock import mmss as _mmss
 from trainer.ledger import ledger_lines
 
 
@@ -72,10 +73,6 @@ def show(drill_id: str = typer.Argument(..., metavar="ID", help="the drill id, e
     out += [""] + fold_line(f"practise it: drill solve {spec.id}", width) \
         + fold_line(f"grade a file: drill check {spec.id} FILE", width)
     typer.echo("\n".join(out))
-
-
-def _mmss(seconds: int) -> str:
-    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 _HEADER = ("#", "id", "topic", "state", "due", "best", "target", "title")

@@ -162,7 +162,7 @@ def warmup(
     from trainer.cli.progress import store_errors
     from trainer.due import read_agenda
     from trainer.repl.app import ReplOptions
-    from trainer.repl.clock import SystemClock
+    from trainer.clock import SystemClock
     from trainer.repl.grading import open_grading
     from trainer.repl.quickfire import ask
     from trainer.sessions import DrillItem, ItemResult, QuizItem, Warmup, plan_warmup
@@ -298,7 +298,7 @@ def mock(
 
     from trainer.cli.progress import store_errors
     from trainer.repl.app import ReplOptions
-    from trainer.repl.clock import SystemClock
+    from trainer.clock import SystemClock
     from trainer.repl.grading import open_grading
     from trainer.sessions import DrillItem, Mock, choose_mock_drills, weakness
     from trainer.store import open_store
@@ -365,7 +365,7 @@ def watch_command(
 
     from trainer.repl.grading import open_grading
     from trainer.repl.style import repl_style
-    from trainer.repl.watch import watch
+    from trainer.watch import watch
 
     spec = get_spec_or_exit(drill_id)
     if file.is_dir():

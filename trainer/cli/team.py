@@ -269,7 +269,7 @@ def _run_repl(session: TeamSession, flow: TeamRun, session_id: int, save: Any, c
 
 def make_clock() -> Any:
     """The session clock: monotonic for the countdown, UTC for the records (tests use a fake)."""
-    from trainer.repl.clock import SystemClock
+    from trainer.clock import SystemClock
 
     return SystemClock()
 

@@ -32,7 +32,7 @@ from pygments.lexers.python import PythonLexer
 from grader.report import Report
 from trainer.repl import editor as editor_mod
 from trainer.repl.code import CodeBuffer, essence, opening, untouched, without_commands
-from trainer.repl.clock import Clock, SystemClock
+from trainer.clock import Clock, SystemClock
 from trainer.repl.actions import DrillCommands
 from trainer.repl.commands import Command, commands_of, key_label, parse_command_line
 from trainer.repl.drafts import Drafts

@@ -10,7 +10,7 @@ from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.shortcuts import print_formatted_text
 
 from grader.answers import answers_match
-from trainer.repl.clock import Clock, SystemClock
+from trainer.clock import Clock, SystemClock
 from trainer.repl.style import repl_style
 from trainer.verdict import Fragments
 
