@@ -10,7 +10,7 @@ from fsrs.scheduler import DEFAULT_PARAMETERS
 from typer.testing import CliRunner
 
 from trainer.optimizing import Point, predictions
-from trainer.report_scheduler import lines, scheduler_section
+from trainer.reports.scheduler import lines, scheduler_section
 from trainer.store import PARAMETERS_KEY, open_store
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from trainer import reports as r
-from trainer.report_charts import bar, heat_grid, sparkline
+from trainer.reports.charts import bar, heat_grid, sparkline
 from trainer.store import database_exists, open_store
 
 UTC = timezone.utc
@@ -78,7 +78,7 @@ def test_heat_grid_text():
 
 
 def test_text_heatmap_keeps_the_latest_weeks_that_fit():
-    from trainer.report_text import fit_weeks
+    from trainer.reports.text import fit_weeks
 
     hm = r.heatmap({TODAY: 1}, TODAY - timedelta(days=370), TODAY)
     assert len(hm.weeks) == 54
@@ -156,9 +156,9 @@ def test_first_try_mistakes_and_weakest_exact():
 def test_a_drill_never_passed_shows_not_yet_passed_with_its_real_figures():
     """FSRS's recall right after a failed review is high; the report must not show it as
     100% for a drill that was never passed."""
-    from trainer.report_html import render_html
-    from trainer.report_md import render_md
-    from trainer.report_text import render_text
+    from trainer.reports.html import render_html
+    from trainer.reports.md import render_md
+    from trainer.reports.text import render_text
 
     attempts = [A("b1", at(2), 300, "wrong"), A("b1", at(1), 250, "wrong", first_try=False),
                 A("b1", at(0), 200, "wrong"), A("a1", at(0), 90)]
@@ -181,8 +181,8 @@ def test_a_drill_never_passed_shows_not_yet_passed_with_its_real_figures():
 
 
 def test_counts_are_pluralised_and_markdown_keeps_shapes_readable():
-    from trainer.report_md import render_md
-    from trainer.report_text import render_text
+    from trainer.reports.md import render_md
+    from trainer.reports.text import render_text
 
     cat = [r.DrillInfo("a1", "Alpha one", "alpha", 100.0, (("t-x", "x is (B, T) not (B, 1)"),))]
     report = r.build_report([A("a1", at(0), 90, "wrong", traps=("t-x",))], [], {}, cat, NOW, UTC)
@@ -193,7 +193,7 @@ def test_counts_are_pluralised_and_markdown_keeps_shapes_readable():
 
 
 def test_the_text_report_uses_one_table_style():
-    from trainer.report_text import render_text
+    from trainer.reports.text import render_text
 
     attempts = [A("a1", at(1), 90, "wrong", traps=("t-x",)), A("a1", at(0), 80)]
     sessions = [S("mock", at(0), {"score": 70, "passed": 1, "total": 1, "minutes": 30})]
@@ -214,8 +214,8 @@ class S:  # the fields of store.SessionRecord the reports read
 
 
 def test_mock_scores_over_time_with_the_formula():
-    from trainer.report_md import render_md
-    from trainer.report_text import render_text
+    from trainer.reports.md import render_md
+    from trainer.reports.text import render_text
 
     sessions = [S("mock", at(5), {"score": 40, "passed": 1, "total": 3, "minutes": 30}),
                 S("warmup", at(4), {"score": 99}),
@@ -376,7 +376,7 @@ def test_since_limits_the_window(app, fixed_clock):
 def test_no_color_and_colour(app, fixed_clock, monkeypatch):
     seed_history()
     from trainer.cli.reporting import gather
-    from trainer.report_text import render_text
+    from trainer.reports.text import render_text
 
     report = gather(NOW, UTC, None)
     assert "\x1b[" in render_text(report, color=True) and "\x1b[" not in render_text(report, color=False)
@@ -406,6 +406,6 @@ def test_report_imports_no_torch():
     import sys
 
     code = ("import sys; from trainer.cli import _register; _register(); import trainer.reports, "
-            "trainer.report_html, trainer.report_text, trainer.board_render; print('torch' in sys.modules)")
+            "trainer.reports.html, trainer.reports.text, trainer.board_render; print('torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parents[1])
     assert out.stdout.strip() == "False", out.stderr

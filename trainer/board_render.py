@@ -13,9 +13,9 @@ from rich.text import Text
 
 from trainer.markup import html_text as esc
 from trainer.markup import md_code, md_text, printable
-from trainer.report_html import page
-from trainer.report_svg import hbar_chart
-from trainer.report_text import make_console, make_table
+from trainer.reports.html import page
+from trainer.reports.svg import hbar_chart
+from trainer.reports.text import make_console, make_table
 from trainer.reports import mmss
 from trainer.team import Board, BoardRow, DrillResult
 

@@ -60,7 +60,7 @@ def gather(moment: datetime, tz: tzinfo, since: date | None) -> Report:
     infos = drill_infos(specs.values())
     attempts, dues, recall, sessions, section = [], [], {}, [], None
     if database_exists():
-        from trainer.report_scheduler import scheduler_section
+        from trainer.reports.scheduler import scheduler_section
 
         with open_store(clock=lambda: moment) as store:
             attempts = store.attempts()
@@ -75,14 +75,14 @@ def render(report: Report, fmt: str, color: bool = False, width: int = 100) -> s
     if fmt == "json":
         return json.dumps(to_dict(report), indent=2) + "\n"
     if fmt == "md":
-        from trainer.report_md import render_md
+        from trainer.reports.md import render_md
 
         return render_md(report)
     if fmt == "html":
-        from trainer.report_html import render_html
+        from trainer.reports.html import render_html
 
         return render_html(report)
-    from trainer.report_text import render_text
+    from trainer.reports.text import render_text
 
     return render_text(report, color=color, width=width)
 

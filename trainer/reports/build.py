@@ -21,203 +21,37 @@ first try, mistakes, totals, mock scores). Mastery, streak, due reviews and the 
 drills describe the present and use the whole history. Days are calendar days
 in the ``tz`` given (the person's local zone in the CLI, UTC in tests).
 
-One model, several renderers: ``Report`` holds every section; report_text,
-report_md, report_html and ``to_dict`` (JSON) each draw all of it. A new section
-is a field here plus one function in each renderer.
+The records are trainer.reports.model's; the renderers beside this module
+(text, md, html, json_data) each draw all of them.
 """
 from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 from typing import Any, Iterable, Mapping, Sequence
 
-from trainer.sessions import SCORE_FORMULA
-
-HEATMAP_WEEKS = 26
-DUE_DAYS = 14
-WEAKEST = 5
-MISTAKES = 8
-TREND_POINTS = 12
-MOCK_POINTS = 20
-
-# How trainer.sessions.score() scores a mock interview (tests/test_reports.py checks
-# the two agree).
-MOCK_SCORE_FORMULA = "score out of 100: " + SCORE_FORMULA  # the one formula, trainer.sessions'
-
-
-
-# ---------------------------------------------------------------- inputs
-
-
-@dataclass(frozen=True)
-class DrillInfo:
-    """What a report needs of one catalogue spec."""
-
-    id: str
-    title: str
-    topic: str
-    target_seconds: float | None
-    traps: tuple[tuple[str, str], ...] = ()  # (trap id, message)
-
-
-def drill_infos(specs: Iterable[Any]) -> list[DrillInfo]:
-    """DrillInfo for each catalogue spec (anything with id, title, topic, target_seconds, traps)."""
-    return [DrillInfo(s.id, s.title, s.topic, float(s.target_seconds) if s.target_seconds else None,
-                      tuple((t.id, t.message) for t in s.traps)) for s in specs]
-
-
-# --------------------------------------------------------------- records
-
-
-@dataclass(frozen=True)
-class TopicMastery:
-    topic: str
-    mastery: float  # mean retrievability over every drill of the topic (unpractised = 0)
-    recall: float | None  # mean retrievability over the practised drills only
-    practised: int
-    total: int
-
-
-@dataclass(frozen=True)
-class HeatCell:
-    day: date
-    count: int
-    level: int  # 0 (nothing) .. 4 (the busiest days)
-
-
-@dataclass(frozen=True)
-class Heatmap:
-    first: date  # the first day shown
-    last: date  # the last day shown (today)
-    weeks: tuple[tuple[HeatCell | None, ...], ...]  # Monday-first columns of 7; None outside first..last
-    max_count: int
-    active_days: int
-
-
-@dataclass(frozen=True)
-class TrendPoint:
-    at: datetime
-    seconds: float
-
-
-@dataclass(frozen=True)
-class DrillTrend:
-    drill: str
-    title: str
-    target: float | None
-    points: tuple[TrendPoint, ...]  # passing attempts, oldest first (the last TREND_POINTS)
-    passes: int
-
-    @property
-    def best(self) -> float:
-        return min(p.seconds for p in self.points)
-
-    @property
-    def latest(self) -> float:
-        return self.points[-1].seconds
-
-    @property
-    def on_target(self) -> bool | None:
-        return None if self.target is None else self.latest <= self.target
-
-
-@dataclass(frozen=True)
-class FirstTry:
-    attempts: int  # attempts that were a first submit
-    passes: int
-
-    @property
-    def rate(self) -> float | None:
-        return self.passes / self.attempts if self.attempts else None
-
-
-@dataclass(frozen=True)
-class Mistake:
-    trap: str
-    count: int
-    message: str
-    made_in: tuple[str, ...]  # drills where it happened
-    practise: tuple[str, ...]  # drills whose spec drills this trap (made_in first)
-
-
-@dataclass(frozen=True)
-class DueDay:
-    day: date
-    count: int
-
-
-@dataclass(frozen=True)
-class WeakDrill:
-    drill: str
-    title: str
-    topic: str
-    recall: float | None  # FSRS recall now; None for a drill never passed (there is nothing to recall)
-    attempts: int
-    passes: int
-    first_tries: int  # attempts that were a first submit
-    first_passes: int  # ... and passed
-    best: float | None
-    target: float | None
-    score: float  # 0 (solid) .. 1 (weakest)
-
-    @property
-    def command(self) -> str:
-        return f"drill solve {self.drill}"
-
-    @property
-    def passed(self) -> bool:
-        return self.passes > 0
-
-
-@dataclass(frozen=True)
-class MockScore:
-    """One finished mock interview, as its session summary stored it."""
-
-    at: datetime  # when it started, in the report's zone
-    score: int  # 0..100, MOCK_SCORE_FORMULA
-    passed: int
-    total: int
-    minutes: float | None
-
-
-@dataclass(frozen=True)
-class Totals:
-    attempts: int
-    passes: int
-    drills: int  # distinct drills attempted
-    days: int  # distinct practice days
-    seconds: float
-
-
-@dataclass(frozen=True)
-class Report:
-    generated_at: datetime
-    today: date
-    since: date | None
-    empty: bool  # no attempt at all, ever: the report only says what to do first
-    streak: int
-    totals: Totals
-    mastery: tuple[TopicMastery, ...]
-    heatmap: Heatmap
-    trends: tuple[DrillTrend, ...]
-    untimed: int  # passes left out of the trends: graded files, whose time is the grader's
-    first_try: FirstTry
-    mistakes: tuple[Mistake, ...]
-    due: tuple[DueDay, ...]
-    weakest: tuple[WeakDrill, ...]
-    next_steps: tuple[str, ...]  # shell commands, most useful first
-    mocks: tuple[MockScore, ...] = ()  # oldest first, the last MOCK_POINTS in the window
-    scheduler: Any = None  # trainer.report_scheduler.SchedulerSection, when the store was read
-
-    @property
-    def overall_mastery(self) -> float:
-        total = sum(m.total for m in self.mastery)
-        return sum(m.mastery * m.total for m in self.mastery) / total if total else 0.0
-
-
-# ------------------------------------------------------------ computations
+from trainer.reports.model import (
+    DUE_DAYS,
+    HEATMAP_WEEKS,
+    MISTAKES,
+    MOCK_POINTS,
+    TREND_POINTS,
+    WEAKEST,
+    DrillInfo,
+    DrillTrend,
+    DueDay,
+    FirstTry,
+    HeatCell,
+    Heatmap,
+    Mistake,
+    MockScore,
+    Report,
+    TopicMastery,
+    Totals,
+    TrendPoint,
+    WeakDrill,
+)
 
 
 def local_day(moment: datetime, tz: tzinfo) -> date:
@@ -491,101 +325,3 @@ def build_report(
         next_steps=tuple(next_steps(empty, due[0].count if due else 0, weak, drills[0].id if drills else None)),
         mocks=tuple(mock_scores((s for s in sessions if since is None or local_day(s.started_at, tz) >= since), tz)),
     )
-
-
-# ------------------------------------------------------------ small helpers
-
-
-def untimed_note(n: int) -> str:
-    """The sentence saying why some passes are not in the trend ('' when none)."""
-    if not n:
-        return ""
-    return (f"{plural(n, 'pass')} from graded files (drill check --record, team run --file) "
-            f"{'is' if n == 1 else 'are'} left out: {'it times' if n == 1 else 'they time'} the grader, not you.")
-
-
-def mmss(seconds: float | None) -> str:
-    """1:05 for 65 s; an em dash for None."""
-    if seconds is None:
-        return "—"
-    s = max(0, int(round(seconds)))
-    return f"{s // 60}:{s % 60:02d}" if s < 3600 else f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
-
-
-def duration(seconds: float) -> str:
-    """Time spent, for people: 45 s, 12 min, 3h 05m."""
-    s = int(round(seconds))
-    if s < 60:
-        return f"{s} s"
-    if s < 3600:
-        return f"{s // 60} min"
-    return f"{s // 3600}h {s % 3600 // 60:02d}m"
-
-
-def plural(n: int, word: str) -> str:
-    """'1 day', '3 days'."""
-    return f"{n} {word}{'' if n == 1 else ('es' if word.endswith('s') else 's')}"
-
-
-def first_try_text(w: WeakDrill) -> str:
-    """'1/3' first submits passed, or a dash when no attempt was a first submit."""
-    return f"{w.first_passes}/{w.first_tries}" if w.first_tries else "—"
-
-
-def best_text(w: WeakDrill) -> str:
-    """'1:05 / 3:00' (best timed pass against the target), or 'not yet passed'."""
-    if not w.passed:
-        return "not yet passed"
-    return f"{mmss(w.best)} / {mmss(w.target)}"
-
-
-def percent(value: float | None) -> str:
-    return "—" if value is None else f"{round(100 * value)}%"
-
-
-def to_dict(report: Report) -> dict[str, Any]:
-    """The report as plain JSON-ready data (dates ISO-8601, times in seconds)."""
-    return {
-        "format": 1,
-        "generated_at": report.generated_at.isoformat(),
-        "today": report.today.isoformat(),
-        "since": report.since.isoformat() if report.since else None,
-        "empty": report.empty,
-        "streak": report.streak,
-        "totals": {"attempts": report.totals.attempts, "passes": report.totals.passes,
-                   "drills": report.totals.drills, "days": report.totals.days, "seconds": report.totals.seconds},
-        "mastery": {"overall": round(report.overall_mastery, 4), "topics": [
-            {"topic": m.topic, "mastery": round(m.mastery, 4),
-             "recall": None if m.recall is None else round(m.recall, 4),
-             "practised": m.practised, "total": m.total} for m in report.mastery]},
-        "heatmap": {"first": report.heatmap.first.isoformat(), "last": report.heatmap.last.isoformat(),
-                    "max": report.heatmap.max_count, "active_days": report.heatmap.active_days,
-                    "days": [{"day": c.day.isoformat(), "count": c.count, "level": c.level}
-                             for w in report.heatmap.weeks for c in w if c is not None and c.count]},
-        "trends": [{"drill": t.drill, "title": t.title, "target": t.target, "passes": t.passes,
-                    "best": t.best, "latest": t.latest, "on_target": t.on_target,
-                    "points": [{"at": p.at.isoformat(), "seconds": p.seconds} for p in t.points]}
-                   for t in report.trends],
-        "untimed_passes": report.untimed,
-        "first_try": {"attempts": report.first_try.attempts, "passes": report.first_try.passes,
-                      "rate": None if report.first_try.rate is None else round(report.first_try.rate, 4)},
-        "mistakes": [{"trap": m.trap, "count": m.count, "message": m.message, "made_in": list(m.made_in),
-                      "practise": [f"drill solve {d}" for d in m.practise]} for m in report.mistakes],
-        "due": [{"day": d.day.isoformat(), "count": d.count} for d in report.due],
-        "weakest": [{"drill": w.drill, "title": w.title, "topic": w.topic,
-                     "recall": None if w.recall is None else round(w.recall, 4),
-                     "attempts": w.attempts, "passes": w.passes, "first_tries": w.first_tries,
-                     "first_passes": w.first_passes, "best": w.best, "target": w.target,
-                     "score": w.score, "command": w.command} for w in report.weakest],
-        "mocks": {"formula": MOCK_SCORE_FORMULA,
-                  "scores": [{"at": m.at.isoformat(), "score": m.score, "passed": m.passed, "total": m.total,
-                              "minutes": m.minutes} for m in report.mocks]},
-        "next_steps": list(report.next_steps),
-        "scheduler": _scheduler_dict(report.scheduler),
-    }
-
-
-def _scheduler_dict(section: Any) -> dict[str, Any] | None:
-    from trainer.report_scheduler import to_dict as scheduler_to_dict
-
-    return None if section is None else scheduler_to_dict(section)

@@ -3,7 +3,7 @@ script, no network). Every string from the store or the catalogue is escaped.
 """
 from __future__ import annotations
 
-from trainer.report_svg import due_columns, esc, heatmap_svg, mastery_bars, mock_chart, trend_chart
+from trainer.reports.svg import due_columns, esc, heatmap_svg, mastery_bars, mock_chart, trend_chart
 from trainer.reports import MOCK_SCORE_FORMULA, Report, best_text, duration, first_try_text, percent, plural, untimed_note
 
 CSS = """
@@ -48,7 +48,7 @@ def _panel(title: str, inner: str, note: str = "") -> str:
 
 
 def _scheduler(report: Report) -> str:
-    from trainer.report_scheduler import html
+    from trainer.reports.scheduler import html
 
     return "" if report.scheduler is None else _panel("Scheduler", html(report.scheduler), "FSRS at work")
 

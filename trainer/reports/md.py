@@ -6,7 +6,7 @@ tables) so they read the same in a terminal, an editor and a rendered page.
 from __future__ import annotations
 
 from trainer.markup import md_code, md_text
-from trainer.report_charts import bar, heat_grid, sparkline
+from trainer.reports.charts import bar, heat_grid, sparkline
 from trainer.reports import (
     MOCK_SCORE_FORMULA,
     Report,
@@ -68,7 +68,7 @@ def render_md(report: Report) -> str:
                             f"{bar(d.count, top, 20, empty=' ')} {d.count}".rstrip()
                             for i, d in enumerate(report.due)] + ["```", ""]
     if report.scheduler is not None:
-        from trainer.report_scheduler import lines as scheduler_lines
+        from trainer.reports.scheduler import lines as scheduler_lines
 
         lines += ["## Scheduler", ""] + [md_text(line) for line in scheduler_lines(report.scheduler)] + [""]
     lines += ["## Time to solve", ""]

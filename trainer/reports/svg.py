@@ -7,7 +7,7 @@ from datetime import date, datetime
 from typing import Sequence
 
 from trainer.markup import html_text as esc
-from trainer.report_charts import month_starts
+from trainer.reports.charts import month_starts
 from trainer.reports import DueDay, DrillTrend, Heatmap, MockScore, TopicMastery, mmss
 
 HEAT_COLOURS = ("#ebedf0", "#9be9a8", "#40c463", "#30a14e", "#216e39")

@@ -15,7 +15,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from trainer.report_charts import HEAT_GLYPHS, WEEKDAYS, bar, month_row, sparkline
+from trainer.reports.charts import HEAT_GLYPHS, WEEKDAYS, bar, month_row, sparkline
 from trainer.reports import (
     MOCK_SCORE_FORMULA,
     Heatmap,
@@ -169,7 +169,7 @@ def _mocks(report: Report) -> Group | Text:
 
 
 def _scheduler(report: Report) -> list[Text]:
-    from trainer.report_scheduler import lines
+    from trainer.reports.scheduler import lines
 
     if report.scheduler is None:
         return []

@@ -1,0 +1,192 @@
+"""The report's data model: one record per section, and ``Report`` holding them all.
+
+Every renderer (text, md, html, svg, json_data) draws these records and nothing
+else, so a new section is a field here plus one function in each renderer. The
+numbers themselves are computed in ``trainer.reports.build``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any, Iterable
+
+from trainer.sessions import SCORE_FORMULA
+
+HEATMAP_WEEKS = 26
+DUE_DAYS = 14
+WEAKEST = 5
+MISTAKES = 8
+TREND_POINTS = 12
+MOCK_POINTS = 20
+
+# How trainer.sessions.score() scores a mock interview (tests/test_reports.py checks
+# the two agree).
+MOCK_SCORE_FORMULA = "score out of 100: " + SCORE_FORMULA  # the one formula, trainer.sessions'
+
+# ---------------------------------------------------------------- inputs
+
+
+@dataclass(frozen=True)
+class DrillInfo:
+    """What a report needs of one catalogue spec."""
+
+    id: str
+    title: str
+    topic: str
+    target_seconds: float | None
+    traps: tuple[tuple[str, str], ...] = ()  # (trap id, message)
+
+
+def drill_infos(specs: Iterable[Any]) -> list[DrillInfo]:
+    """DrillInfo for each catalogue spec (anything with id, title, topic, target_seconds, traps)."""
+    return [DrillInfo(s.id, s.title, s.topic, float(s.target_seconds) if s.target_seconds else None,
+                      tuple((t.id, t.message) for t in s.traps)) for s in specs]
+
+
+# --------------------------------------------------------------- records
+
+
+@dataclass(frozen=True)
+class TopicMastery:
+    topic: str
+    mastery: float  # mean retrievability over every drill of the topic (unpractised = 0)
+    recall: float | None  # mean retrievability over the practised drills only
+    practised: int
+    total: int
+
+
+@dataclass(frozen=True)
+class HeatCell:
+    day: date
+    count: int
+    level: int  # 0 (nothing) .. 4 (the busiest days)
+
+
+@dataclass(frozen=True)
+class Heatmap:
+    first: date  # the first day shown
+    last: date  # the last day shown (today)
+    weeks: tuple[tuple[HeatCell | None, ...], ...]  # Monday-first columns of 7; None outside first..last
+    max_count: int
+    active_days: int
+
+
+@dataclass(frozen=True)
+class TrendPoint:
+    at: datetime
+    seconds: float
+
+
+@dataclass(frozen=True)
+class DrillTrend:
+    drill: str
+    title: str
+    target: float | None
+    points: tuple[TrendPoint, ...]  # passing attempts, oldest first (the last TREND_POINTS)
+    passes: int
+
+    @property
+    def best(self) -> float:
+        return min(p.seconds for p in self.points)
+
+    @property
+    def latest(self) -> float:
+        return self.points[-1].seconds
+
+    @property
+    def on_target(self) -> bool | None:
+        return None if self.target is None else self.latest <= self.target
+
+
+@dataclass(frozen=True)
+class FirstTry:
+    attempts: int  # attempts that were a first submit
+    passes: int
+
+    @property
+    def rate(self) -> float | None:
+        return self.passes / self.attempts if self.attempts else None
+
+
+@dataclass(frozen=True)
+class Mistake:
+    trap: str
+    count: int
+    message: str
+    made_in: tuple[str, ...]  # drills where it happened
+    practise: tuple[str, ...]  # drills whose spec drills this trap (made_in first)
+
+
+@dataclass(frozen=True)
+class DueDay:
+    day: date
+    count: int
+
+
+@dataclass(frozen=True)
+class WeakDrill:
+    drill: str
+    title: str
+    topic: str
+    recall: float | None  # FSRS recall now; None for a drill never passed (there is nothing to recall)
+    attempts: int
+    passes: int
+    first_tries: int  # attempts that were a first submit
+    first_passes: int  # ... and passed
+    best: float | None
+    target: float | None
+    score: float  # 0 (solid) .. 1 (weakest)
+
+    @property
+    def command(self) -> str:
+        return f"drill solve {self.drill}"
+
+    @property
+    def passed(self) -> bool:
+        return self.passes > 0
+
+
+@dataclass(frozen=True)
+class MockScore:
+    """One finished mock interview, as its session summary stored it."""
+
+    at: datetime  # when it started, in the report's zone
+    score: int  # 0..100, MOCK_SCORE_FORMULA
+    passed: int
+    total: int
+    minutes: float | None
+
+
+@dataclass(frozen=True)
+class Totals:
+    attempts: int
+    passes: int
+    drills: int  # distinct drills attempted
+    days: int  # distinct practice days
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Report:
+    generated_at: datetime
+    today: date
+    since: date | None
+    empty: bool  # no attempt at all, ever: the report only says what to do first
+    streak: int
+    totals: Totals
+    mastery: tuple[TopicMastery, ...]
+    heatmap: Heatmap
+    trends: tuple[DrillTrend, ...]
+    untimed: int  # passes left out of the trends: graded files, whose time is the grader's
+    first_try: FirstTry
+    mistakes: tuple[Mistake, ...]
+    due: tuple[DueDay, ...]
+    weakest: tuple[WeakDrill, ...]
+    next_steps: tuple[str, ...]  # shell commands, most useful first
+    mocks: tuple[MockScore, ...] = ()  # oldest first, the last MOCK_POINTS in the window
+    scheduler: Any = None  # trainer.reports.scheduler.SchedulerSection, when the store was read
+
+    @property
+    def overall_mastery(self) -> float:
+        total = sum(m.total for m in self.mastery)
+        return sum(m.mastery * m.total for m in self.mastery) / total if total else 0.0
