@@ -224,9 +224,9 @@ def test_case_timeout_and_tolerance_must_be_finite(tmp_path):
 def test_ids_are_matched_whole(tmp_path):
     text = EXAMPLE.read_text().replace("id: mha-padding", 'id: "mha-padding\\n"', 1)
     assert any("must be lower-case words joined by '-'" in p for p in problems_of(spec_copy(tmp_path / "x", text=text)))
-    from trainer import team
+    from trainer.team import reading
 
-    assert team._TRAP_ID.fullmatch("no-scale\n") is None and team._SESSION_ID.fullmatch("0" * 16 + "\n") is None
+    assert reading._TRAP_ID.fullmatch("no-scale\n") is None and reading._SESSION_ID.fullmatch("0" * 16 + "\n") is None
 
 
 def test_team_session_bombs_are_team_errors(tmp_path):
@@ -369,7 +369,7 @@ def test_printable_shows_control_characters_as_escapes():
 def test_session_title_and_spec_keys_reach_the_terminal_escaped(tmp_path):
     from datetime import datetime, timezone
 
-    from trainer.board_render import render_board_html, render_board_md, render_board_text
+    from trainer.team.render import render_board_html, render_board_md, render_board_text
     from trainer.team import DrillResult, MemberResult, Run, build_board
 
     ada = MemberResult("ada", "0" * 16, (Run(datetime(2026, 12, 1, tzinfo=timezone.utc), "repl", "drill 0.1.0",

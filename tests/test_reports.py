@@ -406,6 +406,6 @@ def test_report_imports_no_torch():
     import sys
 
     code = ("import sys; from trainer.cli import _register; _register(); import trainer.reports, "
-            "trainer.reports.html, trainer.reports.text, trainer.board_render; print('torch' in sys.modules)")
+            "trainer.reports.html, trainer.reports.text, trainer.team.render; print('torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parents[1])
     assert out.stdout.strip() == "False", out.stderr

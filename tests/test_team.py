@@ -214,7 +214,7 @@ def test_the_best_run_counts_and_every_run_is_kept():
 
 
 def test_a_narrow_terminal_gets_each_drill_on_a_line_instead_of_a_column():
-    from trainer.board_render import render_board_text
+    from trainer.team.render import render_board_text
 
     long_names = ("gqa", "masked-mean", "outer-typo")
     members = [parsed(results(name, SESSION.id, [row(d, seconds=61 + i) for i, d in enumerate(long_names)]), name)

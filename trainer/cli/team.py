@@ -394,7 +394,7 @@ def team_board(
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="write to FILE"),
 ) -> None:
     """The leaderboard and per-drill breakdown merged from every member's results file."""
-    from trainer.board_render import render_board_html, render_board_md, render_board_text
+    from trainer.team.render import render_board_html, render_board_md, render_board_text
     from trainer.cli.reporting import terminal_width
 
     fmt = fmt.lower()

@@ -14,29 +14,6 @@ imported from their modules, so that reading a report number never loads rich.
 """
 from __future__ import annotations
 
-from trainer.reports.model import (
-    DUE_DAYS,
-    HEATMAP_WEEKS,
-    MISTAKES,
-    MOCK_POINTS,
-    MOCK_SCORE_FORMULA,
-    TREND_POINTS,
-    WEAKEST,
-    DrillInfo,
-    DrillTrend,
-    DueDay,
-    FirstTry,
-    HeatCell,
-    Heatmap,
-    Mistake,
-    MockScore,
-    Report,
-    TopicMastery,
-    Totals,
-    TrendPoint,
-    WeakDrill,
-    drill_infos,
-)
 from trainer.reports.build import (
     UNTIMED_MODES,
     build_report,
@@ -61,6 +38,32 @@ from trainer.reports.build import (
     weakest,
     weakness_score,
 )
+from trainer.reports.json_data import (
+    to_dict,
+)
+from trainer.reports.model import (
+    DUE_DAYS,
+    HEATMAP_WEEKS,
+    MISTAKES,
+    MOCK_POINTS,
+    MOCK_SCORE_FORMULA,
+    TREND_POINTS,
+    WEAKEST,
+    DrillInfo,
+    DrillTrend,
+    DueDay,
+    FirstTry,
+    HeatCell,
+    Heatmap,
+    Mistake,
+    MockScore,
+    Report,
+    TopicMastery,
+    Totals,
+    TrendPoint,
+    WeakDrill,
+    drill_infos,
+)
 from trainer.reports.words import (
     best_text,
     duration,
@@ -70,31 +73,28 @@ from trainer.reports.words import (
     plural,
     untimed_note,
 )
-from trainer.reports.json_data import (
-    to_dict,
-)
 
 __all__ = [
     "DUE_DAYS",
+    "HEATMAP_WEEKS",
+    "MISTAKES",
+    "MOCK_POINTS",
+    "MOCK_SCORE_FORMULA",
+    "TREND_POINTS",
+    "UNTIMED_MODES",
+    "WEAKEST",
     "DrillInfo",
     "DrillTrend",
     "DueDay",
     "FirstTry",
-    "HEATMAP_WEEKS",
     "HeatCell",
     "Heatmap",
-    "MISTAKES",
-    "MOCK_POINTS",
-    "MOCK_SCORE_FORMULA",
     "Mistake",
     "MockScore",
     "Report",
-    "TREND_POINTS",
     "TopicMastery",
     "Totals",
     "TrendPoint",
-    "UNTIMED_MODES",
-    "WEAKEST",
     "WeakDrill",
     "best_text",
     "build_report",

@@ -3,8 +3,24 @@ script, no network). Every string from the store or the catalogue is escaped.
 """
 from __future__ import annotations
 
-from trainer.reports.svg import due_columns, esc, heatmap_svg, mastery_bars, mock_chart, trend_chart
-from trainer.reports import MOCK_SCORE_FORMULA, Report, best_text, duration, first_try_text, percent, plural, untimed_note
+from trainer.reports import (
+    MOCK_SCORE_FORMULA,
+    Report,
+    best_text,
+    duration,
+    first_try_text,
+    percent,
+    plural,
+    untimed_note,
+)
+from trainer.reports.svg import (
+    due_columns,
+    esc,
+    heatmap_svg,
+    mastery_bars,
+    mock_chart,
+    trend_chart,
+)
 
 CSS = """
 *{box-sizing:border-box}

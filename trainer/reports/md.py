@@ -6,7 +6,6 @@ tables) so they read the same in a terminal, an editor and a rendered page.
 from __future__ import annotations
 
 from trainer.markup import md_code, md_text
-from trainer.reports.charts import bar, heat_grid, sparkline
 from trainer.reports import (
     MOCK_SCORE_FORMULA,
     Report,
@@ -18,6 +17,7 @@ from trainer.reports import (
     plural,
     untimed_note,
 )
+from trainer.reports.charts import bar, heat_grid, sparkline
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:

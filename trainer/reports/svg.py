@@ -7,8 +7,8 @@ from datetime import date, datetime
 from typing import Sequence
 
 from trainer.markup import html_text as esc
+from trainer.reports import DrillTrend, DueDay, Heatmap, MockScore, TopicMastery, mmss
 from trainer.reports.charts import month_starts
-from trainer.reports import DueDay, DrillTrend, Heatmap, MockScore, TopicMastery, mmss
 
 HEAT_COLOURS = ("#ebedf0", "#9be9a8", "#40c463", "#30a14e", "#216e39")
 ACCENT = "#2563eb"

@@ -15,7 +15,6 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from trainer.reports.charts import HEAT_GLYPHS, WEEKDAYS, bar, month_row, sparkline
 from trainer.reports import (
     MOCK_SCORE_FORMULA,
     Heatmap,
@@ -28,6 +27,7 @@ from trainer.reports import (
     plural,
     untimed_note,
 )
+from trainer.reports.charts import HEAT_GLYPHS, WEEKDAYS, bar, month_row, sparkline
 
 HEAT_STYLES = ("grey50", "green4", "green3", "green1", "bold bright_green")
 

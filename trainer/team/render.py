@@ -13,11 +13,12 @@ from rich.text import Text
 
 from trainer.markup import html_text as esc
 from trainer.markup import md_code, md_text, printable
+from trainer.reports import mmss
 from trainer.reports.html import page
 from trainer.reports.svg import hbar_chart
 from trainer.reports.text import make_console, make_table
-from trainer.reports import mmss
-from trainer.team import Board, BoardRow, DrillResult
+from trainer.team.board import Board, BoardRow
+from trainer.team.results import DrillResult
 
 _SHORT = {"failed": "failed", "skipped": "skipped", "quit": "quit", "timeout": "time up", "not reached": "—"}
 UNTIMED = "untimed"

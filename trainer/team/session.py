@@ -1,0 +1,147 @@
+"""The team session file: what every member does (drills, minutes, one seed), its
+YAML text, and reading it back. ``TeamError`` lists every problem found.
+
+    format: 1
+    title: Tuesday attention drills
+    drills: [mha-padding, gqa]
+    minutes: 30
+    seed: 20261201
+
+Its id (``TeamSession.id``) is a hash of drills, minutes and seed; every results
+file carries it, so a results file from another session is told apart.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+import yaml
+
+from grader import safe_yaml
+
+SESSION_FORMAT = 1
+MAX_DRILLS = 50
+MAX_MINUTES = 600
+
+
+class TeamError(Exception):
+    """A session file or option that cannot be used; ``problems`` lists every reason."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = list(problems)
+        super().__init__("; ".join(self.problems))
+
+
+def is_int(v: Any) -> bool:
+    """An int that is not a bool (True is an int to Python, not to a file format)."""
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def is_number(v: Any) -> bool:
+    """A finite int or float, not a bool."""
+    # an int is finite (math.isfinite would overflow on a 400-digit one)
+    return (isinstance(v, (int, float)) and not isinstance(v, bool)) and (isinstance(v, int) or math.isfinite(v))
+
+
+@dataclass(frozen=True)
+class TeamSession:
+    drills: tuple[str, ...]
+    minutes: float
+    seed: int
+    title: str = ""
+
+    @property
+    def id(self) -> str:
+        canon = json.dumps({"drills": list(self.drills), "minutes": float(self.minutes), "seed": self.seed},
+                           sort_keys=True)
+        return hashlib.sha256(canon.encode()).hexdigest()[:16]
+
+
+def new_session(drills: Sequence[str], minutes: float, seed: int, known: Iterable[str], title: str = "") -> TeamSession:
+    """A validated session; TeamError lists unknown or repeated ids and bad numbers."""
+    known_set = set(known)
+    problems = []
+    ids = [d.strip() for d in drills if d.strip()]
+    if not ids:
+        problems.append("no drills given; list them with --drills ID,ID")
+    from grader.spec import unknown_drill_message
+
+    problems += [unknown_drill_message(d, sorted(known_set)) for d in ids if d not in known_set]
+    repeated = sorted({d for d in ids if ids.count(d) > 1})
+    if repeated:
+        problems.append(f"drill{'s' if len(repeated) > 1 else ''} listed twice: {', '.join(repeated)}")
+    if len(ids) > MAX_DRILLS:
+        problems.append(f"{len(ids)} drills is too many for one session (at most {MAX_DRILLS})")
+    if not is_number(minutes) or not 1 <= minutes <= MAX_MINUTES:
+        problems.append(f"minutes must be a number from 1 to {MAX_MINUTES}, not {minutes!r:.40}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        problems.append(f"seed must be a non-negative integer, not {seed!r:.40}")
+    if not isinstance(title, str) or len(title) > 200:
+        problems.append("title must be text of at most 200 characters")
+    if problems:
+        raise TeamError(problems)
+    return TeamSession(tuple(ids), float(minutes), int(seed), title)
+
+
+def session_yaml(session: TeamSession) -> str:
+    """The session file's text (stable: the same session always gives the same bytes)."""
+    head = ("# A drill team study session: every member runs\n"
+            "#   drill team run THIS_FILE --name YOUR_NAME --results SHARED_FOLDER\n"
+            "# and `drill team board SHARED_FOLDER` shows the leaderboard.\n")
+    body = {"format": SESSION_FORMAT}
+    if session.title:
+        body["title"] = session.title
+    minutes = int(session.minutes) if float(session.minutes).is_integer() else session.minutes
+    body.update({"drills": list(session.drills), "minutes": minutes, "seed": session.seed})
+    return head + yaml.safe_dump(body, sort_keys=False, allow_unicode=True, default_flow_style=None)
+
+
+def parse_session(text: str, known: Iterable[str], source: str = "the session file") -> TeamSession:
+    """A session from its YAML text; TeamError names every problem."""
+    try:
+        data = safe_yaml.load(text)
+    except yaml.YAMLError as exc:
+        line, problem = safe_yaml.problem_line(exc, text)
+        raise TeamError([f"{source}:{line}: not a valid session file: {problem}"]) from None
+    if not isinstance(data, dict):
+        raise TeamError([f"{source} is not a drill team session (expected a mapping with drills, minutes, seed)"])
+    problems = []
+    if data.get("format", SESSION_FORMAT) != SESSION_FORMAT:
+        problems.append(f"{source} has format {data.get('format')!r}; this drill reads format {SESSION_FORMAT}")
+    extra = sorted(set(map(str, data)) - {"format", "title", "drills", "minutes", "seed"})
+    if extra:
+        problems.append(f"{source} has unknown field{'s' if len(extra) > 1 else ''} "
+                        f"{', '.join(repr(k[:40]) for k in extra[:5])}")
+    drills = data.get("drills")
+    if not isinstance(drills, list) or not all(isinstance(d, str) for d in drills):
+        problems.append(f"{source}: drills must be a list of drill ids")
+        drills = []
+    if problems:
+        raise TeamError(problems)
+    try:
+        return new_session(drills, data.get("minutes", 30), data.get("seed"), known, data.get("title", "") or "")
+    except TeamError as exc:
+        raise TeamError([f"{source}: {p}" for p in exc.problems]) from None
+
+
+def parse_file_options(pairs: Sequence[str], session: TeamSession) -> dict[str, str]:
+    """`--file ID=PATH` options as {drill: path}; TeamError for a bad pair or a drill not in the session."""
+    out: dict[str, str] = {}
+    problems = []
+    for pair in pairs:
+        drill, sep, path = pair.partition("=")
+        drill, path = drill.strip(), path.strip()
+        if not sep or not drill or not path:
+            problems.append(f"--file {pair!r} is not ID=PATH")
+        elif drill not in session.drills:
+            problems.append(f"--file {drill}: that drill is not in this session ({', '.join(session.drills)})")
+        elif drill in out:
+            problems.append(f"--file {drill} given twice")
+        else:
+            out[drill] = path
+    if problems:
+        raise TeamError(problems)
+    return out
