@@ -28,8 +28,7 @@ from typing import Any, Callable
 import torch
 
 from grader.channel import FAKE_CALL  # noqa: F401 - the call index the child announces for the fake checks
-from grader.fake_meter import (  # noqa: F401 - the meter's names, re-exported where callers look
-    NeedsValues, TooManyOps, _fast_refusals, _ints, _make_meter, is_device_mix, needs_values)
+from grader.fake_meter import TooManyOps, fast_refusals, ints, is_device_mix, make_meter, needs_values
 
 MAX_OPS = 3_000  # tensor operations per fake run: more means a Python loop over a production-size dim
 MAX_SECONDS = 1.5  # and a run stops there too (each fake op costs ~0.1 ms), well inside the case deadline
@@ -116,10 +115,10 @@ def run(func: Callable, args: list[Any], device: str, filename: str, shape_env: 
     mode = FakeTensorMode(allow_non_fake_inputs=True, shape_env=env, allow_fallback_kernels=False)
     with mode:
         fake_args = [_build(a, device) for a in args]
-    meter = _make_meter(filename, max_ops, max_seconds)
+    meter = make_meter(filename, max_ops, max_seconds)
     result: dict[str, Any] = {"device": device}
     try:
-        with warnings.catch_warnings(), torch.no_grad(), _fast_refusals(max_ops), mode, meter:
+        with warnings.catch_warnings(), torch.no_grad(), fast_refusals(max_ops), mode, meter:
             warnings.simplefilter("ignore")  # torch's own notes about fake kernels; the real runs showed the solution's
             out = func(*fake_args)
         result["status"] = "ok"
@@ -167,7 +166,7 @@ def describe_outputs(out: Any) -> list[dict[str, Any]]:
     described = []
     for item in items:
         if isinstance(item, torch.Tensor):
-            shape = [s if s >= 0 else None for s in _ints(item.shape)]
+            shape = [s if s >= 0 else None for s in ints(item.shape)]
             described.append({"shape": shape, "dtype": str(item.dtype).replace("torch.", ""), "device": str(item.device)})
         else:
             described.append({"python": type(item).__name__})

@@ -38,7 +38,7 @@ def needs_values(exc_type: str, message: str) -> bool:
             or "fake tensor" in message.lower() or "numpy() is not supported" in message)
 
 
-def _make_meter(filename: str, max_ops: int, max_seconds: float) -> Any:
+def make_meter(filename: str, max_ops: int, max_seconds: float) -> Any:
     from torch.utils._python_dispatch import TorchDispatchMode
     from torch.utils._pytree import tree_leaves
 
@@ -109,7 +109,7 @@ def _make_meter(filename: str, max_ops: int, max_seconds: float) -> Any:
                 if self.now > self.peak:
                     self.peak = self.now
                     big = max(self.live.values(), key=lambda e: e[0])
-                    self.culprit = (_ints(big[2]), str(big[3]).replace("torch.", ""), big[0])
+                    self.culprit = (ints(big[2]), str(big[3]).replace("torch.", ""), big[0])
             entry[1] += 1
             ref = weakref.ref(t, functools.partial(self._gone, key))
             self.refs[id(ref)] = ref  # by id: weak references compare their (tensor) referents
@@ -143,7 +143,8 @@ def _bytes_or_bound(n: Any) -> int | None:
     return None
 
 
-def _ints(shape: Any) -> tuple[int, ...]:
+def ints(shape: Any) -> tuple[int, ...]:
+    """A shape as plain ints, -1 for a data-dependent size."""
     out = []
     for s in shape:
         try:
@@ -158,7 +159,7 @@ class NeedsValues(RuntimeError):
 
 
 @contextlib.contextmanager
-def _fast_refusals(max_ops: int) -> Iterator[None]:
+def fast_refusals(max_ops: int) -> Iterator[None]:
     """While a fake run lasts: .tolist() and .numpy() on a fake tensor fail at once, and iterating
     over more than max_ops rows stops the run (each would cost milliseconds per element)."""
     from torch._subclasses.fake_tensor import FakeTensor
@@ -172,7 +173,7 @@ def _fast_refusals(max_ops: int) -> Iterator[None]:
         def method(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003
             if name != "__iter__":
                 raise NeedsValues(f"data-dependent: .{name}() reads tensor values, which fake tensors do not have")
-            if self.dim() > 0 and _ints(self.shape[:1])[0] > max_ops:
+            if self.dim() > 0 and ints(self.shape[:1])[0] > max_ops:
                 raise TooManyOps()
             return original(self, *args, **kwargs)
 
