@@ -109,44 +109,8 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
         _send({"type": "missing", "names": missing})
     for index, fname, args, names in job.calls:
         func = module.__dict__.get(fname)
-        if not callable(func):
-            continue
-        from grader.cases import fresh
-
-        mine = copies.pop(index) if copies and index in copies else fresh(args)
-        before = placed.get(index) or [_place(a) for a in mine]
-        _send({"type": "start", "call": index})
-        for name in counts:
-            counts[name] = 0
-        t = time.perf_counter()
-        try:
-            if job.device != "cpu":
-                value, back = _call_on_device(func, mine, job.device)
-            else:
-                with torch.no_grad():
-                    value = func(*mine)
-                back = None
-        except bans.BannedCall as exc:
-            _send({"type": "result", "call": index, "status": "banned", "exc": {"type": "BannedCall", "message": exc.name}})
-            continue
-        except BaseException as exc:  # noqa: BLE001
-            _send({"type": "result", "call": index, "status": "raised", "exc": describe_exception(exc, job.filename)})
-            continue
-        seconds = time.perf_counter() - t
-        wrong = [(n, counts[n], k) for n, k in job.must_call.items() if counts[n] != k]
-        if wrong:
-            n, got, k = wrong[0]
-            _send({"type": "result", "call": index, "status": "banned", "exc": {
-                "type": "CallCount", "message": f"called {n} {got} time{'s' if got != 1 else ''}; "
-                                                f"this drill requires exactly {k}"}})
-            continue
-        blobs: list[bytes] = []
-        desc = transport.encode_safely(value, blobs)  # an odd object is described, never "raised"
-        modified = [n for n, b, a in zip(names, before, mine) if _moved(a, b)]  # the bytes: decided in the parent
-        if back is not None:  # a CUDA run worked on copies: compare what came back from the device
-            modified = [n for n, a, b in zip(names, mine, back) if not _same(a, b)]
-        _send({"type": "result", "call": index, "status": "ok", "value": desc, "modified": modified,
-               "seconds": seconds}, blobs)
+        if callable(func):
+            _call(job, index, func, args, names, counts, copies, placed, torch, bans)
     if job.fake is not None:
         _run_fake(job, module)
     try:
@@ -156,6 +120,49 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
         pass
     _send_tampered(tampered)
     _send({"type": "done"})
+
+
+
+def _call(job: Job, index: int, func: Callable, args: list[Any], names: list[str], counts: dict[str, int],
+          copies: dict[int, list[Any]] | None, placed: dict[int, list[Any]], torch: Any, bans: Any) -> None:
+    """Run one call and send its result frame. `torch` and `bans` are the modules
+    as _run_job bound them before the solution ran (it may have replaced them since)."""
+    from grader.cases import fresh
+
+    mine = copies.pop(index) if copies and index in copies else fresh(args)
+    before = placed.get(index) or [_place(a) for a in mine]
+    _send({"type": "start", "call": index})
+    for name in counts:
+        counts[name] = 0
+    t = time.perf_counter()
+    try:
+        if job.device != "cpu":
+            value, back = _call_on_device(func, mine, job.device)
+        else:
+            with torch.no_grad():
+                value = func(*mine)
+            back = None
+    except bans.BannedCall as exc:
+        _send({"type": "result", "call": index, "status": "banned", "exc": {"type": "BannedCall", "message": exc.name}})
+        return
+    except BaseException as exc:  # noqa: BLE001
+        _send({"type": "result", "call": index, "status": "raised", "exc": describe_exception(exc, job.filename)})
+        return
+    seconds = time.perf_counter() - t
+    wrong = [(n, counts[n], k) for n, k in job.must_call.items() if counts[n] != k]
+    if wrong:
+        n, got, k = wrong[0]
+        _send({"type": "result", "call": index, "status": "banned", "exc": {
+            "type": "CallCount", "message": f"called {n} {got} time{'s' if got != 1 else ''}; "
+                                            f"this drill requires exactly {k}"}})
+        return
+    blobs: list[bytes] = []
+    desc = transport.encode_safely(value, blobs)  # an odd object is described, never "raised"
+    modified = [n for n, b, a in zip(names, before, mine) if _moved(a, b)]  # the bytes: decided in the parent
+    if back is not None:  # a CUDA run worked on copies: compare what came back from the device
+        modified = [n for n, a, b in zip(names, mine, back) if not _same(a, b)]
+    _send({"type": "result", "call": index, "status": "ok", "value": desc, "modified": modified,
+           "seconds": seconds}, blobs)
 
 
 def _send_tampered(tampered: Callable[[], str | None] | None) -> None:
@@ -235,3 +242,17 @@ def _same(original: Any, now: Any) -> bool:
     if isinstance(original, (list, tuple)):
         return type(original) is type(now) and len(original) == len(now) and all(_same(a, b) for a, b in zip(original, now))
     return original == now
+
+
+def _work_child(work: Callable[[], Any], limits: Limits, res_w: int, out_w: int, scratch: str) -> None:
+    """A run_json child: the trusted `work()` (it may run untrusted code, e.g. :try
+    tracing) under the same isolation, its JSON-able dict sent back as one frame."""
+    if not _child_prepare(limits, res_w, out_w, scratch):
+        return
+    try:
+        result = work()
+    except BaseException as exc:  # noqa: BLE001
+        result = {"error": describe_exception(exc, "<work>")}
+    _send({"type": "work", "result": result})
+    _send({"type": "done"})
+    os._exit(0)

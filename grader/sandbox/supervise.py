@@ -18,14 +18,11 @@ from typing import Any
 from grader import channel, inputs, transport
 from grader import scratch as scratch_dir
 from grader.sandbox import confine
-from grader.sandbox.child import _child
+from grader.sandbox.child import _child, _work_child
 from grader.sandbox.limits import ChildOutcome, Job, Limits
-from grader.sandbox.prepare import _child_prepare
 from grader.sandbox.reaping import _TICKS, _kill_group, _statm, proc_stat, resident_bytes
-from grader.sandbox.solution import describe_exception
 from grader.sandbox.spawn import _check_terminated, _Child, _close, _finish, _spawn
 from grader.sandbox.standby import STANDBY
-from grader.sandbox.wire import _send
 
 
 def run(job: Job, limits: Limits) -> ChildOutcome:
@@ -129,80 +126,128 @@ _STALL = 0.5  # a loop turn this much longer than its wait: this process was sto
 
 
 def _supervise(child: _Child, limits: Limits, job: Job) -> ChildOutcome:
+    """A grading run: frames are the job's calls, each with its own deadline."""
     outcome = ChildOutcome(pid=child.pid)
-    watch = _Watch(child, limits)
-    reader = transport.FrameReader(limits.result_bytes)
     frames_in = channel.Channel(outcome, [(i, f, n) for i, f, _, n in job.calls], job.functions,
                                 fake=job.fake is not None)
-    sel = selectors.DefaultSelector()
-    sel.register(child.res_r, selectors.EVENT_READ, "result")
-    sel.register(child.out_r, selectors.EVENT_READ, "output")
-    out_count = 0
-    out_head = bytearray()
-    call_started = child.t0
-    open_fds = 2
+    watch = _Watch(child, limits)
+    broken, call_started = _loop(child, limits, outcome, frames_in, watch)
+    if broken is not None:
+        outcome.protocol_error = broken[:200]
+    return _after(child, limits, outcome, frames_in.current, watch, call_started)
+
+
+class _Pipes:
+    """A child's two pipes as the loop reads them: its output (counted, the head
+    kept) and its result frames (fed to a grader.channel.Channel)."""
+
+    def __init__(self, child: _Child, limits: Limits, outcome: ChildOutcome, frames_in: channel.Channel,
+                 work: bool):
+        self.child = child
+        self.limits = limits
+        self.outcome = outcome
+        self.frames_in = frames_in
+        self.work = work
+        self.reader = transport.FrameReader(limits.result_bytes)
+        self.sel = selectors.DefaultSelector()
+        self.sel.register(child.res_r, selectors.EVENT_READ, "result")
+        self.sel.register(child.out_r, selectors.EVENT_READ, "output")
+        self.open = 2
+        self.out_count = 0
+        self.out_head = bytearray()
+        self.broken: str | None = None  # why the result channel broke
+        self.call_started = child.t0  # when the last "start" frame came
+
+    def read(self, key: selectors.SelectorKey, watch: _Watch) -> bool:
+        """Read what one pipe holds. False when reading is over: the child is done
+        (then `watch` looks at what it still holds), printed too much, or broke the channel."""
+        try:
+            data = os.read(key.fd, 1 << 20)
+        except OSError:
+            data = b""
+        if not data:
+            self.sel.unregister(key.fd)
+            self.open -= 1
+            return True
+        if key.data == "output":
+            self.out_count += len(data)
+            if len(self.out_head) < 4096:
+                self.out_head += data[: 4096 - len(self.out_head)]
+            if self.out_count > self.limits.output_bytes:
+                self.outcome.output_overflow = True
+                return False
+            return True
+        try:
+            for header, blobs in self.reader.feed(data):
+                starts = self.frames_in.starts
+                self.frames_in.feed(header, blobs)
+                if self.frames_in.starts != starts:
+                    self.call_started = time.monotonic()
+        except (OverflowError, ValueError, channel.ProtocolError) as exc:
+            self.broken = str(exc)
+            return False
+        if self.outcome.finished:
+            # done: do not wait for the pipes to close (a left-behind process may hold them)
+            if not self.work:
+                self.out_count = _drain(self.child.out_r, self.out_head, self.out_count, self.outcome, self.limits)
+                watch.over_at_end(self.outcome)
+            return False
+        return True
+
+
+def _loop(child: _Child, limits: Limits, outcome: ChildOutcome, frames_in: channel.Channel, watch: _Watch,
+          work: bool = False) -> tuple[str | None, float]:
+    """The one select loop: read the child's output and frames (`frames_in` fills
+    `outcome`) until it is done, its pipes close or it is stopped (a deadline, a
+    budget, too much output). Returns why the result channel broke (or None) and
+    when the last call started. A `work` run (run_json) is not looked at further
+    once its "done" frame is in."""
+    pipes = _Pipes(child, limits, outcome, frames_in, work)
     wait = 0.0
     mark = child.t0  # since when this process has been waiting (this turn's select, or the start)
-    while open_fds:
-        _check_terminated()
-        events = sel.select(timeout=wait)
-        stall = time.monotonic() - mark - wait
-        if stall > _STALL:  # stopped meanwhile (Ctrl-Z, SIGSTOP, a suspend)
-            call_started += watch.stalled(stall)
-        # what is waiting is read before the clock is looked at: a child that answered
-        # while this process was stopped has answered in time
-        for key, _ in events:
-            try:
-                data = os.read(key.fd, 1 << 20)
-            except OSError:
-                data = b""
-            if not data:
-                sel.unregister(key.fd)
-                open_fds -= 1
-                continue
-            if key.data == "output":
-                out_count += len(data)
-                if len(out_head) < 4096:
-                    out_head += data[: 4096 - len(out_head)]
-                if out_count > limits.output_bytes:
-                    outcome.output_overflow = True
-                    open_fds = 0
-                    break
-                continue
-            try:
-                for header, blobs in reader.feed(data):
-                    starts = frames_in.starts
-                    frames_in.feed(header, blobs)
-                    if frames_in.starts != starts:
-                        call_started = time.monotonic()
-            except (OverflowError, ValueError, channel.ProtocolError) as exc:
-                outcome.protocol_error = str(exc)[:200]
-                open_fds = 0
+    try:
+        while pipes.open:
+            _check_terminated()
+            events = pipes.sel.select(timeout=wait)
+            stall = time.monotonic() - mark - wait
+            if stall > _STALL:  # stopped meanwhile (Ctrl-Z, SIGSTOP, a suspend)
+                pipes.call_started += watch.stalled(stall)
+            # what is waiting is read before the clock is looked at: a child that answered
+            # while this process was stopped has answered in time
+            if not all(pipes.read(key, watch) for key, _ in events):
                 break
-            if outcome.finished:
-                # done: do not wait for the pipes to close (a left-behind process may hold them)
-                out_count = _drain(child.out_r, out_head, out_count, outcome, limits)
-                watch.over_at_end(outcome)
-                open_fds = 0
+            if not pipes.open:
                 break
-        if not open_fds:
-            break
-        now = mark = time.monotonic()
-        current = frames_in.current
-        call_deadline = call_started + limits.case_timeout if current is not None else watch.total_deadline
-        deadline = min(watch.total_deadline, call_deadline)
-        if now >= deadline:
-            outcome.timeout_call = current if current is not None else -1
-            outcome.timeout_seconds = limits.case_timeout if call_deadline <= watch.total_deadline else limits.total_timeout
-            break
-        if watch.over_budget(outcome, now):
-            break
-        wait = max(0.0, min(deadline, watch.next_poll) - now)
-    sel.close()
-    current = frames_in.current
-    outcome.running_call = current
-    outcome.output_head = out_head.decode("utf-8", "replace")
+            now = mark = time.monotonic()
+            deadline = _deadline(outcome, frames_in.current, limits, watch, pipes.call_started, now)
+            if deadline is None or watch.over_budget(outcome, now):
+                break
+            wait = max(0.0, min(deadline, watch.next_poll) - now)
+    finally:
+        pipes.sel.close()
+    outcome.running_call = frames_in.current
+    outcome.output_head = pipes.out_head.decode("utf-8", "replace")
     outcome.elapsed = time.monotonic() - child.t0
+    return pipes.broken, pipes.call_started
+
+
+def _deadline(outcome: ChildOutcome, current: int | None, limits: Limits, watch: _Watch, call_started: float,
+              now: float) -> float | None:
+    """The next deadline: the call's under way (or, between calls and while
+    loading, the submission's). None, with the timeout recorded, when it is past."""
+    call_deadline = call_started + limits.case_timeout if current is not None else watch.total_deadline
+    deadline = min(watch.total_deadline, call_deadline)
+    if now < deadline:
+        return deadline
+    outcome.timeout_call = current if current is not None else -1
+    outcome.timeout_seconds = limits.case_timeout if call_deadline <= watch.total_deadline else limits.total_timeout
+    return None
+
+
+def _after(child: _Child, limits: Limits, outcome: ChildOutcome, current: int | None, watch: _Watch,
+           call_started: float) -> ChildOutcome:
+    """After a grading run's loop: learn how a child that closed its pipes early
+    ended (or wait it out), and kill one that was stopped."""
     stopped = (outcome.timeout_call is not None or outcome.output_overflow or outcome.memory_killed
                or outcome.disk_overflow or outcome.threads_killed or outcome.protocol_error is not None)
     if outcome.finished and not stopped:
@@ -269,75 +314,39 @@ def _record_status(outcome: ChildOutcome, status: int) -> None:
 def run_json(work: Any, limits: Limits) -> tuple[dict | None, str | None]:
     """Run `work()` (a trusted callable that may run untrusted code, e.g. :try
     tracing) in a limited, confined child; it returns a JSON-able dict sent back
-    as one frame. Returns (result, problem): problem names a timeout, crash or overflow."""
-
-    def body(res_w: int, out_w: int, scratch: str) -> None:
-        if not _child_prepare(limits, res_w, out_w, scratch):
-            return
-        try:
-            result = work()
-        except BaseException as exc:  # noqa: BLE001
-            result = {"error": describe_exception(exc, "<work>")}
-        _send({"type": "work", "result": result})
-        _send({"type": "done"})
-        os._exit(0)
-
-    child = _spawn(limits, body)
-    reader = transport.FrameReader(limits.result_bytes)
-    deadline = child.t0 + limits.case_timeout
-    watch = _Watch(child, limits)
-    sel = selectors.DefaultSelector()
-    sel.register(child.res_r, selectors.EVENT_READ, "result")
-    sel.register(child.out_r, selectors.EVENT_READ, "output")
-    problem = None
-    out_count = 0
+    as one frame. Returns (result, problem): problem names a timeout, crash or overflow.
+    The same loop as a grading run, its frames read as one `work` result, under
+    one deadline (limits.case_timeout) for the whole run."""
+    child = _spawn(limits, lambda res_w, out_w, scratch: _work_child(work, limits, res_w, out_w, scratch))
     probe = ChildOutcome(pid=child.pid)
     frames_in = channel.Channel(probe, work=True)
     try:
-        open_fds = 2
-        wait = 0.0
-        mark = child.t0
-        while open_fds and not probe.finished:
-            _check_terminated()
-            events = sel.select(timeout=wait)
-            stall = time.monotonic() - mark - wait
-            if stall > _STALL:
-                deadline += watch.stalled(stall)
-            for key, _ in events:
-                data = os.read(key.fd, 1 << 20)
-                if not data:
-                    sel.unregister(key.fd)
-                    open_fds -= 1
-                    continue
-                if key.data == "output":
-                    out_count += len(data)
-                    if out_count > limits.output_bytes:
-                        problem = "printed too much"
-                        open_fds = 0
-                        break
-                    continue
-                for header, blobs in reader.feed(data):
-                    frames_in.feed(header, blobs)
-            if not open_fds or probe.finished:
-                break
-            now = mark = time.monotonic()
-            if now >= deadline:
-                problem = f"stopped after {limits.case_timeout:g} s"
-                break
-            if watch.over_budget(probe, now):
-                problem = (f"wrote more than {limits.scratch_bytes // 2**20} MiB to disk" if probe.disk_overflow
-                           else f"ran more than {limits.threads} threads" if probe.threads_killed
-                           else f"used more than {limits.memory_bytes / 2**30:.1f} GiB of memory")
-                break
-            wait = max(0.0, min(deadline, watch.next_poll) - now)
-    except (OverflowError, ValueError, channel.ProtocolError) as exc:
-        problem = f"the result channel broke ({exc})"
+        watch = _Watch(child, limits)
+        watch.total_deadline = child.t0 + limits.case_timeout
+        broken, _ = _loop(child, limits, probe, frames_in, watch, work=True)
     finally:
-        sel.close()
         _finish(child, probe)
+    problem = _work_problem(probe, limits, broken)
     got = frames_in.result
     if probe.refused:
         problem = "not run: confinement is required and missing here (" + "; ".join(probe.unconfined.values()) + ")"
     if not got and problem is None:
         problem = "the child ended without a result"
     return (got or None), problem
+
+
+def _work_problem(probe: ChildOutcome, limits: Limits, broken: str | None) -> str | None:
+    """Why a work run was stopped, in words; None when it was not."""
+    if broken is not None:
+        return f"the result channel broke ({broken})"
+    if probe.output_overflow:
+        return "printed too much"
+    if probe.timeout_call is not None:
+        return f"stopped after {limits.case_timeout:g} s"
+    if probe.disk_overflow:
+        return f"wrote more than {limits.scratch_bytes // 2**20} MiB to disk"
+    if probe.threads_killed:
+        return f"ran more than {limits.threads} threads"
+    if probe.memory_killed:
+        return f"used more than {limits.memory_bytes / 2**30:.1f} GiB of memory"
+    return None
