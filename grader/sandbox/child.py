@@ -26,6 +26,7 @@ from grader.sandbox.wire import GO_FD, _read_go, _send
 
 def _child(job: Job, limits: Limits, res_w: int, out_w: int, scratch: str, layout: inputs.Layout,
            arena: Any) -> None:
+    """A freshly forked grading child: isolate it, forget the references, run the job."""
     if not _child_prepare(limits, res_w, out_w, scratch):
         return
     _child_setup(job)
