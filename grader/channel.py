@@ -10,7 +10,7 @@ records as the solution's fault (verdict `error`): a forged frame can never
 turn a run into `internal`, and an ill-typed one never reaches code that
 would trip over it.
 
-The order the child writes (`sandbox._run_job`):
+The order the child writes (`grader.sandbox.child._run_job`):
 
     confined, then either  refused, done          (confinement required and missing)
     or  start -1, banned*, then one of

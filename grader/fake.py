@@ -20,18 +20,15 @@ Two halves:
 """
 from __future__ import annotations
 
-import contextlib
 import functools
-import sys
-import time
 import warnings
-import weakref
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import torch
 
 from grader.channel import FAKE_CALL  # noqa: F401 - the call index the child announces for the fake checks
+from grader.fake_meter import TooManyOps, fast_refusals, ints, is_device_mix, make_meter, needs_values
 
 MAX_OPS = 3_000  # tensor operations per fake run: more means a Python loop over a production-size dim
 MAX_SECONDS = 1.5  # and a run stops there too (each fake op costs ~0.1 ms), well inside the case deadline
@@ -99,192 +96,6 @@ def _build(value: Any, device: str) -> Any:
     return value
 
 
-# ------------------------------------------------------------- the meter
-
-
-class TooManyOps(BaseException):
-    """Raised from the meter past MAX_OPS (a BaseException: `except Exception` in a solution cannot eat it)."""
-
-
-_DATA_DEPENDENT = ("DynamicOutputShapeException", "DataDependentOutputException", "GuardOnDataDependentSymNode",
-                   "UnsupportedOperatorException", "DataDependentOutputException", "UnsupportedFakeTensorException")
-
-
-def is_device_mix(exc_type: str, message: str) -> bool:
-    low = message.lower()
-    return exc_type == "FakeTensorDeviceMismatchError" or ("device" in low and "cpu" in low and "cuda" in low)
-
-
-def needs_values(exc_type: str, message: str) -> bool:
-    """The error says the code reads tensor values (nonzero, .item(), .numpy(), ...), which fake tensors lack."""
-    return (exc_type in _DATA_DEPENDENT or "data-dependent" in message or "tensor subclasses" in message
-            or "meta tensor" in message.lower() or "data_ptr" in message or "FakeTensor" in message
-            or "fake tensor" in message.lower() or "numpy() is not supported" in message)
-
-
-def _make_meter(filename: str, max_ops: int, max_seconds: float) -> Any:
-    from torch.utils._python_dispatch import TorchDispatchMode
-    from torch.utils._pytree import tree_leaves
-
-    class Meter(TorchDispatchMode):
-        """Adds each new storage's bytes when an op makes it and subtracts them when its
-        last tensor dies: the peak of live tensor bytes. Also remembers the solution's
-        line that made each CPU tensor, to name it when it meets a CUDA one."""
-
-        def __init__(self) -> None:
-            super().__init__()
-            self.live: dict[int, list] = {}  # storage id -> [bytes, tensors alive, shape, dtype, CPU origin]
-            self.now = 0
-            self.peak = 0
-            self.culprit: tuple[tuple[int, ...], str, int] | None = None
-            self.ops = 0
-            self.deadline = time.monotonic() + max_seconds
-            self.unknown = False  # a data-dependent size with no bound: its bytes are not counted
-            self.bounded = False  # a data-dependent size counted at its upper bound (nonzero: at most numel)
-            self.mixed_at: tuple[int, str] | None = None
-            self.refs: dict[int, Any] = {}  # weak references to every tracked tensor (their callbacks subtract)
-
-        def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # noqa: ANN001
-            self.ops += 1
-            if self.ops > max_ops or time.monotonic() > self.deadline:
-                raise TooManyOps()
-            try:
-                out = func(*args, **(kwargs or {}))
-            except Exception as exc:
-                if self.mixed_at is None and is_device_mix(type(exc).__name__, str(exc)):
-                    self.mixed_at = self._cpu_origin(tree_leaves((args, kwargs)))
-                raise
-            if isinstance(out, torch.Tensor):
-                self._track(out)
-            else:
-                for t in tree_leaves(out):
-                    if isinstance(t, torch.Tensor):
-                        self._track(t)
-            return out
-
-        def _cpu_origin(self, leaves: list) -> tuple[int, str] | None:
-            for t in leaves:
-                if isinstance(t, torch.Tensor) and t.device.type == "cpu" and t.dim() > 0:
-                    try:
-                        entry = self.live.get(t.untyped_storage()._cdata)
-                    except Exception:  # noqa: BLE001
-                        continue
-                    if entry is not None and entry[4]:
-                        return entry[4]
-            return None
-
-        def _track(self, t: torch.Tensor) -> None:
-            try:
-                storage = t.untyped_storage()
-                key = storage._cdata
-            except Exception:  # noqa: BLE001 - no storage (sparse, nested): not counted
-                return
-            entry = self.live.get(key)
-            if entry is None:
-                nbytes = _bytes_or_bound(storage.nbytes())
-                if nbytes is None:  # a data-dependent size with no upper bound
-                    nbytes = 0
-                    self.unknown = True
-                elif not isinstance(storage.nbytes(), int):
-                    self.bounded = True
-                origin = _solution_line(filename) if t.device.type == "cpu" and t.dim() > 0 else None
-                entry = self.live[key] = [nbytes, 0, t.shape, t.dtype, origin]
-                self.now += nbytes
-                if self.now > self.peak:
-                    self.peak = self.now
-                    big = max(self.live.values(), key=lambda e: e[0])
-                    self.culprit = (_ints(big[2]), str(big[3]).replace("torch.", ""), big[0])
-            entry[1] += 1
-            ref = weakref.ref(t, functools.partial(self._gone, key))
-            self.refs[id(ref)] = ref  # by id: weak references compare their (tensor) referents
-
-        def _gone(self, key: int, ref: Any = None) -> None:
-            self.refs.pop(id(ref), None)
-            entry = self.live.get(key)
-            if entry is None:
-                return
-            entry[1] -= 1
-            if entry[1] <= 0:
-                del self.live[key]
-                self.now -= entry[0]
-
-    return Meter()
-
-
-def _bytes_or_bound(n: Any) -> int | None:
-    """A storage's bytes; for a data-dependent size, its upper bound from the ShapeEnv; None when unbounded."""
-    try:
-        return int(n)
-    except Exception:  # noqa: BLE001 - symbolic
-        pass
-    try:
-        node = n.node
-        upper = node.shape_env.bound_sympy(node.expr).upper
-        if upper.is_finite:
-            return int(upper)
-    except Exception:  # noqa: BLE001 - no bound to be had
-        pass
-    return None
-
-
-def _ints(shape: Any) -> tuple[int, ...]:
-    out = []
-    for s in shape:
-        try:
-            out.append(int(s))
-        except Exception:  # noqa: BLE001 - a data-dependent size
-            out.append(-1)
-    return tuple(out)
-
-
-class NeedsValues(RuntimeError):
-    """Raised at once for .tolist() / .numpy() on a fake tensor (torch would take seconds to say no)."""
-
-
-@contextlib.contextmanager
-def _fast_refusals(max_ops: int) -> Iterator[None]:
-    """While a fake run lasts: .tolist() and .numpy() on a fake tensor fail at once, and iterating
-    over more than max_ops rows stops the run (each would cost milliseconds per element)."""
-    from torch._subclasses.fake_tensor import FakeTensor
-
-    names = ("tolist", "numpy", "__iter__")
-    own = {name: FakeTensor.__dict__[name] for name in names if name in FakeTensor.__dict__}
-
-    def refuse(name: str) -> Callable:
-        original = getattr(FakeTensor, name)
-
-        def method(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003
-            if name != "__iter__":
-                raise NeedsValues(f"data-dependent: .{name}() reads tensor values, which fake tensors do not have")
-            if self.dim() > 0 and _ints(self.shape[:1])[0] > max_ops:
-                raise TooManyOps()
-            return original(self, *args, **kwargs)
-
-        return method
-
-    for name in names:
-        setattr(FakeTensor, name, refuse(name))
-    try:
-        yield
-    finally:
-        for name in names:
-            if name in own:
-                setattr(FakeTensor, name, own[name])
-            else:
-                delattr(FakeTensor, name)
-
-
-def _solution_line(filename: str) -> tuple[int, str] | None:
-    frame = sys._getframe(2)
-    while frame is not None:
-        if frame.f_code.co_filename == filename:
-            import linecache
-
-            return frame.f_lineno, linecache.getline(filename, frame.f_lineno).strip()[:200]
-        frame = frame.f_back
-    return None
-
-
 # ------------------------------------------------------------- one run
 
 
@@ -304,10 +115,10 @@ def run(func: Callable, args: list[Any], device: str, filename: str, shape_env: 
     mode = FakeTensorMode(allow_non_fake_inputs=True, shape_env=env, allow_fallback_kernels=False)
     with mode:
         fake_args = [_build(a, device) for a in args]
-    meter = _make_meter(filename, max_ops, max_seconds)
+    meter = make_meter(filename, max_ops, max_seconds)
     result: dict[str, Any] = {"device": device}
     try:
-        with warnings.catch_warnings(), torch.no_grad(), _fast_refusals(max_ops), mode, meter:
+        with warnings.catch_warnings(), torch.no_grad(), fast_refusals(max_ops), mode, meter:
             warnings.simplefilter("ignore")  # torch's own notes about fake kernels; the real runs showed the solution's
             out = func(*fake_args)
         result["status"] = "ok"
@@ -355,7 +166,7 @@ def describe_outputs(out: Any) -> list[dict[str, Any]]:
     described = []
     for item in items:
         if isinstance(item, torch.Tensor):
-            shape = [s if s >= 0 else None for s in _ints(item.shape)]
+            shape = [s if s >= 0 else None for s in ints(item.shape)]
             described.append({"shape": shape, "dtype": str(item.dtype).replace("torch.", ""), "device": str(item.device)})
         else:
             described.append({"python": type(item).__name__})

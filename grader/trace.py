@@ -15,6 +15,7 @@ from typing import Any
 
 from grader import sandbox
 from grader.dims import name_axis, shape_names
+from grader.sandbox.solution import new_module, run_source
 
 MAX_STEPS = 400  # per function call; a loop over T prints its pattern, not every turn
 
@@ -100,14 +101,10 @@ def _traced_run(source: str, filename: str, calls: list[Any], plan: Any = None) 
 
     from grader.cases import fresh
 
-    module = type(sys)("solution")
-    module.__file__ = filename
+    module = new_module(source, filename)
     lines = source.splitlines()
-    import linecache
-
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     try:
-        exec(compile(source, filename, "exec"), module.__dict__)  # noqa: S102 - inside the sandbox child
+        run_source(module, source, filename)
     except BaseException as exc:  # noqa: BLE001
         return {"calls": [], "load_error": _error_text(sandbox.describe_exception(exc, filename))}
     out = []

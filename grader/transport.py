@@ -212,18 +212,31 @@ def decode(desc: Any, blobs: list[bytes]) -> Any:
 
 
 # ---- framing: 4-byte big-endian header length, header JSON, then each blob with its length
+# The one place the wire format is written: the sandbox child's frames (grader.sandbox.wire) and
+# write_frame both come through frame_head; FrameReader below is the one reader.
 
-def write_frame(fd: int, header: dict, blobs: list[bytes] = ()) -> None:
+
+def frame_head(header: dict, blobs: list[bytes] = ()) -> bytes:
+    """The length prefix and JSON header of a frame carrying `blobs` (they follow it, in order)."""
     header = dict(header)
     header["blob_sizes"] = [len(b) for b in blobs]
     head = json.dumps(header).encode()
-    payload = struct.pack(">I", len(head)) + head
-    _write_all(fd, payload)
+    return struct.pack(">I", len(head)) + head
+
+
+def frame(header: dict, blobs: list[bytes] = ()) -> bytes:
+    """A whole frame as bytes: what write_frame writes."""
+    return frame_head(header, blobs) + b"".join(blobs)
+
+
+def write_frame(fd: int, header: dict, blobs: list[bytes] = ()) -> None:
+    write_all(fd, frame_head(header, blobs))
     for b in blobs:
-        _write_all(fd, b)
+        write_all(fd, b)
 
 
-def _write_all(fd: int, data: bytes) -> None:
+def write_all(fd: int, data: bytes) -> None:
+    """Write every byte of `data` (os.write may take only part of it)."""
     import os
 
     view = memoryview(data)

@@ -169,7 +169,7 @@ class Worker:
         return {"trace": result}
 
     def op_probe(self, request: dict) -> dict[str, Any]:
-        from grader import confine
+        from grader.sandbox import confine
 
         return {"features": [{"name": f.name, "enforced": f.enforced, "detail": f.detail} for f in confine.probe()]}
 
@@ -202,7 +202,7 @@ def _protocol_channel() -> IO[str]:
 
 
 def _hello(started: float) -> dict[str, Any]:
-    from grader import confine
+    from grader.sandbox import confine
 
     features = confine.probe()
     return {

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from grader import confine
+from grader.sandbox import confine
 
 pytestmark = pytest.mark.skipif(not (confine.supported_arch() and confine.seccomp_available()),
                                 reason="seccomp filters need Linux x86_64")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from grader import confine
+from grader.sandbox import confine
 
 HERE = Path(__file__).parent
 TOY = HERE / "fixtures" / "drills"

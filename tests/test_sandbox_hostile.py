@@ -17,8 +17,8 @@ from typing import Iterator
 
 import pytest
 
-from grader import confine, sandbox
-from grader.sandbox import Limits
+from grader import sandbox
+from grader.sandbox import Limits, confine
 
 HOSTILE = Path(__file__).parent / "hostile"
 TOY = Path(__file__).parent / "fixtures" / "drills"

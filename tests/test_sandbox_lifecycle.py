@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from grader import confine, scratch
-from grader.sandbox import Limits
+from grader import scratch
+from grader.sandbox import Limits, confine
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent

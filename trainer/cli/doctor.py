@@ -48,7 +48,7 @@ def doctor_command(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
 ) -> None:
     """What the grading sandbox enforces on this machine, and what it does not."""
-    from grader import confine
+    from grader.sandbox import confine
 
     features = confine.probe()
     reaper = _subreaper_works()
@@ -224,7 +224,7 @@ def _subreaper_works() -> bool:
     """Checked in a throwaway child, so this CLI process keeps its own settings."""
     import os
 
-    from grader import confine
+    from grader.sandbox import confine
 
     pid = os.fork()
     if pid == 0:  # pragma: no cover - child

@@ -123,7 +123,7 @@ def _record(spec, report, source: str, started: datetime, sitting) -> None:
 
 
 def _print_confinement() -> None:
-    from grader import confine
+    from grader.sandbox import confine
 
     for feature in confine.probe():
         state = "enforced" if feature.enforced else "NOT enforced"

@@ -1,7 +1,10 @@
 """Confinement beyond rlimits, applied in the sandbox child (Linux, x86_64).
 
-Pure ctypes (no new dependency). In the child, after its rlimits are set and
-before the solution runs, `apply_child(scratch)`:
+Pure ctypes (no new dependency): the calls in grader.sandbox.syscalls, the
+Landlock ruleset in grader.sandbox.landlock, the BPF filter in
+grader.sandbox.seccomp; this module decides, applies and reports. In the
+child, after its rlimits are set and before the solution runs,
+`apply_child(scratch)`:
 
 1. chdirs into `scratch` (a fresh folder per child) and points HOME/TMPDIR at it;
 2. **Landlock** (filesystem, TCP, signals): every write-type access
@@ -38,12 +41,25 @@ what is actually enforced on this machine, not what should be.
 from __future__ import annotations
 
 import ctypes
-import errno
 import functools
 import os
 import platform
 import struct
 from dataclasses import dataclass, field
+
+from grader.sandbox import seccomp
+from grader.sandbox.landlock import _landlock
+from grader.sandbox.syscalls import (
+    NR_CAPSET,
+    NR_LANDLOCK_CREATE_RULESET,
+    PR_SET_CHILD_SUBREAPER,
+    PR_SET_NO_NEW_PRIVS,
+    PR_SET_PDEATHSIG,
+    ConfineError,
+    _lib,
+    _prctl,
+    _syscall,
+)
 
 CHILD_PIECES = ("filesystem", "processes", "signals", "network", "capabilities", "memfd", "open-files")
 WATCHED = ("threads", "deleted-files")  # enforced from outside, by the parent's watchdog reading /proc
@@ -61,86 +77,6 @@ PIECE_TEXT = {
     "threads": "a thread cap (the watchdog reads /proc/<pid>/stat)",
     "deleted-files": "deleted but open files count against the disk budget (the watchdog reads /proc/<pid>/fd)",
 }
-
-# x86_64 syscall numbers
-_NR = {
-    "ioctl": 16, "prctl": 157, "socket": 41, "clone": 56, "fork": 57, "vfork": 58, "execve": 59, "kill": 62,
-    "ptrace": 101, "capset": 126, "rt_sigqueueinfo": 129, "uselib": 134, "iopl": 172, "ioperm": 173,
-    "setrlimit": 160, "chroot": 161, "acct": 163, "settimeofday": 164, "mount": 165, "umount2": 166,
-    "swapon": 167, "swapoff": 168, "reboot": 169, "sethostname": 170, "setdomainname": 171,
-    "init_module": 175, "delete_module": 176, "quotactl": 179, "pivot_root": 155, "tkill": 200,
-    "clock_settime": 227, "tgkill": 234, "kexec_load": 246, "add_key": 248, "request_key": 249, "keyctl": 250,
-    "migrate_pages": 256, "unshare": 272, "move_pages": 279, "rt_tgsigqueueinfo": 297, "perf_event_open": 298,
-    "prlimit64": 302, "name_to_handle_at": 303, "open_by_handle_at": 304, "clock_adjtime": 305, "setns": 308,
-    "process_vm_readv": 310, "process_vm_writev": 311, "kcmp": 312, "finit_module": 313,
-    "kexec_file_load": 320, "bpf": 321, "execveat": 322, "userfaultfd": 323, "pidfd_send_signal": 424,
-    "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427, "pidfd_open": 434, "clone3": 435,
-    "pidfd_getfd": 438, "process_madvise": 440,
-    # anonymous files: memory the resident-size watchdog and the scratch budget would not see
-    "memfd_create": 319, "memfd_secret": 447,
-    # metadata changes, which Landlock does not cover
-    "chmod": 90, "fchmod": 91, "chown": 92, "fchown": 93, "lchown": 94, "utime": 132, "setxattr": 188,
-    "lsetxattr": 189, "fsetxattr": 190, "removexattr": 197, "lremovexattr": 198, "fremovexattr": 199,
-    "utimes": 235, "fchownat": 260, "futimesat": 261, "fchmodat": 268, "utimensat": 280, "fchmodat2": 452,
-    "setxattrat": 463, "removexattrat": 466,
-    # other processes' scheduling, and IPC objects that outlive the child
-    "setpriority": 141, "sched_setparam": 142, "sched_setscheduler": 144, "sched_setaffinity": 203,
-    "ioprio_set": 251, "sched_setattr": 314, "shmget": 29, "semget": 64, "msgget": 68, "mq_open": 240,
-    # joining the parent's process group would make kill(0, ...) reach it
-    "setpgid": 109, "setsid": 112,
-}
-_METADATA = ("chmod", "fchmod", "chown", "fchown", "lchown", "utime", "setxattr", "lsetxattr", "fsetxattr",
-             "removexattr", "lremovexattr", "fremovexattr", "utimes", "fchownat", "futimesat", "fchmodat",
-             "utimensat", "fchmodat2", "setxattrat", "removexattrat")
-_LASTING = ("setpriority", "sched_setparam", "sched_setscheduler", "ioprio_set", "sched_setattr", "shmget",
-            "semget", "msgget", "mq_open", "setpgid", "setsid")
-_DENIED = (
-    "fork", "vfork", "execve", "execveat", "socket", "ptrace", "capset", "setrlimit", "uselib", "iopl", "ioperm",
-    "chroot", "acct", "settimeofday", "mount", "umount2", "swapon", "swapoff", "reboot", "sethostname",
-    "setdomainname", "init_module", "delete_module", "finit_module", "quotactl", "pivot_root", "clock_settime",
-    "clock_adjtime", "kexec_load", "kexec_file_load", "add_key", "request_key", "keyctl", "migrate_pages",
-    "move_pages", "unshare", "setns", "perf_event_open", "name_to_handle_at", "open_by_handle_at",
-    "process_vm_readv", "process_vm_writev", "kcmp", "bpf", "userfaultfd", "pidfd_send_signal", "pidfd_open",
-    "pidfd_getfd", "io_uring_setup", "io_uring_enter", "io_uring_register", "process_madvise",
-    "memfd_create", "memfd_secret",
-) + _METADATA + _LASTING
-_SELF_SIGNAL = ("kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
-
-AUDIT_ARCH_X86_64 = 0xC000003E
-CLONE_THREAD = 0x00010000
-TIOCSTI, TIOCLINUX = 0x5412, 0x541C
-FS_IOC_SETFLAGS, FS_IOC_FSSETXATTR = 0x40086602, 0x401C5820  # chattr: file flags on any readable file
-
-PR_SET_PDEATHSIG = 1
-PR_SET_NO_NEW_PRIVS = 38
-PR_SET_CHILD_SUBREAPER = 36
-PR_GET_CHILD_SUBREAPER = 37
-SECCOMP_SET_MODE_FILTER = 1
-SECCOMP_FILTER_FLAG_TSYNC = 1
-NR_SECCOMP = 317
-NR_LANDLOCK_CREATE_RULESET, NR_LANDLOCK_ADD_RULE, NR_LANDLOCK_RESTRICT_SELF = 444, 445, 446
-NR_CAPSET = 126
-
-SECCOMP_RET_KILL_PROCESS = 0x80000000
-SECCOMP_RET_ERRNO = 0x00050000
-SECCOMP_RET_ALLOW = 0x7FFF0000
-
-# Landlock access rights
-_LL_EXECUTE = 1 << 0
-_LL_WRITE_FILE = 1 << 1
-_LL_READ_FILE = 1 << 2
-_LL_READ_DIR = 1 << 3
-_LL_WRITE_ONLY = sum(1 << b for b in (4, 5, 6, 7, 8, 9, 10, 11, 12))  # remove, make_*
-_LL_REFER = 1 << 13
-_LL_TRUNCATE = 1 << 14
-_LL_IOCTL_DEV = 1 << 15
-_LL_NET_BIND_TCP, _LL_NET_CONNECT_TCP = 1 << 0, 1 << 1
-_LL_SCOPE_ABSTRACT_UNIX, _LL_SCOPE_SIGNAL = 1 << 0, 1 << 1
-_LL_MAKE_CHAR, _LL_MAKE_BLOCK = 1 << 6, 1 << 11
-
-
-class ConfineError(Exception):
-    """A confinement piece could not be applied."""
 
 
 @dataclass(frozen=True)
@@ -161,38 +97,7 @@ class Confinement:
         return {"enforced": dict(self.enforced), "missing": dict(self.missing)}
 
 
-# ----------------------------------------------------------------- ctypes
-
-
-_libc: ctypes.CDLL | None = None
-
-
-def _lib() -> ctypes.CDLL:
-    global _libc  # noqa: PLW0603 - a loaded library handle, not state
-    if _libc is None:
-        _libc = ctypes.CDLL(None, use_errno=True)
-        _libc.syscall.restype = ctypes.c_long
-        _libc.prctl.restype = ctypes.c_int
-    return _libc
-
-
-def _syscall(nr: int, *args: object) -> int:
-    ctypes.set_errno(0)
-    res = _lib().syscall(ctypes.c_long(nr), *args)
-    if res < 0:
-        err = ctypes.get_errno()
-        raise OSError(err, os.strerror(err))
-    return res
-
-
-def _prctl(option: int, arg2: int = 0) -> int:
-    ctypes.set_errno(0)
-    res = _lib().prctl(ctypes.c_int(option), ctypes.c_ulong(arg2), ctypes.c_ulong(0), ctypes.c_ulong(0),
-                       ctypes.c_ulong(0))
-    if res < 0:
-        err = ctypes.get_errno()
-        raise OSError(err, os.strerror(err))
-    return res
+# ----------------------------------------------------------------- the kernel
 
 
 def supported_arch() -> bool:
@@ -255,155 +160,7 @@ def die_with_parent(parent: int) -> None:
         os._exit(0)
 
 
-# ---------------------------------------------------------------- Landlock
-
-
-def _landlock(scratch: str) -> list[str]:
-    """Restrict writes to `scratch`. Returns the names of the pieces it covers."""
-    abi = landlock_abi()
-    if abi < 1:
-        raise ConfineError("Landlock is not available in this kernel")
-    fs = _LL_EXECUTE | _LL_WRITE_FILE | _LL_WRITE_ONLY
-    if abi >= 2:
-        fs |= _LL_REFER
-    if abi >= 3:
-        fs |= _LL_TRUNCATE
-    if abi >= 5:
-        fs |= _LL_IOCTL_DEV
-    net = (_LL_NET_BIND_TCP | _LL_NET_CONNECT_TCP) if abi >= 4 else 0
-    scoped = (_LL_SCOPE_ABSTRACT_UNIX | _LL_SCOPE_SIGNAL) if abi >= 6 else 0
-    if abi >= 6:
-        attr = struct.pack("=QQQ", fs, net, scoped)
-    elif abi >= 4:
-        attr = struct.pack("=QQ", fs, net)
-    else:
-        attr = struct.pack("=Q", fs)
-    buf = ctypes.create_string_buffer(attr, len(attr))
-    ruleset = _syscall(NR_LANDLOCK_CREATE_RULESET, buf, ctypes.c_size_t(len(attr)), ctypes.c_uint32(0))
-    try:
-        in_scratch = fs & ~(_LL_EXECUTE | _LL_IOCTL_DEV | _LL_MAKE_CHAR | _LL_MAKE_BLOCK)
-        _add_path_rule(ruleset, scratch, in_scratch)
-        if os.path.exists("/dev/null"):
-            _add_path_rule(ruleset, "/dev/null", fs & (_LL_WRITE_FILE | _LL_TRUNCATE))
-        _syscall(NR_LANDLOCK_RESTRICT_SELF, ctypes.c_int(ruleset), ctypes.c_uint32(0))
-    finally:
-        os.close(ruleset)
-    covers = ["filesystem"]
-    if net:
-        covers.append("network")
-    if scoped:
-        covers.append("signals")
-    return covers
-
-
-def _add_path_rule(ruleset: int, path: str, access: int) -> None:
-    fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
-    try:
-        rule = ctypes.create_string_buffer(struct.pack("=Qi", access, fd), 12)
-        _syscall(NR_LANDLOCK_ADD_RULE, ctypes.c_int(ruleset), ctypes.c_int(1), rule, ctypes.c_uint32(0))
-    finally:
-        os.close(fd)
-
-
-# ----------------------------------------------------------------- seccomp
-
-_LD_W_ABS = 0x20
-_JEQ_K = 0x15
-_JGE_K = 0x35
-_JSET_K = 0x45
-_RET_K = 0x06
-
-
-class _Bpf:
-    """A tiny classic-BPF assembler with labels."""
-
-    def __init__(self) -> None:
-        self.code: list[tuple[int, object, object, int]] = []
-        self.labels: dict[str, int] = {}
-
-    def op(self, code: int, k: int, jt: object = 0, jf: object = 0) -> None:
-        self.code.append((code, jt, jf, k & 0xFFFFFFFF))
-
-    def label(self, name: str) -> None:
-        self.labels[name] = len(self.code)
-
-    def assemble(self) -> bytes:
-        out = bytearray()
-        for i, (code, jt, jf, k) in enumerate(self.code):
-            out += struct.pack("=HBBI", code, self._off(i, jt), self._off(i, jf), k)
-        return bytes(out)
-
-    def _off(self, i: int, target: object) -> int:
-        if isinstance(target, int):
-            return target
-        off = self.labels[str(target)] - (i + 1)
-        if not 0 <= off <= 255:
-            raise ConfineError("seccomp program jump out of range")
-        return off
-
-
-def _arg_lo(i: int) -> int:
-    return 16 + 8 * i
-
-
-def seccomp_program(pid: int) -> bytes:
-    """The filter for a child whose pid is `pid` (signals only to itself)."""
-    p = _Bpf()
-    deny = SECCOMP_RET_ERRNO | errno.EPERM
-    p.op(_LD_W_ABS, 4)  # arch
-    p.op(_JEQ_K, AUDIT_ARCH_X86_64, 1, 0)
-    p.op(_RET_K, SECCOMP_RET_KILL_PROCESS)
-    p.op(_LD_W_ABS, 0)  # syscall number
-    p.op(_JGE_K, 0x40000000, "deny", 0)  # x32 ABI
-    for name in _DENIED:
-        p.op(_JEQ_K, _NR[name], "deny", 0)
-    p.op(_JEQ_K, _NR["clone3"], "enosys", 0)
-    p.op(_JEQ_K, _NR["clone"], "clone", 0)
-    p.op(_JEQ_K, _NR["prlimit64"], "prlimit", 0)
-    p.op(_JEQ_K, _NR["ioctl"], "ioctl", 0)
-    p.op(_JEQ_K, _NR["kill"], "kill", 0)
-    p.op(_JEQ_K, _NR["sched_setaffinity"], "self_or_zero", 0)
-    p.op(_JEQ_K, _NR["prctl"], "prctl", 0)
-    for name in _SELF_SIGNAL[1:]:
-        p.op(_JEQ_K, _NR[name], "self_signal", 0)
-    p.op(_RET_K, SECCOMP_RET_ALLOW)
-    p.label("clone")
-    p.op(_LD_W_ABS, _arg_lo(0))
-    p.op(_JSET_K, CLONE_THREAD, "allow", "deny")
-    p.label("prlimit")  # reading a limit is fine, setting one is not
-    p.op(_LD_W_ABS, _arg_lo(2))
-    p.op(_JEQ_K, 0, 0, "deny")
-    p.op(_LD_W_ABS, _arg_lo(2) + 4)
-    p.op(_JEQ_K, 0, "allow", "deny")
-    p.label("ioctl")
-    p.op(_LD_W_ABS, _arg_lo(1))
-    p.op(_JEQ_K, TIOCSTI, "deny", 0)
-    p.op(_JEQ_K, FS_IOC_SETFLAGS, "deny", 0)
-    p.op(_JEQ_K, FS_IOC_FSSETXATTR, "deny", 0)
-    p.op(_JEQ_K, TIOCLINUX, "deny", "allow")
-    # every rule below ends in an explicit allow or deny: none falls through into the next
-    p.label("kill")  # kill(0 | pid | -pid, sig): its own process group or itself, nothing else
-    p.op(_LD_W_ABS, _arg_lo(0))
-    p.op(_JEQ_K, 0, "allow", 0)
-    p.op(_JEQ_K, pid, "allow", 0)
-    p.op(_JEQ_K, (-pid) & 0xFFFFFFFF, "allow", "deny")
-    p.label("prctl")  # the parent-death signal stays as set
-    p.op(_LD_W_ABS, _arg_lo(0))
-    p.op(_JEQ_K, PR_SET_PDEATHSIG, "deny", "allow")
-    p.label("self_or_zero")  # sched_setaffinity(0 | pid, ...)
-    p.op(_LD_W_ABS, _arg_lo(0))
-    p.op(_JEQ_K, 0, "allow", 0)
-    p.op(_JEQ_K, pid, "allow", "deny")
-    p.label("self_signal")  # first argument is the target (t)gid
-    p.op(_LD_W_ABS, _arg_lo(0))
-    p.op(_JEQ_K, pid, "allow", "deny")
-    p.label("allow")
-    p.op(_RET_K, SECCOMP_RET_ALLOW)
-    p.label("deny")
-    p.op(_RET_K, deny)
-    p.label("enosys")
-    p.op(_RET_K, SECCOMP_RET_ERRNO | errno.ENOSYS)
-    return p.assemble()
+# ------------------------------------------------------- seccomp, capabilities
 
 
 def apply_seccomp() -> None:
@@ -416,19 +173,7 @@ def apply_seccomp() -> None:
 def _seccomp(pid: int) -> None:
     if not seccomp_available():
         raise ConfineError("seccomp filters are not available here")
-    code = seccomp_program(pid)
-    n = len(code) // 8
-    filt = ctypes.create_string_buffer(code, len(code))
-
-    class SockFprog(ctypes.Structure):
-        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
-
-    prog = SockFprog(n, ctypes.cast(filt, ctypes.c_void_p))
-    _syscall(NR_SECCOMP, ctypes.c_uint(SECCOMP_SET_MODE_FILTER), ctypes.c_uint(SECCOMP_FILTER_FLAG_TSYNC),
-             ctypes.byref(prog))
-
-
-# ------------------------------------------------------------ capabilities
+    seccomp.install(pid)
 
 
 def _drop_capabilities() -> None:
@@ -454,7 +199,7 @@ def apply_child(scratch: str | None = None) -> Confinement:
     try:
         if not scratch:
             raise ConfineError("no scratch folder was given")
-        covered = _landlock(scratch)
+        covered = _landlock(scratch, landlock_abi())
         result.enforced["filesystem"] = "Landlock: writes only inside the scratch folder"
     except (OSError, ConfineError) as exc:
         result.missing["filesystem"] = f"Landlock could not be applied ({exc})"

@@ -1,0 +1,259 @@
+"""What runs inside the grading child: load the solution, call it on every
+prepared case, send each result back.
+
+The banned-call guards and must_call counters are installed first; where
+each argument lives is noted before any of the solution's code runs (the
+bytes are compared by the parent, in shared memory); a CUDA job copies the
+arguments to the device and the results back (grader.cuda); the device
+case and memory at scale run last, on fake tensors (grader.fake). A standby
+child (grader.sandbox.standby) does all of the set-up ahead of time and
+waits for its source.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+import time
+from typing import Any, Callable
+
+from grader import inputs, transport
+from grader.sandbox.limits import Job, Limits
+from grader.sandbox.prepare import _child_prepare, _child_setup
+from grader.sandbox.solution import describe_exception, new_module, run_source
+from grader.sandbox.wire import GO_FD, _read_go, _send
+
+
+def _child(job: Job, limits: Limits, res_w: int, out_w: int, scratch: str, layout: inputs.Layout,
+           arena: Any) -> None:
+    """A freshly forked grading child: isolate it, forget the references, run the job."""
+    if not _child_prepare(limits, res_w, out_w, scratch):
+        return
+    _child_setup(job)
+    _run_job(job, None, layout.arguments(arena))  # the arguments exist before the solution is loaded
+
+
+def _standby_child(template: Job, limits: Limits, res_w: int, out_w: int, scratch: str, go_r: int,
+                   layout: inputs.Layout, arena: Any) -> None:
+    """Prepared and confined ahead of time; waits for the source, then runs it."""
+    if not _child_prepare(limits, res_w, out_w, scratch, go_r):
+        return
+    counts = _install_guards(template)
+    if template.warm is not None:
+        try:
+            template.warm()  # the reference's own fake run, off the clock: the solution's then costs less
+        except BaseException:  # noqa: BLE001 - only a warm-up
+            pass
+    _child_setup(template)
+    copies = layout.arguments(arena)
+    _warm(template, copies)
+    message = _read_go(GO_FD)
+    os.close(GO_FD)
+    if message is None:
+        os._exit(0)  # discarded, or the parent is gone
+    _run_job(dataclasses.replace(template, source=message[0], filename=message[1]), counts, copies)
+
+
+def _warm(job: Job, copies: dict[int, list[Any]]) -> None:
+    """Touch each call's arguments once, ahead (this faults in the pages the first
+    tensor work touches, off the clock)."""
+    for index, _, args, _ in job.calls:
+        _same(args, copies[index])
+
+
+def _install_guards(job: Job) -> dict[str, int]:
+    """Banned-call guards and must_call counters (they do not depend on the source)."""
+    from grader import bans
+
+    def on_banned(name: str) -> None:
+        _send({"type": "banned", "name": name})
+
+    bans.install(job.banned, job.ban_places, on_banned)
+    if job.ban_kernels:
+        from grader import dispatch_bans
+
+        dispatch_bans.install(job.ban_kernels, on_banned)
+    return bans.install_counters(job.must_call, job.count_places) if job.must_call else {}
+
+
+def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, list[Any]] | None = None) -> None:
+    import torch
+
+    from grader import bans
+
+    if counts is None:
+        counts = _install_guards(job)
+    tampered = None  # bound here, before the solution runs, so it cannot swap the check for another
+    if job.ban_kernels:
+        from grader import dispatch_bans
+
+        tampered = dispatch_bans.tampered
+    module = new_module(job.source, job.filename, register=True)
+    # where each argument is, taken before any of the solution's code runs: an argument
+    # re-pointed at other memory while the file loads (x.set_(...)) is a change too
+    placed = {index: [_place(a) for a in args] for index, args in (copies or {}).items()}
+    _send({"type": "start", "call": -1})
+    try:
+        run_source(module, job.source, job.filename)
+    except bans.BannedCall as exc:
+        _send({"type": "banned", "name": exc.name})
+        _send({"type": "done"})
+        return
+    except BaseException as exc:  # noqa: BLE001 - SystemExit too
+        _send({"type": "load_error", "exc": describe_exception(exc, job.filename)})
+        _send({"type": "done"})
+        return
+    _send_tampered(tampered)
+    _send({"type": "loaded"})
+    missing = [n for n in job.functions if not callable(module.__dict__.get(n))]
+    if missing:
+        _send({"type": "missing", "names": missing})
+    for index, fname, args, names in job.calls:
+        func = module.__dict__.get(fname)
+        if callable(func):
+            _call(job, index, func, args, names, counts, copies, placed, torch, bans)
+    if job.fake is not None:
+        _run_fake(job, module)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BaseException:  # noqa: BLE001
+        pass
+    _send_tampered(tampered)
+    _send({"type": "done"})
+
+
+
+def _call(job: Job, index: int, func: Callable, args: list[Any], names: list[str], counts: dict[str, int],
+          copies: dict[int, list[Any]] | None, placed: dict[int, list[Any]], torch: Any, bans: Any) -> None:
+    """Run one call and send its result frame. `torch` and `bans` are the modules
+    as _run_job bound them before the solution ran (it may have replaced them since)."""
+    from grader.cases import fresh
+
+    mine = copies.pop(index) if copies and index in copies else fresh(args)
+    before = placed.get(index) or [_place(a) for a in mine]
+    _send({"type": "start", "call": index})
+    for name in counts:
+        counts[name] = 0
+    t = time.perf_counter()
+    try:
+        if job.device != "cpu":
+            value, back = _call_on_device(func, mine, job.device)
+        else:
+            with torch.no_grad():
+                value = func(*mine)
+            back = None
+    except bans.BannedCall as exc:
+        _send({"type": "result", "call": index, "status": "banned", "exc": {"type": "BannedCall", "message": exc.name}})
+        return
+    except BaseException as exc:  # noqa: BLE001
+        _send({"type": "result", "call": index, "status": "raised", "exc": describe_exception(exc, job.filename)})
+        return
+    seconds = time.perf_counter() - t
+    wrong = [(n, counts[n], k) for n, k in job.must_call.items() if counts[n] != k]
+    if wrong:
+        n, got, k = wrong[0]
+        _send({"type": "result", "call": index, "status": "banned", "exc": {
+            "type": "CallCount", "message": f"called {n} {got} time{'s' if got != 1 else ''}; "
+                                            f"this drill requires exactly {k}"}})
+        return
+    blobs: list[bytes] = []
+    desc = transport.encode_safely(value, blobs)  # an odd object is described, never "raised"
+    modified = [n for n, b, a in zip(names, before, mine) if _moved(a, b)]  # the bytes: decided in the parent
+    if back is not None:  # a CUDA run worked on copies: compare what came back from the device
+        modified = [n for n, a, b in zip(names, mine, back) if not _same(a, b)]
+    _send({"type": "result", "call": index, "status": "ok", "value": desc, "modified": modified,
+           "seconds": seconds}, blobs)
+
+
+def _send_tampered(tampered: Callable[[], str | None] | None) -> None:
+    """A banned kernel the solution unregistered (grader.dispatch_bans) is judged `banned`."""
+    name = tampered() if tampered is not None else None
+    if name is not None:
+        _send({"type": "banned", "name": f"{name} (after removing the ban on it)"})
+
+
+def _place(value: Any) -> Any:
+    """Where an argument is and how it is viewed: a tensor's identity, storage,
+    shape, strides and dtype; a container's items. (Its bytes are the parent's business.)"""
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        if value.layout != torch.strided:  # sparse: no strides or storage to compare; its identity and shape
+            return ("tensor", id(value), tuple(value.shape), value.dtype, value.layout)
+        return ("tensor", id(value), value.data_ptr(), tuple(value.shape), tuple(value.stride()),
+                value.storage_offset(), value.dtype)
+    if type(value) in (list, tuple):
+        return (type(value), id(value), tuple(_place(v) for v in value))
+    if type(value) is dict:
+        return (dict, id(value), tuple((k, _place(v)) for k, v in value.items()))
+    return ("value", id(value))
+
+
+def _moved(now: Any, before: Any) -> bool:
+    try:
+        return _place(now) != before
+    except BaseException:  # noqa: BLE001 - an argument that can no longer be read was changed
+        return True
+
+
+class DeviceError(RuntimeError):
+    """A CUDA run returned a tensor off the inputs' device."""
+
+
+def _call_on_device(func: Callable, mine: list[Any], device: str) -> tuple[Any, list[Any]]:
+    """Call with the arguments copied to `device`; the result and the (possibly modified) arguments come back to the CPU."""
+    import torch
+
+    from grader.cuda import device_mismatch, to_device
+
+    on_device = to_device(mine, device)
+    with torch.no_grad():
+        value = func(*on_device)
+    problem = device_mismatch(value, device)
+    if problem:
+        raise DeviceError(problem + "; make new tensors on the inputs' device (device=x.device, x.new_*, *_like, .to(x))")
+    return to_device(value, "cpu"), to_device(on_device, "cpu")
+
+
+def _run_fake(job: Job, module: Any) -> None:
+    """The device case and memory at scale, on fake tensors (grader.fake), after the real calls."""
+    from grader import fake
+
+    def started() -> None:
+        _send({"type": "start", "call": fake.FAKE_CALL})
+
+    started()
+    try:
+        runs = fake.run_plan(job.fake, module, job.filename, describe_exception, started)
+    except BaseException:  # noqa: BLE001 - a fake-tensor failure must not cost the real verdicts
+        runs = []
+    _send({"type": "fake", "runs": runs})
+
+
+def _same(original: Any, now: Any) -> bool:
+    import torch
+
+    if isinstance(original, torch.Tensor):
+        if not isinstance(now, torch.Tensor) or now.shape != original.shape or now.dtype != original.dtype:
+            return False
+        if original.is_floating_point():
+            return bool(torch.equal(torch.nan_to_num(original, nan=0.5), torch.nan_to_num(now, nan=0.5)))
+        return bool(torch.equal(original, now))
+    if isinstance(original, (list, tuple)):
+        return type(original) is type(now) and len(original) == len(now) and all(_same(a, b) for a, b in zip(original, now))
+    return original == now
+
+
+def _work_child(work: Callable[[], Any], limits: Limits, res_w: int, out_w: int, scratch: str) -> None:
+    """A run_json child: the trusted `work()` (it may run untrusted code, e.g. :try
+    tracing) under the same isolation, its JSON-able dict sent back as one frame."""
+    if not _child_prepare(limits, res_w, out_w, scratch):
+        return
+    try:
+        result = work()
+    except BaseException as exc:  # noqa: BLE001
+        result = {"error": describe_exception(exc, "<work>")}
+    _send({"type": "work", "result": result})
+    _send({"type": "done"})
+    os._exit(0)

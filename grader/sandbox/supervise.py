@@ -1,0 +1,352 @@
+"""The parent's side of a run: the one loop that reads a child's frames and
+output and enforces its deadlines and budgets.
+
+What is waiting on the pipes is read before the clock is looked at; a stall
+of this process (Ctrl-Z) gives the child back the time it did not spend on
+the CPU; the watchdog (`_Watch`) polls /proc for resident size, threads and
+disk held. Frames go to a grader.channel.Channel: a grading run's calls, or
+one `work` result (`run_json`, e.g. :try tracing). In-place modification is
+decided here from the shared arguments (grader.inputs).
+"""
+from __future__ import annotations
+
+import os
+import selectors
+import time
+from typing import Any
+
+from grader import channel, inputs, transport
+from grader import scratch as scratch_dir
+from grader.sandbox import confine
+from grader.sandbox.child import _child, _work_child
+from grader.sandbox.limits import ChildOutcome, Job, Limits
+from grader.sandbox.reaping import _TICKS, _kill_group, _statm, proc_stat, resident_bytes
+from grader.sandbox.spawn import _check_terminated, _Child, _close, _finish, _spawn
+from grader.sandbox.standby import STANDBY
+
+
+def run(job: Job, limits: Limits) -> ChildOutcome:
+    """Run the job in a child (the standby one when it was forked for this very
+    job, else a fresh fork) and supervise it until it finishes or is killed."""
+    layout = inputs.layout_for(job.calls)
+    child = STANDBY.take(job, limits)
+    from_standby = child is not None
+    if child is None:
+        arena = layout.arena()
+        child = _spawn(limits, lambda res_w, out_w, scratch: _child(job, limits, res_w, out_w, scratch, layout,
+                                                                    arena))
+        child.arena = arena
+    STANDBY.remember(job, limits)
+    outcome: ChildOutcome | None = None
+    try:
+        outcome = _supervise(child, limits, job)
+        outcome.from_standby = from_standby
+        outside = confine.watched()  # what the watchdog enforces from here
+        outcome.confined.update(outside.enforced)
+        outcome.unconfined.update(outside.missing)
+        return outcome
+    finally:
+        _finish(child, outcome)
+        if outcome is not None:
+            _modified_in_parent(outcome, layout, child.arena)
+        _close(child.arena)
+
+
+def _modified_in_parent(outcome: ChildOutcome, layout: inputs.Layout, arena: Any) -> None:
+    """In-place modification, decided here from the shared arguments' bytes (the
+    child is gone or stopped), added to what the child said about metadata."""
+    if layout.untouched(arena):
+        return
+    for index, call in outcome.calls.items():
+        if call.status == "ok":
+            call.modified += [n for n in layout.modified(arena, index) if n not in call.modified]
+
+
+class _Watch:
+    """Deadlines, the resident-size, thread and disk budgets of one child."""
+
+    def __init__(self, child: _Child, limits: Limits):
+        self.child = child
+        self.limits = limits
+        self.total_deadline = child.t0 + limits.total_timeout
+        self.rss_budget = resident_bytes(os.getpid()) + (limits.rss_bytes or limits.memory_bytes)
+        self.vm_start = _statm(os.getpid())[0]  # the child's address-space size at fork
+        self.next_poll = child.t0 + limits.rss_poll
+        self.polls = 0
+        self.cpu = 0  # the child's CPU time at the last poll, clock ticks
+
+    def over_budget(self, outcome: ChildOutcome, now: float) -> bool:
+        """True when the child must be stopped: too much resident memory
+        (memory_killed), too many threads (threads_killed) or too much held on
+        disk (disk_overflow: its scratch folder plus deleted files it holds)."""
+        if now < self.next_poll:
+            return False
+        self.next_poll = now + self.limits.rss_poll
+        self.polls += 1
+        rss = resident_bytes(self.child.pid)
+        outcome.memory_peak = max(outcome.memory_peak, rss)
+        if rss > self.rss_budget:
+            outcome.memory_killed = True
+            return True
+        # deleted files it still maps: read every 4th poll (/proc/<pid>/maps of a torch process costs ~1 ms)
+        return self._threads_over(outcome) or self._disk_over(outcome, with_maps=self.polls % 4 == 1)
+
+    def over_at_end(self, outcome: ChildOutcome) -> bool:
+        """At "done": what the child still holds (threads, deleted files) counts too,
+        so a solution cannot fill the machine and return before the next poll."""
+        grown = _statm(self.child.pid)[0] - self.vm_start > self.limits.scratch_bytes
+        return self._threads_over(outcome) or self._disk_over(outcome, with_maps=grown)
+
+    def _threads_over(self, outcome: ChildOutcome) -> bool:
+        threads, self.cpu = proc_stat(self.child.pid)
+        outcome.threads_peak = max(outcome.threads_peak, threads)
+        if threads > self.limits.threads:
+            outcome.threads_killed = True
+        return outcome.threads_killed
+
+    def _disk_over(self, outcome: ChildOutcome, with_maps: bool) -> bool:
+        if scratch_dir.over_budget(self.child.scratch, self.child.pid, self.limits.scratch_bytes,
+                                   self.limits.scratch_files, self.limits.file_bytes, with_maps=with_maps):
+            outcome.disk_overflow = True
+        return outcome.disk_overflow
+
+    def stalled(self, seconds: float) -> float:
+        """This process did not run for `seconds` (stopped by Ctrl-Z or SIGSTOP, or
+        the machine suspended): the time the child did not spend on the CPU
+        meanwhile is given back to it. Returns the seconds given back."""
+        before = self.cpu
+        _, self.cpu = proc_stat(self.child.pid)
+        back = max(0.0, seconds - (self.cpu - before) / _TICKS)
+        self.total_deadline += back
+        self.next_poll += back
+        return back
+
+
+_STALL = 0.5  # a loop turn this much longer than its wait: this process was stopped meanwhile
+
+
+def _supervise(child: _Child, limits: Limits, job: Job) -> ChildOutcome:
+    """A grading run: frames are the job's calls, each with its own deadline."""
+    outcome = ChildOutcome(pid=child.pid)
+    frames_in = channel.Channel(outcome, [(i, f, n) for i, f, _, n in job.calls], job.functions,
+                                fake=job.fake is not None)
+    watch = _Watch(child, limits)
+    broken, call_started = _loop(child, limits, outcome, frames_in, watch)
+    if broken is not None:
+        outcome.protocol_error = broken[:200]
+    return _after(child, limits, outcome, frames_in.current, watch, call_started)
+
+
+class _Pipes:
+    """A child's two pipes as the loop reads them: its output (counted, the head
+    kept) and its result frames (fed to a grader.channel.Channel)."""
+
+    def __init__(self, child: _Child, limits: Limits, outcome: ChildOutcome, frames_in: channel.Channel,
+                 work: bool):
+        self.child = child
+        self.limits = limits
+        self.outcome = outcome
+        self.frames_in = frames_in
+        self.work = work
+        self.reader = transport.FrameReader(limits.result_bytes)
+        self.sel = selectors.DefaultSelector()
+        self.sel.register(child.res_r, selectors.EVENT_READ, "result")
+        self.sel.register(child.out_r, selectors.EVENT_READ, "output")
+        self.open = 2
+        self.out_count = 0
+        self.out_head = bytearray()
+        self.broken: str | None = None  # why the result channel broke
+        self.call_started = child.t0  # when the last "start" frame came
+
+    def read(self, key: selectors.SelectorKey, watch: _Watch) -> bool:
+        """Read what one pipe holds. False when reading is over: the child is done
+        (then `watch` looks at what it still holds), printed too much, or broke the channel."""
+        try:
+            data = os.read(key.fd, 1 << 20)
+        except OSError:
+            data = b""
+        if not data:
+            self.sel.unregister(key.fd)
+            self.open -= 1
+            return True
+        if key.data == "output":
+            self.out_count += len(data)
+            if len(self.out_head) < 4096:
+                self.out_head += data[: 4096 - len(self.out_head)]
+            if self.out_count > self.limits.output_bytes:
+                self.outcome.output_overflow = True
+                return False
+            return True
+        try:
+            for header, blobs in self.reader.feed(data):
+                starts = self.frames_in.starts
+                self.frames_in.feed(header, blobs)
+                if self.frames_in.starts != starts:
+                    self.call_started = time.monotonic()
+        except (OverflowError, ValueError, channel.ProtocolError) as exc:
+            self.broken = str(exc)
+            return False
+        if self.outcome.finished:
+            # done: do not wait for the pipes to close (a left-behind process may hold them)
+            if not self.work:
+                self.out_count = _drain(self.child.out_r, self.out_head, self.out_count, self.outcome, self.limits)
+                watch.over_at_end(self.outcome)
+            return False
+        return True
+
+
+def _loop(child: _Child, limits: Limits, outcome: ChildOutcome, frames_in: channel.Channel, watch: _Watch,
+          work: bool = False) -> tuple[str | None, float]:
+    """The one select loop: read the child's output and frames (`frames_in` fills
+    `outcome`) until it is done, its pipes close or it is stopped (a deadline, a
+    budget, too much output). Returns why the result channel broke (or None) and
+    when the last call started. A `work` run (run_json) is not looked at further
+    once its "done" frame is in."""
+    pipes = _Pipes(child, limits, outcome, frames_in, work)
+    wait = 0.0
+    mark = child.t0  # since when this process has been waiting (this turn's select, or the start)
+    try:
+        while pipes.open:
+            _check_terminated()
+            events = pipes.sel.select(timeout=wait)
+            stall = time.monotonic() - mark - wait
+            if stall > _STALL:  # stopped meanwhile (Ctrl-Z, SIGSTOP, a suspend)
+                pipes.call_started += watch.stalled(stall)
+            # what is waiting is read before the clock is looked at: a child that answered
+            # while this process was stopped has answered in time
+            if not all(pipes.read(key, watch) for key, _ in events):
+                break
+            if not pipes.open:
+                break
+            now = mark = time.monotonic()
+            deadline = _deadline(outcome, frames_in.current, limits, watch, pipes.call_started, now)
+            if deadline is None or watch.over_budget(outcome, now):
+                break
+            wait = max(0.0, min(deadline, watch.next_poll) - now)
+    finally:
+        pipes.sel.close()
+    outcome.running_call = frames_in.current
+    outcome.output_head = pipes.out_head.decode("utf-8", "replace")
+    outcome.elapsed = time.monotonic() - child.t0
+    return pipes.broken, pipes.call_started
+
+
+def _deadline(outcome: ChildOutcome, current: int | None, limits: Limits, watch: _Watch, call_started: float,
+              now: float) -> float | None:
+    """The next deadline: the call's under way (or, between calls and while
+    loading, the submission's). None, with the timeout recorded, when it is past."""
+    call_deadline = call_started + limits.case_timeout if current is not None else watch.total_deadline
+    deadline = min(watch.total_deadline, call_deadline)
+    if now < deadline:
+        return deadline
+    outcome.timeout_call = current if current is not None else -1
+    outcome.timeout_seconds = limits.case_timeout if call_deadline <= watch.total_deadline else limits.total_timeout
+    return None
+
+
+def _after(child: _Child, limits: Limits, outcome: ChildOutcome, current: int | None, watch: _Watch,
+           call_started: float) -> ChildOutcome:
+    """After a grading run's loop: learn how a child that closed its pipes early
+    ended (or wait it out), and kill one that was stopped."""
+    stopped = (outcome.timeout_call is not None or outcome.output_overflow or outcome.memory_killed
+               or outcome.disk_overflow or outcome.threads_killed or outcome.protocol_error is not None)
+    if outcome.finished and not stopped:
+        return outcome  # nothing more to learn: _finish kills it and reaps it in the background
+    if not stopped:
+        # the pipes closed before "done": the child died (learn how) or closed them (wait it out)
+        until = min(watch.total_deadline, call_started + limits.case_timeout)
+        status = _wait_exit(child.pid, until)
+        if status is not None:
+            _record_status(outcome, status)
+            return outcome
+        if not outcome.finished:
+            outcome.timeout_call = current if current is not None else -1
+            outcome.timeout_seconds = limits.case_timeout
+    _kill_group(child.pid)
+    return outcome
+
+
+def _drain(fd: int, head: bytearray, count: int, outcome: ChildOutcome, limits: Limits) -> int:
+    """Read what output is already waiting, without blocking."""
+    sel = selectors.DefaultSelector()
+    sel.register(fd, selectors.EVENT_READ)
+    try:
+        while count <= limits.output_bytes and sel.select(timeout=0):
+            try:
+                data = os.read(fd, 1 << 20)
+            except OSError:
+                break
+            if not data:
+                break
+            count += len(data)
+            if len(head) < 4096:
+                head += data[: 4096 - len(head)]
+    finally:
+        sel.close()
+    if count > limits.output_bytes:
+        outcome.output_overflow = True
+    return count
+
+
+def _wait_exit(pid: int, until: float) -> int | None:
+    """The exit status of `pid` if it ends before `until`, else None."""
+    pause = 0.0005
+    while True:
+        try:
+            done, status = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            return None
+        if done:
+            return status
+        if time.monotonic() >= until:
+            return None
+        time.sleep(pause)
+        pause = min(pause * 2, 0.02)
+
+
+def _record_status(outcome: ChildOutcome, status: int) -> None:
+    if os.WIFSIGNALED(status):
+        outcome.signal = os.WTERMSIG(status)
+    elif os.WIFEXITED(status):
+        outcome.exit_status = os.WEXITSTATUS(status)
+
+
+def run_json(work: Any, limits: Limits) -> tuple[dict | None, str | None]:
+    """Run `work()` (a trusted callable that may run untrusted code, e.g. :try
+    tracing) in a limited, confined child; it returns a JSON-able dict sent back
+    as one frame. Returns (result, problem): problem names a timeout, crash or overflow.
+    The same loop as a grading run, its frames read as one `work` result, under
+    one deadline (limits.case_timeout) for the whole run."""
+    child = _spawn(limits, lambda res_w, out_w, scratch: _work_child(work, limits, res_w, out_w, scratch))
+    probe = ChildOutcome(pid=child.pid)
+    frames_in = channel.Channel(probe, work=True)
+    try:
+        watch = _Watch(child, limits)
+        watch.total_deadline = child.t0 + limits.case_timeout
+        broken, _ = _loop(child, limits, probe, frames_in, watch, work=True)
+    finally:
+        _finish(child, probe)
+    problem = _work_problem(probe, limits, broken)
+    got = frames_in.result
+    if probe.refused:
+        problem = "not run: confinement is required and missing here (" + "; ".join(probe.unconfined.values()) + ")"
+    if not got and problem is None:
+        problem = "the child ended without a result"
+    return (got or None), problem
+
+
+def _work_problem(probe: ChildOutcome, limits: Limits, broken: str | None) -> str | None:
+    """Why a work run was stopped, in words; None when it was not."""
+    if broken is not None:
+        return f"the result channel broke ({broken})"
+    if probe.output_overflow:
+        return "printed too much"
+    if probe.timeout_call is not None:
+        return f"stopped after {limits.case_timeout:g} s"
+    if probe.disk_overflow:
+        return f"wrote more than {limits.scratch_bytes // 2**20} MiB to disk"
+    if probe.threads_killed:
+        return f"ran more than {limits.threads} threads"
+    if probe.memory_killed:
+        return f"used more than {limits.memory_bytes / 2**30:.1f} GiB of memory"
+    return None
