@@ -236,13 +236,9 @@ def day_counts(attempts: Iterable[Any], tz: tzinfo) -> dict[date, int]:
 
 def streak(days: Iterable[date], today: date) -> int:
     """Consecutive practice days ending today, or yesterday when today has none yet."""
-    seen = set(days)
-    day = today if today in seen else today - timedelta(days=1)
-    count = 0
-    while day in seen:
-        count += 1
-        day -= timedelta(days=1)
-    return count
+    from trainer.streak import streak as count_streak  # the one definition, shared with the store
+
+    return count_streak(days, today)
 
 
 def heat_level(count: int, max_count: int) -> int:
