@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from trainer.scheduling import STATES, VERDICTS, CardState, as_utc, derive_rating
 from trainer.store.records import SESSION_KINDS, AttemptRecord, ImportResult, NewAttempt, SessionRecord
-from trainer.store.rows import insert_attempt, insert_sitting, iso, parse, read_card, write_card
+from trainer.store.rows import insert_attempt, insert_sitting, iso, last_id, parse, read_card, write_card
 
 if TYPE_CHECKING:
     from trainer.store.store import Store
@@ -106,7 +106,7 @@ def import_data(conn: sqlite3.Connection, data: Mapping[str, Any]) -> ImportResu
                  json.dumps(s.get("meta") or {}),
                  json.dumps(s["summary"]) if s.get("summary") is not None else None))
             sessions_added += 1
-            session_ids[s["uid"]] = int(cur.lastrowid)
+            session_ids[s["uid"]] = last_id(cur)
         else:
             session_ids[s["uid"]] = int(row[0])
     for a in data["attempts"]:

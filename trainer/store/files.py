@@ -66,5 +66,5 @@ def latest_backup(home: Path | None = None) -> Path | None:
         backups = list_backups(home)
     except OSError:
         return None
-    preferred = [p for p in backups if backup_kind(p) != "pre-reset"]
-    return (preferred or backups or [None])[0]
+    preferred = [p for p in backups if backup_kind(p) != "pre-reset"] or backups
+    return preferred[0] if preferred else None

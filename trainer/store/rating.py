@@ -83,7 +83,7 @@ def replay_history(conn: sqlite3.Connection) -> None:
         subs = sitting_submits(conn, sitting_id)
         target = conn.execute("SELECT target_seconds FROM sittings WHERE id = ?", (sitting_id,)).fetchone()[0]
         d = sitting_rating(_submits(subs), target, closed=True)
-        if d is not None:
+        if d is not None and d.index is not None:  # closed without a reveal: a submit decided
             deciding = subs[d.index]
             decided.append((parse(deciding[1]) + timedelta(seconds=float(deciding[2])), sitting_id))
     for _when, sitting_id in sorted(decided):

@@ -10,7 +10,7 @@ import json
 import sqlite3
 import uuid
 from datetime import datetime
-from typing import overload
+from typing import cast, overload
 
 from trainer.scheduling import CardState, as_utc
 from trainer.store.records import AttemptRecord, NewAttempt, SittingRecord
@@ -38,6 +38,11 @@ def parse(text: str | None) -> datetime | None: ...
 
 def parse(text: str | None) -> datetime | None:
     return None if text is None else as_utc(datetime.fromisoformat(text))
+
+
+def last_id(cur: sqlite3.Cursor) -> int:
+    """The id of the row an INSERT just made (typed Optional by sqlite3; set after an INSERT)."""
+    return int(cast(int, cur.lastrowid))
 
 
 def cap_code(code: str) -> str:
@@ -76,7 +81,7 @@ def insert_sitting(conn: sqlite3.Connection, drill: str, mode: str, session_id: 
     cur = conn.execute("INSERT INTO sittings(uid, drill, mode, session_id, target_seconds, opened_at, owner) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?)",
                        (uuid.uuid4().hex, drill, mode, session_id, target_seconds, iso(opened_at), owner))
-    return int(cur.lastrowid)
+    return last_id(cur)
 
 
 def attempt_from_row(r: tuple) -> AttemptRecord:
@@ -97,4 +102,4 @@ def insert_attempt(conn: sqlite3.Connection, uid: str, a: NewAttempt, sitting_id
          cap_code(a.code), a.seed, a.session_id, json.dumps([str(t) for t in a.traps]), int(bool(a.revealed)),
          int(bool(a.first_try)), a.target_seconds, sitting_id),
     )
-    return int(cur.lastrowid)
+    return last_id(cur)

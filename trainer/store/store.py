@@ -56,6 +56,7 @@ from trainer.store.rows import (
     insert_attempt,
     insert_sitting,
     iso,
+    last_id,
     parse,
     read_card,
     sitting_from_row,
@@ -223,7 +224,7 @@ class Store:
                     "SELECT 1 FROM sessions WHERE id = ?", (a.session_id,)).fetchone():
                 raise ValueError(f"unknown session id {a.session_id}")
             single = a.sitting_id is None
-            if single:
+            if a.sitting_id is None:
                 sitting_id = insert_sitting(conn, a.drill, a.mode, a.session_id, a.target_seconds,
                                             a.started_at, None)
             else:
@@ -317,7 +318,7 @@ class Store:
         with self._writing() as conn:
             cur = conn.execute("INSERT INTO sessions(uid, kind, started_at, meta) VALUES (?, ?, ?, ?)",
                                (uuid.uuid4().hex, kind, iso(self.clock()), json.dumps(dict(meta or {}))))
-            return int(cur.lastrowid)
+            return last_id(cur)
 
     def end_session(self, session_id: int, summary: Mapping[str, Any]) -> None:
         with self._writing() as conn:
