@@ -2,6 +2,7 @@
 records and reads, export/import, reset, backups and settings."""
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -297,6 +298,24 @@ def test_record_attempt_writes_attempt_card_and_review_log_together(home):
         with pytest.raises(ValueError, match="verdict"):
             _record(store, verdict="passed")
         assert store.counts()["attempts"] == 1  # refused attempts left no trace
+
+
+def test_a_new_attempt_is_frozen_and_keeps_its_traps_as_a_tuple():
+    attempt = NewAttempt("gqa", "solve", T0, 12.0, "wrong", traps=["scale-by-d"])
+    assert attempt.traps == ("scale-by-d",) and attempt.sitting_id is None and attempt.first_try
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        attempt.seconds = 1.0  # type: ignore[misc]
+
+
+def test_the_store_and_the_report_count_the_streak_the_same_way(home):
+    from trainer.reports import streak as report_streak
+
+    with open_store(clock=Clock()) as store:
+        for days in (0, 1, 2, 4):
+            _record(store, at=T0 - timedelta(days=days))
+        days = {a.started_at.date() for a in store.attempts()}
+        for today in (T0.date(), T0.date() + timedelta(days=1), T0.date() + timedelta(days=2)):
+            assert store.streak(today) == report_streak(days, today)
 
 
 def test_internal_is_recorded_but_never_counted(home):
