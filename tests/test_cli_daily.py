@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from trainer.due import build_agenda, when
 from trainer.plans import load_plan
-from trainer.store import open_store
+from trainer.store import NewAttempt, open_store
 
 UTC = timezone.utc
 
@@ -85,9 +85,9 @@ def test_when_agrees_with_the_stored_due_time():
 
 def test_status_and_list_due_give_one_answer(app):
     with open_store() as store:
-        store.record_attempt("gqa", "solve", _now() - timedelta(days=1), 80, "pass", target_seconds=300)
-        store.record_attempt("gqa", "solve", _now() - timedelta(minutes=30), 50, "wrong")  # due again now
-        store.record_attempt("lora", "solve", _now() - timedelta(minutes=1), 50, "wrong")  # due in minutes
+        store.record_attempt(NewAttempt("gqa", "solve", _now() - timedelta(days=1), 80, "pass", target_seconds=300))
+        store.record_attempt(NewAttempt("gqa", "solve", _now() - timedelta(minutes=30), 50, "wrong"))  # due again now
+        store.record_attempt(NewAttempt("lora", "solve", _now() - timedelta(minutes=1), 50, "wrong"))  # due in minutes
     status = run(app).stdout.splitlines()
     assert status[0] == "Due now: 1 (gqa)"
     assert status[1].startswith("Later today: 1 (lora at ")
@@ -106,8 +106,8 @@ def test_list_due_when_nothing_is_due_says_what_comes_next(app):
 
 def test_the_report_counts_only_drills_the_catalogue_knows(app):
     with open_store() as store:
-        store.record_attempt("gqa", "solve", _now() - timedelta(minutes=30), 50, "wrong")
-        store.record_attempt("no-longer-a-drill", "solve", _now() - timedelta(minutes=30), 50, "wrong")
+        store.record_attempt(NewAttempt("gqa", "solve", _now() - timedelta(minutes=30), 50, "wrong"))
+        store.record_attempt(NewAttempt("no-longer-a-drill", "solve", _now() - timedelta(minutes=30), 50, "wrong"))
     data = json.loads(run(app, "report", "--format", "json").stdout)
     assert data["due"][0]["count"] == 1
 

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from trainer.cli.progress import status_lines
-from trainer.store import open_store
+from trainer.store import NewAttempt, open_store
 
 
 @pytest.fixture
@@ -45,12 +45,12 @@ def _now() -> datetime:
 def _fill(home: Path) -> None:
     with open_store(home) as store:
         sid = store.start_session("warmup")
-        store.record_attempt("gqa", "warmup", _now() - timedelta(days=1), 80, "pass",
-                             session_id=sid, target_seconds=300, first_try=False)
-        store.record_attempt("gqa", "warmup", _now() - timedelta(minutes=30), 50, "wrong", session_id=sid,
-                             traps=["repeat-tiling"], code="k.repeat(1, g, 1, 1)")
-        store.record_attempt("top-p", "solve", _now() - timedelta(minutes=5), 100, "pass",
-                             target_seconds=300)
+        store.record_attempt(NewAttempt("gqa", "warmup", _now() - timedelta(days=1), 80, "pass",
+                                        session_id=sid, target_seconds=300, first_try=False))
+        store.record_attempt(NewAttempt("gqa", "warmup", _now() - timedelta(minutes=30), 50, "wrong", session_id=sid,
+                                        traps=["repeat-tiling"], code="k.repeat(1, g, 1, 1)"))
+        store.record_attempt(NewAttempt("top-p", "solve", _now() - timedelta(minutes=5), 100, "pass",
+                                        target_seconds=300))
         store.end_session(sid, {"passed": 1})
 
 
@@ -79,15 +79,15 @@ def test_status_lines_with_a_fixed_clock_when_nothing_is_due(home):
     t0 = datetime(2025, 3, 3, 8, 0, tzinfo=timezone.utc)
     with open_store(home, clock=lambda: t0) as store:
         store.set_setting("daily_new_limit", 1)
-        store.record_attempt("broadcast-rule", "solve", t0, 30, "pass", target_seconds=300)
+        store.record_attempt(NewAttempt("broadcast-rule", "solve", t0, 30, "pass", target_seconds=300))
     lines = status_lines(t0 + timedelta(hours=1))
     assert lines == ["Due now: 0", "New today: 0", "Streak: 1 day",
                      "Next review: broadcast-rule in 8 days (Tue 11 Mar)", "Next: drill warmup --more"]
     assert status_lines(t0 + timedelta(days=1))[1] == "New today: 1 (outer-typo)"
     with open_store(home, clock=lambda: t0) as store:
         store.set_setting("daily_new_limit", 3)
-        store.record_attempt("gqa", "solve", t0 - timedelta(days=1), 30, "pass", target_seconds=300)
-        store.record_attempt("gqa", "solve", t0 + timedelta(minutes=1), 30, "wrong")
+        store.record_attempt(NewAttempt("gqa", "solve", t0 - timedelta(days=1), 30, "pass", target_seconds=300))
+        store.record_attempt(NewAttempt("gqa", "solve", t0 + timedelta(minutes=1), 30, "wrong"))
     assert status_lines(t0 + timedelta(hours=1)) == [
         "Due now: 1 (gqa)", "New today: 2 (outer-typo, reduction-axes)", "Streak: 2 days",
         "Next: drill warmup"]

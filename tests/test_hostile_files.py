@@ -343,11 +343,12 @@ def test_import_command_refuses_hostile_files_without_a_traceback(tmp_path):
 def test_a_stored_solution_is_capped_and_says_so():
     from datetime import datetime, timezone
 
-    from trainer.store import MAX_CODE_CHARS, open_store
+    from trainer.store import MAX_CODE_CHARS, NewAttempt, open_store
 
     code = "x = 1\n" * (MAX_CODE_CHARS // 3)
     with open_store() as store:
-        store.record_attempt("gqa", "solve", datetime(2026, 12, 1, tzinfo=timezone.utc), 30.0, "wrong", code=code)
+        store.record_attempt(NewAttempt("gqa", "solve", datetime(2026, 12, 1, tzinfo=timezone.utc), 30.0, "wrong",
+                                        code=code))
         stored = store.attempts()[0].code
     assert stored.startswith(code[:1000]) and len(stored) < MAX_CODE_CHARS + 200
     assert f"the file had {len(code)} characters, only the first {MAX_CODE_CHARS} are stored" in stored

@@ -6,7 +6,7 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 
 from trainer.plans import PlanError, available_plans, load_plan, next_new_drills, parse_plan
-from trainer.store import open_store
+from trainer.store import NewAttempt, open_store
 
 # The 32 ids of shared/design/DRILLS.md, in catalogue order.
 DRILL_IDS = [
@@ -48,8 +48,8 @@ def test_next_new_drills_follow_the_plan_under_the_daily_limit(monkeypatch, tmp_
     assert next_new_drills(plan, {}, day, 3) == list(plan.order[:3])
     t0 = datetime(2025, 3, 3, 9, 0, tzinfo=timezone.utc)
     with open_store(tmp_path / "h", clock=lambda: t0) as store:
-        store.record_attempt(plan.order[0], "solve", t0, 30, "pass")
-        store.record_attempt(plan.order[1], "solve", t0 - timedelta(days=1), 30, "wrong")
+        store.record_attempt(NewAttempt(plan.order[0], "solve", t0, 30, "pass"))
+        store.record_attempt(NewAttempt(plan.order[1], "solve", t0 - timedelta(days=1), 30, "wrong"))
         summaries = store.drill_summaries()
     assert next_new_drills(plan, summaries, day, 3) == list(plan.order[2:4])  # one slot used today
     assert next_new_drills(plan, summaries, day + timedelta(days=1), 3) == list(plan.order[2:5])

@@ -17,7 +17,7 @@ from trainer.repl.editor import EditResult, edit_text
 from trainer.repl.grading import InProcessGrading
 from trainer.repl.keys import next_indent
 from trainer.verdict import plain
-from trainer.store import open_store
+from trainer.store import NewAttempt, open_store
 
 SOLUTIONS = Path(__file__).parent / "solutions"
 PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"
@@ -42,9 +42,9 @@ async def until(cond: Callable[[], Any], timeout: float = 30.0) -> None:
 
 
 def store_recorder() -> Callable[..., Any]:
-    def record(**attempt: Any) -> Any:
+    def record(attempt: NewAttempt) -> Any:
         with open_store() as store:
-            return store.record_attempt(**attempt)
+            return store.record_attempt(attempt)
 
     return record
 

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from trainer.optimizing import Point, predictions
 from trainer.reports.scheduler import lines, scheduler_section
-from trainer.store import PARAMETERS_KEY, open_store
+from trainer.store import PARAMETERS_KEY, NewAttempt, open_store
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
 
@@ -37,7 +37,7 @@ def app(monkeypatch):
 def seed() -> None:
     with open_store(clock=lambda: NOW) as store:
         for days, verdict in ((40, "pass"), (20, "pass"), (10, "pass"), (3, "wrong"), (1, "pass")):
-            store.record_attempt("outer-typo", "solve", at(days), 100, verdict, target_seconds=240)
+            store.record_attempt(NewAttempt("outer-typo", "solve", at(days), 100, verdict, target_seconds=240))
 
 
 def test_predicted_against_actual_over_the_last_30_days(app):

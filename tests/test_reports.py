@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from trainer import reports as r
 from trainer.reports.charts import bar, heat_grid, sparkline
-from trainer.store import database_exists, open_store
+from trainer.store import NewAttempt, database_exists, open_store
 
 UTC = timezone.utc
 NOW = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)  # a Tuesday
@@ -306,12 +306,13 @@ def seed_history() -> None:
             (0, "outer-typo", 90, "pass", []),
         ]
         # what `drill check --record` writes: mode check, no target time
-        store.record_attempt("outer-typo", "check", at(0, 10), 0.4, "pass", target_seconds=None)
+        store.record_attempt(NewAttempt("outer-typo", "check", at(0, 10), 0.4, "pass", target_seconds=None))
         mock = store.start_session("mock", {"seed": 1, "minutes": 30, "drills": ["outer-typo", "broadcast-rule"]})
         store.end_session(mock, {"seed": 1, "minutes": 30, "passed": 1, "total": 2, "score": 55, "seconds": 900.0,
                                  "drills": [], "mistakes": []})
         for days, drill, seconds, verdict, traps in plan:
-            store.record_attempt(drill, "solve", at(days), seconds, verdict, target_seconds=240, traps=traps)
+            store.record_attempt(NewAttempt(drill, "solve", at(days), seconds, verdict, target_seconds=240,
+                                            traps=traps))
 
 
 def invoke(app, *args: str):

@@ -11,7 +11,7 @@ import pytest
 from fsrs import Rating
 
 from trainer.scheduling import derive_rating, make_scheduler, retrievability, review
-from trainer.store import open_store
+from trainer.store import NewAttempt, open_store
 
 T0 = datetime(2025, 1, 6, 9, 0, tzinfo=timezone.utc)
 
@@ -111,21 +111,21 @@ def test_golden_through_the_store_with_fixed_clock(tmp_path):
     """End to end: attempts recorded with fixed UTC times move the card exactly as pinned,
     the retention setting is honoured, and `internal` never touches the card."""
     with open_store(tmp_path / "h", clock=lambda: T0) as store:
-        r1 = store.record_attempt("top-p", "solve", T0, 30.0, "pass", target_seconds=300)
+        r1 = store.record_attempt(NewAttempt("top-p", "solve", T0, 30.0, "pass", target_seconds=300))
         assert r1.rating == Rating.Easy and r1.due == T0 + timedelta(seconds=30, days=8)
         t1 = r1.due
-        r2 = store.record_attempt("top-p", "solve", t1, 400.0, "pass", target_seconds=300)
+        r2 = store.record_attempt(NewAttempt("top-p", "solve", t1, 400.0, "pass", target_seconds=300))
         assert r2.rating == Rating.Hard and r2.card.state == "review"
         pinned_due = r2.due
-        r3 = store.record_attempt("top-p", "solve", t1 + timedelta(hours=1), 5, "internal")
+        r3 = store.record_attempt(NewAttempt("top-p", "solve", t1 + timedelta(hours=1), 5, "internal"))
         assert r3.rating is None and r3.due == pinned_due and store.card("top-p") == r2.card
-        r4 = store.record_attempt("top-p", "solve", pinned_due, 20.0, "wrong", target_seconds=300)
+        r4 = store.record_attempt(NewAttempt("top-p", "solve", pinned_due, 20.0, "wrong", target_seconds=300))
         assert (r4.rating, r4.card.state, r4.card.lapses) == (Rating.Again, "relearning", 1)
         assert r4.due == pinned_due + timedelta(seconds=20, minutes=10)
         assert r2.due.isoformat() == "2025-02-10T09:07:10+00:00"
 
         store.set_setting("retention", 0.8)
-        r5 = store.record_attempt("gqa", "solve", T0, 30.0, "pass", target_seconds=300)
+        r5 = store.record_attempt(NewAttempt("gqa", "solve", T0, 30.0, "pass", target_seconds=300))
         assert r5.due == datetime(2025, 2, 3, 9, 0, 30, tzinfo=timezone.utc)
 
 

@@ -19,7 +19,7 @@ from fsrs import Rating
 from grader.report import Report, Verdict
 from trainer.scheduling import Submit, derive_rating, sitting_rating
 from trainer.sittings import SittingRecorder, WatchSitting
-from trainer.store import SCHEMA_VERSION, list_backups, open_store
+from trainer.store import SCHEMA_VERSION, NewAttempt, list_backups, open_store
 
 ROOT = Path(__file__).resolve().parents[1]
 T0 = datetime(2025, 3, 3, 9, 0, tzinfo=timezone.utc)
@@ -81,7 +81,7 @@ def test_a_sitting_of_one_submit_is_rated_as_derive_rating(verdict, seconds, hin
 
 def _rec(store, sitting, verdict, seconds, **kw):
     kw.setdefault("target_seconds", 100)
-    return store.record_attempt("gqa", "solve", T0, seconds, verdict, sitting_id=sitting, **kw)
+    return store.record_attempt(NewAttempt("gqa", "solve", T0, seconds, verdict, sitting_id=sitting, **kw))
 
 
 def test_fail_fail_pass_moves_the_card_once_rated_hard(home):
@@ -124,7 +124,7 @@ def test_a_sitting_that_never_passes_is_again_at_closing_and_an_untouched_one_mo
 
 def test_record_without_a_sitting_is_a_sitting_of_its_own(home):
     with open_store(clock=Clock()) as store:
-        r = store.record_attempt("gqa", "check", T0, 3.0, "pass")
+        r = store.record_attempt(NewAttempt("gqa", "check", T0, 3.0, "pass"))
         assert r.rating == int(Rating.Good)
         [sitting] = store.sittings()
         assert (sitting.outcome, sitting.rating, sitting.closed_at is not None) == ("single", 3, True)
@@ -150,12 +150,12 @@ def test_export_and_import_keep_the_sittings(home, tmp_path):
 SITTING_CHILD = textwrap.dedent("""
     import os, sys
     from datetime import datetime, timezone
-    from trainer.store import open_store
+    from trainer.store import NewAttempt, open_store
     with open_store() as store:
         sid = store.open_sitting("gqa", "solve", target_seconds=100)
         for v in ("wrong", "error"):
-            r = store.record_attempt("gqa", "solve", datetime.now(timezone.utc), 10.0, v,
-                                     target_seconds=100, sitting_id=sid)
+            r = store.record_attempt(NewAttempt("gqa", "solve", datetime.now(timezone.utc), 10.0, v,
+                                                target_seconds=100, sitting_id=sid))
             print("ACK", r.uid, flush=True)
     print("OPEN", sid, flush=True)
     os.kill(os.getpid(), 9)
@@ -249,11 +249,11 @@ def test_the_repl_recorder_opens_lazily_and_closes_once(home):
     assert rec.close("skipped") is None and not (home / "progress.db").exists()   # untouched: nothing written
     rec = SittingRecorder(_opener(home, clock))
     common = dict(drill="gqa", mode="solve", started_at=T0, code="x", target_seconds=100.0)
-    assert rec(**common, seconds=30, verdict="wrong").rating is None
-    assert rec(**common, seconds=90, verdict="pass", first_try=False).rating == int(Rating.Hard)
+    assert rec(NewAttempt(**common, seconds=30, verdict="wrong")).rating is None
+    assert rec(NewAttempt(**common, seconds=90, verdict="pass", first_try=False)).rating == int(Rating.Hard)
     assert rec.close("passed").rating == int(Rating.Hard)
     with pytest.raises(ValueError, match="closed"):
-        rec(**common, seconds=95, verdict="pass")
+        rec(NewAttempt(**common, seconds=95, verdict="pass"))
 
 
 def test_watch_records_up_to_the_first_pass(home):

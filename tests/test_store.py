@@ -2,6 +2,7 @@
 records and reads, export/import, reset, backups and settings."""
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -16,10 +17,13 @@ from pathlib import Path
 import pytest
 
 import trainer.store as store_mod
+import trainer.store.connection as connection_mod
+import trainer.store.migrations as migrations_mod
 from trainer.store import (
     KEEP_BACKUPS,
     MIGRATIONS,
     SCHEMA_VERSION,
+    NewAttempt,
     CorruptDatabaseError,
     HomeNotWritableError,
     ImportRefusedError,
@@ -55,7 +59,7 @@ def home(monkeypatch, tmp_path) -> Path:
 
 
 def _record(store, drill="mha-padding", verdict="pass", at=T0, seconds=60.0, **kw):
-    return store.record_attempt(drill, "solve", at, seconds, verdict, target_seconds=300, **kw)
+    return store.record_attempt(NewAttempt(drill, "solve", at, seconds, verdict, target_seconds=300, **kw))
 
 
 def _sha(path: Path) -> str:
@@ -141,8 +145,8 @@ def test_a_failing_migration_step_leaves_the_previous_version_intact(home, monke
     home.mkdir()
     _build_v1(home / "progress.db")
     broken = MIGRATIONS + (("ALTER TABLE attempts ADD COLUMN extra TEXT", "THIS IS NOT SQL"),)
-    monkeypatch.setattr(store_mod, "MIGRATIONS", broken)
-    monkeypatch.setattr(store_mod, "SCHEMA_VERSION", len(broken))
+    monkeypatch.setattr(migrations_mod, "MIGRATIONS", broken)
+    monkeypatch.setattr(migrations_mod, "SCHEMA_VERSION", len(broken))
     with pytest.raises(StoreError):
         open_store(clock=Clock())
     conn = sqlite3.connect(home / "progress.db")
@@ -228,12 +232,12 @@ def test_a_home_under_proc_is_a_clear_error(monkeypatch):
 _READ_ONLY_CHILD = textwrap.dedent("""
     import os, sys
     from datetime import datetime, timezone
-    from trainer.store import open_store, StoreError  # imported first: root's Python is not nobody's
+    from trainer.store import NewAttempt, open_store, StoreError  # imported first: root's Python is not nobody's
     if os.getuid() == 0:
         os.setgid(65534); os.setuid(65534)   # drop root so that permissions apply
     try:
         with open_store() as s:
-            s.record_attempt("gqa", "solve", datetime.now(timezone.utc), 5, "pass")
+            s.record_attempt(NewAttempt("gqa", "solve", datetime.now(timezone.utc), 5, "pass"))
     except StoreError as e:
         print(type(e).__name__, e.message)
         sys.exit(3)
@@ -290,10 +294,28 @@ def test_record_attempt_writes_attempt_card_and_review_log_together(home):
         with pytest.raises(ValueError, match="unknown session"):
             _record(store, session_id=999)
         with pytest.raises(ValueError, match="time zone"):
-            store.record_attempt("gqa", "solve", datetime(2025, 1, 1), 1, "pass")
+            store.record_attempt(NewAttempt("gqa", "solve", datetime(2025, 1, 1), 1, "pass"))
         with pytest.raises(ValueError, match="verdict"):
             _record(store, verdict="passed")
         assert store.counts()["attempts"] == 1  # refused attempts left no trace
+
+
+def test_a_new_attempt_is_frozen_and_keeps_its_traps_as_a_tuple():
+    attempt = NewAttempt("gqa", "solve", T0, 12.0, "wrong", traps=["scale-by-d"])
+    assert attempt.traps == ("scale-by-d",) and attempt.sitting_id is None and attempt.first_try
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        attempt.seconds = 1.0  # type: ignore[misc]
+
+
+def test_the_store_and_the_report_count_the_streak_the_same_way(home):
+    from trainer.reports import streak as report_streak
+
+    with open_store(clock=Clock()) as store:
+        for days in (0, 1, 2, 4):
+            _record(store, at=T0 - timedelta(days=days))
+        days = {a.started_at.date() for a in store.attempts()}
+        for today in (T0.date(), T0.date() + timedelta(days=1), T0.date() + timedelta(days=2)):
+            assert store.streak(today) == report_streak(days, today)
 
 
 def test_internal_is_recorded_but_never_counted(home):
@@ -373,7 +395,7 @@ def test_settings(home):
 
 
 def test_busy_database_is_a_clear_error(home, monkeypatch):
-    monkeypatch.setattr(store_mod, "BUSY_TIMEOUT_MS", 200)
+    monkeypatch.setattr(connection_mod, "BUSY_TIMEOUT_MS", 200)
     with open_store(clock=Clock()) as store:
         _record(store)
     other = sqlite3.connect(home / "progress.db", isolation_level=None)

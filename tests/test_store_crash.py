@@ -24,14 +24,14 @@ import textwrap
 import time
 from pathlib import Path
 
-from trainer.store import MIGRATIONS, list_backups, open_store
+from trainer.store import MIGRATIONS, NewAttempt, list_backups, open_store
 
 ROOT = Path(__file__).resolve().parents[1]
 
 WRITER = textwrap.dedent("""
     import os, random, sys
     from datetime import datetime, timedelta, timezone
-    from trainer.store import open_store
+    from trainer.store import NewAttempt, open_store
     offset = timedelta(days=int(sys.argv[1]))      # a new day each trial: a backup on open
     clock = lambda: datetime.now(timezone.utc) + offset
     rng = random.Random(int(sys.argv[2]))
@@ -43,10 +43,11 @@ WRITER = textwrap.dedent("""
                 sitting = store.open_sitting(drill, "solve", target_seconds=120)
                 for _ in range(rng.randint(1, 4)):  # sittings with failed submits, often left open by the kill
                     verdict = rng.choice(["pass", "wrong", "wrong", "internal"])
-                    result = store.record_attempt(drill, "solve", clock(), rng.random() * 200,
-                                                  verdict, code="x = 1\\n" * rng.randint(1, 3000),
-                                                  target_seconds=120, traps=["t"] if verdict == "wrong" else None,
-                                                  sitting_id=sitting)
+                    result = store.record_attempt(NewAttempt(drill, "solve", clock(), rng.random() * 200,
+                                                             verdict, code="x = 1\\n" * rng.randint(1, 3000),
+                                                             target_seconds=120,
+                                                             traps=["t"] if verdict == "wrong" else None,
+                                                             sitting_id=sitting))
                     print("ACK", result.uid, flush=True)
                 store.close_sitting(sitting, "left")
 """)
@@ -127,12 +128,12 @@ FULL_DISK_CHILD = textwrap.dedent("""
     limit = int(sys.argv[1])
     resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
     from datetime import datetime, timezone
-    from trainer.store import open_store, StoreError
+    from trainer.store import NewAttempt, open_store, StoreError
     try:
         with open_store() as store:
             for i in range(1000):
-                result = store.record_attempt("gqa", "solve", datetime.now(timezone.utc), 3.0, "pass",
-                                              code="# padding\\n" * 3000)
+                result = store.record_attempt(NewAttempt("gqa", "solve", datetime.now(timezone.utc), 3.0, "pass",
+                                                         code="# padding\\n" * 3000))
                 print("ACK", result.uid, flush=True)
     except StoreError as exc:
         print("ERROR", type(exc).__name__, exc.message, flush=True)
@@ -146,7 +147,7 @@ def _seed(home: Path, n: int = 20) -> set[str]:
     from datetime import datetime, timezone
 
     with open_store(home) as store:
-        return {store.record_attempt("top-p", "solve", datetime.now(timezone.utc), 5.0, "pass").uid
+        return {store.record_attempt(NewAttempt("top-p", "solve", datetime.now(timezone.utc), 5.0, "pass")).uid
                 for _ in range(n)}
 
 
@@ -167,7 +168,7 @@ def test_a_full_disk_is_a_clear_error_and_loses_nothing(tmp_path):
         assert store.integrity_check() == "ok"
         present = {a.uid for a in store.attempts()}
         assert before | acked <= present and len(present) == len(before) + len(acked)
-        store.record_attempt("top-p", "solve", store.attempts()[0].started_at, 1.0, "pass")  # room again
+        store.record_attempt(NewAttempt("top-p", "solve", store.attempts()[0].started_at, 1.0, "pass"))  # room again
 
 
 def test_the_cli_reports_a_full_disk_in_one_line(tmp_path):

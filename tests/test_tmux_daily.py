@@ -15,7 +15,7 @@ import pytest
 
 from tests.tmux_screen import TmuxSession
 
-from trainer.store import open_store
+from trainer.store import NewAttempt, open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "drills" / "01-broadcasting" / "outer-typo.py"
@@ -39,7 +39,7 @@ def drill(home: Path, args: str, editor: str = "true") -> str:
 def test_warmup_back_for_review_and_due_tomorrow_agree_with_the_store(_drill_home):
     now = datetime.now(timezone.utc)
     with open_store(_drill_home) as store:
-        store.record_attempt("outer-typo", "solve", now - timedelta(minutes=5), 30, "wrong")  # due again
+        store.record_attempt(NewAttempt("outer-typo", "solve", now - timedelta(minutes=5), 30, "wrong"))  # due again
     tmux = Tmux(100, 40, drill(_drill_home, "warmup -n 1", f"cp {shlex.quote(str(REFERENCE))}"))
     try:
         screen = tmux.wait_for(" 1/1 outer-typo", 30)  # the question itself, not the header's "quick-fire"
@@ -68,8 +68,8 @@ def test_warmup_says_when_nothing_is_left_and_offers_more(_drill_home):
     now = datetime.now(timezone.utc)
     with open_store(_drill_home) as store:
         store.set_setting("daily_new_limit", 1)
-        store.record_attempt("broadcast-rule", "solve", now - timedelta(minutes=3), 100, "pass",
-                             target_seconds=240)
+        store.record_attempt(NewAttempt("broadcast-rule", "solve", now - timedelta(minutes=3), 100, "pass",
+                                        target_seconds=240))
     tmux = Tmux(60, 20, drill(_drill_home, "warmup"))
     try:
         screen = " ".join(tmux.wait_for("[y/N]", 30).split())  # folded at 60 columns

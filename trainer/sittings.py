@@ -1,8 +1,8 @@
 """One sitting, as the flows record it: the store calls behind `check --record`,
 `watch --record`, `solve`, warm-ups, mocks and team runs.
 
-A `SittingRecorder` is the `record` callable a flow already has (it takes
-`Store.record_attempt`'s keywords, as built by `trainer.attempts.attempt_from`):
+A `SittingRecorder` is the `record` callable a flow already has (it takes the
+`NewAttempt` that `trainer.attempts.attempt_from` builds):
 the first attempt opens the sitting, dated at that attempt's `started_at` (the
 drill's opening time in the REPL), and every attempt goes into it; `close(status)`
 ends it, and an undecided sitting is rated then (see trainer.scheduling). A
@@ -14,10 +14,12 @@ store.
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any, Callable
 
 from trainer.markup import printable
+from trainer.store.records import NewAttempt
 
 
 def _open_store() -> Any:
@@ -27,7 +29,7 @@ def _open_store() -> Any:
 
 
 class SittingRecorder:
-    """record(**attempt) into one sitting; close(status) ends it."""
+    """record(attempt) into one sitting; close(status) ends it."""
 
     def __init__(self, opener: Callable[[], Any] = _open_store,
                  warn: Callable[[str], None] | None = None) -> None:
@@ -36,15 +38,15 @@ class SittingRecorder:
         self.sitting_id: int | None = None
         self.closed = False
 
-    def __call__(self, **attempt: Any) -> Any:
+    def __call__(self, attempt: NewAttempt) -> Any:
         if self.closed:
             raise ValueError("this sitting is closed; open a new one")
         with self.opener() as store:
             if self.sitting_id is None:
                 self.sitting_id = store.open_sitting(
-                    attempt["drill"], attempt["mode"], session_id=attempt.get("session_id"),
-                    target_seconds=attempt.get("target_seconds"), opened_at=attempt["started_at"])
-            return store.record_attempt(**{**attempt, "sitting_id": self.sitting_id})
+                    attempt.drill, attempt.mode, session_id=attempt.session_id,
+                    target_seconds=attempt.target_seconds, opened_at=attempt.started_at)
+            return store.record_attempt(replace(attempt, sitting_id=self.sitting_id))
 
     def close(self, status: str, *, revealed: bool = False, hints: int = 0) -> Any:
         """End the sitting (a no-op when nothing was recorded); returns its SittingRecord or
@@ -96,7 +98,7 @@ class WatchSitting:
                                seconds=self.monotonic() - self.started, code=source,
                                target_seconds=self.target_seconds, first_try=self.attempts == 1)
         try:
-            result = self.recorder(**attempt)
+            result = self.recorder(attempt)
         except Exception as exc:  # noqa: BLE001 - a store problem must not stop the watch
             return f"could not record this save: {printable(str(exc))}"
         if Verdict.of(report.verdict) != Verdict.PASS:

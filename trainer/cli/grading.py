@@ -119,7 +119,7 @@ def _record(spec, report, source: str, started: datetime, sitting) -> None:
     attempt = attempt_from(report, drill=spec.id, mode="check", started_at=started, seconds=report.seconds,
                            code=source, target_seconds=None)
     with store_errors():
-        sitting(**attempt)
+        sitting(attempt)
 
 
 def _print_confinement() -> None:

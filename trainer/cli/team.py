@@ -25,6 +25,7 @@ from typing import Any, List, NoReturn, Optional
 import typer
 
 from trainer.attempts import attempt_from
+from trainer.store.records import NewAttempt
 from trainer.cli.app import DrillGroup, app, emit, no_color, usage_error
 from trainer.cli.catalogue import load_catalogue_or_exit
 from grader.userfile import SESSION_LIMIT, SOLUTION_LIMIT, UnreadableFile, read_bytes, read_text
@@ -144,11 +145,11 @@ def _results_path(folder: Path, name: str) -> Path:
     return target
 
 
-def _record(attempt: dict[str, Any]) -> Any:
+def _record(attempt: NewAttempt) -> Any:
     from trainer.store import open_store
 
     with open_store() as store:
-        return store.record_attempt(**attempt)
+        return store.record_attempt(attempt)
 
 
 def _save(path: Path, result: MemberResult) -> None:

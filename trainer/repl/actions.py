@@ -88,7 +88,7 @@ class DrillCommands:
         attempt = revealed_attempt(**common) if result is None else attempt_from(
             result, revealed=self.revealed, **common)
         try:
-            return self.record(**attempt)
+            return self.record(attempt)
         except Exception as exc:  # noqa: BLE001 - a store problem must not lose the buffer
             self.message = f"could not record the attempt: {exc}"
             return None

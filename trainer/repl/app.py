@@ -45,8 +45,9 @@ from trainer.repl.style import repl_style
 from trainer.repl.toolbar import BarState, bar
 from trainer.verdict import Fragments
 from trainer.repl.wrap import wrap_line
+from trainer.store.records import NewAttempt, RecordResult
 
-Recorder = Callable[..., Any]  # store.record_attempt's keywords -> RecordResult (or None)
+Recorder = Callable[[NewAttempt], RecordResult | None]  # store.record_attempt, or one sitting's
 
 
 @dataclass

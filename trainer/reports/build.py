@@ -31,6 +31,7 @@ from collections import Counter, defaultdict
 from datetime import date, datetime, timedelta, tzinfo
 from typing import Any, Iterable, Mapping, Sequence
 
+from trainer.streak import streak  # the one definition, shared with the store
 from trainer.reports.model import (
     DUE_DAYS,
     HEATMAP_WEEKS,
@@ -66,17 +67,6 @@ def counted(attempts: Iterable[Any]) -> list[Any]:
 def day_counts(attempts: Iterable[Any], tz: tzinfo) -> dict[date, int]:
     """Counted attempts per local day."""
     return dict(Counter(local_day(a.started_at, tz) for a in counted(attempts)))
-
-
-def streak(days: Iterable[date], today: date) -> int:
-    """Consecutive practice days ending today, or yesterday when today has none yet."""
-    seen = set(days)
-    day = today if today in seen else today - timedelta(days=1)
-    count = 0
-    while day in seen:
-        count += 1
-        day -= timedelta(days=1)
-    return count
 
 
 def heat_level(count: int, max_count: int) -> int:

@@ -1,0 +1,137 @@
+"""Backups: whole-database copies in ``DRILL_HOME/backups/``, and restoring one.
+
+A copy is made with the SQLite backup API into a temporary file that is then
+renamed, so a killed process never leaves a half backup under a real name.
+Kinds: ``auto`` (at most one a day, on open), ``pre-vN`` (before migrating to
+N), ``pre-reset`` and ``pre-restore``; the newest ``KEEP_BACKUPS`` of each kind
+are kept. Listing them is in trainer.store.files (the error messages need it).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import uuid
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Callable
+
+from trainer.paths import drill_home
+from trainer.scheduling import as_utc, utc_now
+from trainer.store.errors import NoBackupError, StoreError, translated
+from trainer.store.files import (
+    DB_NAME,
+    TS_FORMAT,
+    backup_kind,
+    backup_time,
+    backups_dir,
+    latest_backup,
+    list_backups,
+)
+
+KEEP_BACKUPS = 5
+AUTO_BACKUP_EVERY = timedelta(days=1)
+
+
+def copy_database(conn: sqlite3.Connection, home: Path, kind: str, now: datetime) -> Path:
+    """Back up the open database as a ``kind`` backup taken at ``now``; returns its path."""
+    folder = backups_dir(home)
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = as_utc(now).strftime(TS_FORMAT)
+    target = folder / f"progress-{kind}-{stamp}.db"
+    n = 1
+    while target.exists():  # never overwrite an earlier backup taken in the same second
+        n += 1
+        target = folder / f"progress-{kind}-{stamp}_{n}.db"
+    tmp = folder / f".tmp-{uuid.uuid4().hex}.db"
+    try:
+        dest = sqlite3.connect(str(tmp))
+        try:
+            conn.backup(dest)
+            dest.execute("PRAGMA journal_mode = DELETE")  # a self-contained file: cp restores it
+        finally:
+            dest.close()
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+    prune_backups(home, kind)
+    return target
+
+
+def prune_backups(home: Path, kind: str) -> None:
+    same_kind = [p for p in list_backups(home) if backup_kind(p) == kind]
+    for old in same_kind[KEEP_BACKUPS:]:
+        old.unlink(missing_ok=True)
+    for stale in backups_dir(home).glob(".tmp-*.db"):
+        try:
+            if stale.stat().st_mtime < datetime.now().timestamp() - 3600:
+                stale.unlink()
+        except OSError:
+            pass
+
+
+def auto_backup(conn: sqlite3.Connection, home: Path, now: datetime) -> None:
+    """One automatic backup a day, taken on open once there is something to keep.
+    A failed automatic backup never blocks recording."""
+    try:
+        autos = [p for p in list_backups(home) if backup_kind(p) == "auto"]
+        newest = backup_time(autos[0]) if autos else None
+        if newest is not None and abs(now - newest) < AUTO_BACKUP_EVERY:
+            return
+        if not conn.execute("SELECT EXISTS(SELECT 1 FROM attempts)").fetchone()[0]:
+            return
+        copy_database(conn, home, "auto", now)
+    except (OSError, sqlite3.Error):
+        pass
+
+
+def restore_backup(home: Path | None = None, backup: Path | None = None,
+                   clock: Callable[[], datetime] | None = None) -> tuple[Path, Path | None]:
+    """Put ``backup`` (default: ``latest_backup``) in place of progress.db. The current file,
+    if any, is kept as ``progress.db.before-restore-<time>`` (with its -wal/-shm), never deleted.
+    Returns (the backup restored, where the old file went)."""
+    home = Path(home) if home is not None else drill_home()
+    now = (clock or utc_now)()
+    chosen = Path(backup) if backup is not None else latest_backup(home)
+    if chosen is None or not chosen.is_file():
+        raise NoBackupError(chosen or backups_dir(home))
+    path = home / DB_NAME
+    kept: Path | None = None
+    with translated(home):
+        tmp = path.with_name(f".restore-{uuid.uuid4().hex}.db")
+        try:
+            shutil.copyfile(chosen, tmp)
+            check_copy_is_healthy(tmp, chosen)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+        # progress.db never goes missing: the old file is copied aside, its -wal/-shm are
+        # moved aside (an old WAL must never be replayed onto the restored file), and only
+        # then is the checked copy renamed over it.
+        stamp = as_utc(now).strftime(TS_FORMAT)
+        try:
+            if path.exists():
+                kept = path.with_name(f"{DB_NAME}.before-restore-{stamp}")
+                shutil.copyfile(path, kept)
+            for suffix in ("-wal", "-shm"):
+                side = path.with_name(DB_NAME + suffix)
+                if side.exists():
+                    os.replace(side, path.with_name(f"{DB_NAME}.before-restore-{stamp}{suffix}"))
+            os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
+    return chosen, kept
+
+
+def check_copy_is_healthy(copy: Path, source: Path) -> None:
+    conn = sqlite3.connect(str(copy), isolation_level=None)
+    try:
+        result = "; ".join(r[0] for r in conn.execute("PRAGMA quick_check").fetchall())
+        conn.execute("PRAGMA journal_mode = DELETE")
+    except sqlite3.DatabaseError as exc:
+        result = str(exc)
+    finally:
+        conn.close()
+    if result != "ok":
+        raise StoreError(f"the backup {source} is damaged too ({result}); "
+                         f"pick another with `drill restore --list` and `drill restore FILE`.")
