@@ -9,11 +9,13 @@ checked section by section (grader.spec.parts) against the schema, and every
 from __future__ import annotations
 
 import ast
+import dataclasses
 from pathlib import Path
 
 import yaml
 
 from grader import safe_yaml
+from grader.spec.case_id import case_id
 from grader.spec.parts import (
     _parse_cases, _parse_dims, _parse_functions, _parse_invariants, _parse_quiz, _parse_scale,
     _parse_tolerance, _parse_traps,
@@ -68,6 +70,7 @@ def parse_spec(path: Path, text: str | None = None, *, reference_names: set[str]
     functions = _parse_functions(top, problems, dim_names)
     fn_names = {f.name for f in functions}
     cases = _parse_cases(top, problems, dim_names, fn_names)
+    cases = tuple(dataclasses.replace(c, id=case_id(c, dims, functions)) for c in cases)
     tolerance = _parse_tolerance(top, problems)
     invariants = _parse_invariants(top, problems, fn_names)
     banned = tuple(_str_list(top, "banned", problems))

@@ -4,14 +4,13 @@ may hold, what kind of value each takes, and whether it is required.
 The parser reads it (unknown keys, missing fields and wrong kinds are found
 from these tables), and `json_schema()` turns the same tables into the JSON
 Schema published for editors (`data/drill-spec.schema.json`, written by
-`python -m grader.spec.schema`). Rules a table cannot say (a size range is
+`python -m grader.spec`). Rules a table cannot say (a size range is
 two integers, an expression uses declared dimensions, a name exists in the
 reference file) stay in the parser.
 """
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,9 +29,14 @@ class Field:
     of: str | None = None  # the section its entries follow
     container: str | None = None  # "map": {name: entry}; "list": [entry]; "one-or-list": entry or [entry]
     enum: tuple[str, ...] = ()
+    json: dict[str, Any] | None = None  # more JSON Schema for editors (items, values); the parser checks these itself
 
 
 F = Field
+_SIZE = {"type": "integer", "minimum": 0}
+_RANGE = {"type": "array", "items": _SIZE, "minItems": 2, "maxItems": 2}
+_TEXTS = {"items": {"type": "string", "minLength": 1}}
+_SHAPE = {"items": {"type": ["string", "integer"]}}
 SECTIONS: dict[str, dict[str, Field]] = {
     "top": {
         "id": F(str, True, "lower-case words joined by '-', the file's name"),
@@ -40,27 +44,28 @@ SECTIONS: dict[str, dict[str, Field]] = {
         "title": F(str, True, "one line"),
         "topic": F(str, True, "the drill's topic", enum=TOPICS),
         "prompt": F(str, True, "the task as the person reads it"),
-        "dims": F(dict, doc="named dimensions: [low, high], a fixed size, or an expression like 'H * dh'"),
+        "dims": F(dict, doc="named dimensions: [low, high], a fixed size, or an expression like 'H * dh'",
+                  json={"additionalProperties": {"anyOf": [_RANGE, _SIZE, {"type": "string"}]}}),
         "functions": F(dict, True, "the functions to write, by name", of="function", container="map"),
         "cases": F(list, True, "the cases every solution is graded on", of="case", container="list"),
         "tolerance": F(dict, doc="per floating dtype: atol and rtol", of="tolerance", container="map"),
         "invariants": F(list, doc="properties checked on every output", of="invariant", container="list"),
-        "banned": F(list, doc="dotted names a solution may not call"),
+        "banned": F(list, doc="dotted names a solution may not call", json=_TEXTS),
         "traps": F(list, True, "wrong solutions the grader must reject, with their messages", of="trap", container="list"),
         "quiz": F(list, True, "quick-fire questions (at least two)", of="quiz", container="list"),
-        "hints": F(list, True, "hints, shown one at a time"),
+        "hints": F(list, True, "hints, shown one at a time", json=_TEXTS),
         "target_seconds": F(int, True, "the time to aim for, in seconds"),
         "seed_trap": F(str, doc="the trap a first, careless solution tends to fall into"),
         "solution_notes": F(str, doc="shown after a pass"),
-        "example": F(dict, doc="example sizes for `drill show`"),
+        "example": F(dict, doc="example sizes for `drill show`", json={"additionalProperties": _SIZE}),
         "timeout": F(float, doc="seconds a case may run (above 0, at most 300)"),
-        "allowed_imports": F(list, doc="modules a solution may import besides torch"),
-        "must_call": F(dict, doc="dotted name -> exact calls per function call"),
+        "allowed_imports": F(list, doc="modules a solution may import besides torch", json=_TEXTS),
+        "must_call": F(dict, doc="dotted name -> exact calls per function call", json={"additionalProperties": _SIZE}),
         "scale": F(dict, doc="production-like sizes for the memory-at-scale check", of="scale"),
         "no_device_case": F(str, doc="why this drill has no device case"),
     },
     "scale": {
-        "dims": F(dict, True, "a size for every ranged dimension"),
+        "dims": F(dict, True, "a size for every ranged dimension", json={"additionalProperties": {"type": "integer", "minimum": 1}}),
         "budget": F(float, doc="the solution's peak may be at most this many times the reference's"),
     },
     "function": {
@@ -73,7 +78,7 @@ SECTIONS: dict[str, dict[str, Field]] = {
         "exact": F(bool, doc="compare floating outputs exactly"),
     },
     "arg": {
-        "shape": F(list, doc="a tensor argument's shape in dimension names, e.g. [B, T, d]"),
+        "shape": F(list, doc="a tensor argument's shape in dimension names, e.g. [B, T, d]", json=_SHAPE),
         "dtype": F(str, doc="a tensor dtype word", enum=TENSOR_DTYPES),
         "type": F(str, doc="a Python argument's type", enum=PY_TYPES),
         "gen": F(str, doc="a built-in generator or 'py:name'"),
@@ -83,7 +88,7 @@ SECTIONS: dict[str, dict[str, Field]] = {
         "options": F(dict, doc="keyword arguments for the generator"),
     },
     "return": {
-        "shape": F(list, doc="a tensor return's shape in dimension names"),
+        "shape": F(list, doc="a tensor return's shape in dimension names", json=_SHAPE),
         "dtype": F(str, doc="a tensor dtype word", enum=TENSOR_DTYPES),
         "type": F(str, doc="a Python return's type", enum=PY_TYPES),
         "name": F(str, doc="shown in the skeleton"),
@@ -91,7 +96,8 @@ SECTIONS: dict[str, dict[str, Field]] = {
     "case": {
         "name": F(str, True, "unique within the drill"),
         "description": F(str),
-        "dims": F(dict, doc="sizes: an integer, or the name of another dimension (tied)"),
+        "dims": F(dict, doc="sizes: an integer, or the name of another dimension (tied)",
+                  json={"additionalProperties": {"anyOf": [_SIZE, {"type": "string"}]}}),
         "dtype": F(str, doc="the floating dtype of the case", enum=FLOAT_DTYPES),
         "mask": F(str, doc="the mask dtype of the case", enum=MASK_DTYPES),
         "params": F(dict, doc="values for 'param' arguments and generator option overrides"),
@@ -163,6 +169,7 @@ def _field(f: Field) -> dict[str, Any]:
         out.update(_types(f.kind))
     if f.enum:
         out["enum"] = list(f.enum)
+    out.update(f.json or {})
     return out
 
 
@@ -184,7 +191,7 @@ def json_schema() -> dict[str, Any]:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": f"https://drill.invalid/{SCHEMA_FILE}",
         "title": "drill spec",
-        "description": "A drill spec (drills/README.md). Generated by `python -m grader.spec.schema`; do not edit.",
+        "description": "A drill spec (drills/README.md). Generated by `python -m grader.spec`; do not edit.",
         **top,
         "$defs": {name: _section(name) for name in SECTIONS if name != "top"},
     }
@@ -197,20 +204,3 @@ def schema_text() -> str:
 def schema_path() -> Path:
     """data/drill-spec.schema.json, beside the other packaged data."""
     return Path(__file__).resolve().parents[2] / "data" / SCHEMA_FILE
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Write the schema (or, with --check, say whether the committed file is current)."""
-    args = sys.argv[1:] if argv is None else argv
-    path = schema_path()
-    if "--check" in args:
-        current = path.exists() and path.read_text() == schema_text()
-        print(f"{path}: {'current' if current else 'out of date; run python -m grader.spec.schema'}")
-        return 0 if current else 1
-    path.write_text(schema_text())
-    print(f"wrote {path}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
