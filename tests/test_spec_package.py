@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from grader.spec import SpecError, load_catalogue, parse_spec
-from grader.spec import names
+from grader.spec import SpecError, load_catalogue, names, parse_spec
 from grader.spec.schema import SECTIONS, json_schema, schema_path, schema_text
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from grader.catalogue import extra_drill_paths  # noqa: F401 - the one reader of DRILL_PATH, re-exported
+# extra_drill_paths: the one reader of DRILL_PATH is grader.catalogue (a worker process reads it too)
+from grader.catalogue import extra_drill_paths
 
 
 def drill_home() -> Path:

@@ -15,15 +15,40 @@ This package must stay free of torch: `drill list` and `drill show` use it.
 """
 from __future__ import annotations
 
-from grader.dims import check_expr, eval_expr, expr_names
-from grader.spec.records import (
-    FLOAT_DTYPES, ID_RE, MASK_DTYPES, MAX_NUMBER, MAX_TARGET_SECONDS, MAX_TIMEOUT, NAME_RE, PY_TYPES,
-    TENSOR_DTYPES, TOPICS, ArgSpec, CaseSpec, DimRule, FunctionSpec, Invariant, Quiz, ReturnSpec, ScaleSpec,
-    Spec, SpecError, Tolerance, Trap, shape_names,
+from grader.catalogue import (
+    Catalogue,
+    UnknownDrill,
+    builtin_drill_root,
+    load_catalogue,
+    spec_files,
+    unknown_drill_message,
 )
+from grader.dims import check_expr, eval_expr, expr_names
 from grader.spec.parse import parse_spec
-from grader.catalogue import (  # noqa: E402 - after parse_spec: the catalogue looks it up here
-    Catalogue, UnknownDrill, builtin_drill_root, load_catalogue, spec_files, unknown_drill_message,
+from grader.spec.records import (
+    FLOAT_DTYPES,
+    ID_RE,
+    MASK_DTYPES,
+    MAX_NUMBER,
+    MAX_TARGET_SECONDS,
+    MAX_TIMEOUT,
+    NAME_RE,
+    PY_TYPES,
+    TENSOR_DTYPES,
+    TOPICS,
+    ArgSpec,
+    CaseSpec,
+    DimRule,
+    FunctionSpec,
+    Invariant,
+    Quiz,
+    ReturnSpec,
+    ScaleSpec,
+    Spec,
+    SpecError,
+    Tolerance,
+    Trap,
+    shape_names,
 )
 
 __all__ = [

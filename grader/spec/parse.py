@@ -17,11 +17,25 @@ import yaml
 from grader import safe_yaml
 from grader.spec.case_id import case_id
 from grader.spec.parts import (
-    _parse_cases, _parse_dims, _parse_functions, _parse_invariants, _parse_quiz, _parse_scale,
-    _parse_tolerance, _parse_traps,
+    _parse_cases,
+    _parse_dims,
+    _parse_functions,
+    _parse_invariants,
+    _parse_quiz,
+    _parse_scale,
+    _parse_tolerance,
+    _parse_traps,
 )
 from grader.spec.reader import _k, _Problems, _Reader, _str_list, _timeout
-from grader.spec.records import ID_RE, MAX_NUMBER, MAX_TARGET_SECONDS, NAME_RE, TOPICS, Spec, SpecError
+from grader.spec.records import (
+    ID_RE,
+    MAX_NUMBER,
+    MAX_TARGET_SECONDS,
+    NAME_RE,
+    TOPICS,
+    Spec,
+    SpecError,
+)
 from grader.spec.yaml_lines import _line_of, _LineLoader
 from grader.userfile import REFERENCE_LIMIT, SPEC_LIMIT, UnreadableFile, read_text
 

@@ -9,12 +9,26 @@ import math
 from typing import Any
 
 from grader import dims as _dims
-from grader.spec.records import (
-    FLOAT_DTYPES, ID_RE, MASK_DTYPES, NAME_RE, PY_TYPES, TENSOR_DTYPES, ArgSpec, CaseSpec, DimRule,
-    FunctionSpec, Invariant, Quiz, ReturnSpec, ScaleSpec, Tolerance, Trap,
-)
 from grader.spec import names
 from grader.spec.reader import _as_list, _k, _Problems, _Reader, _timeout
+from grader.spec.records import (
+    FLOAT_DTYPES,
+    ID_RE,
+    MASK_DTYPES,
+    NAME_RE,
+    PY_TYPES,
+    TENSOR_DTYPES,
+    ArgSpec,
+    CaseSpec,
+    DimRule,
+    FunctionSpec,
+    Invariant,
+    Quiz,
+    ReturnSpec,
+    ScaleSpec,
+    Tolerance,
+    Trap,
+)
 from grader.spec.yaml_lines import _line_of
 
 

@@ -15,7 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from grader.spec.records import FLOAT_DTYPES, MASK_DTYPES, PY_TYPES, TENSOR_DTYPES, TOPICS
+from grader.spec.records import (
+    FLOAT_DTYPES,
+    MASK_DTYPES,
+    PY_TYPES,
+    TENSOR_DTYPES,
+    TOPICS,
+)
 
 # What a value may be: a Python type, a tuple of them, or None for anything.
 Kind = Any
