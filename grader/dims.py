@@ -1,4 +1,4 @@
-"""Named dimensions: distinct-size assignment and shape explanations.
+"""Named dimensions: their expressions, distinct-size assignment and shape explanations.
 
 Sizes are drawn so that every named dimension of a case has its own size
 (unless the case ties two together, as T == S), which lets a wrong shape be
@@ -7,10 +7,78 @@ read back in dimension names: "expected (B, H, T, S) = (2, 3, 5, 7), got
 """
 from __future__ import annotations
 
+import ast
 import random
+import re
 from itertools import combinations
+from typing import TYPE_CHECKING
 
-from grader.spec import CaseSpec, DimRule, eval_expr
+if TYPE_CHECKING:  # the spec parser imports this module for its expressions
+    from grader.spec.records import CaseSpec, DimRule
+
+
+# ------------------------------------------------- dimension expressions
+# "H * dh", "t + 1": names, integers, + - * // and parentheses. The parser checks them
+# (check_expr, expr_names); case generation and the scale check evaluate them.
+
+MAX_EXPR = 200
+_EXPR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def expr_names(expr: str) -> list[str]:
+    return _EXPR_NAME.findall(expr)
+
+
+def check_expr(expr: str) -> str | None:
+    """Return a problem with a dimension expression, or None. Allowed: names, ints, + - * // ( )."""
+    if len(expr) > MAX_EXPR:
+        return f"an expression is at most {MAX_EXPR} characters"
+    try:
+        tree = ast.parse(expr, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return f"cannot parse expression {expr!r}"
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Expression, ast.BinOp, ast.Name, ast.Load, ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.UnaryOp, ast.USub)):
+            continue
+        if isinstance(node, ast.Constant) and isinstance(node.value, int):
+            continue
+        return f"expression {expr!r} may only use dimension names, integers, + - * //"
+    return None
+
+
+def eval_expr(expr: str | int, sizes: dict[str, int]) -> int:
+    """Evaluate a dimension expression ("H * dh", "t + 1", 3) against sizes."""
+    if isinstance(expr, int):
+        return expr
+    if expr in sizes:
+        return sizes[expr]
+    tree = ast.parse(expr, mode="eval")
+
+    def ev(node: ast.AST) -> int:
+        if isinstance(node, ast.Expression):
+            return ev(node.body)
+        if isinstance(node, ast.Constant):
+            return int(node.value)
+        if isinstance(node, ast.Name):
+            return sizes[node.id]
+        if isinstance(node, ast.UnaryOp):
+            return -ev(node.operand)
+        if isinstance(node, ast.BinOp):
+            a, b = ev(node.left), ev(node.right)
+            if isinstance(node.op, ast.Add):
+                return a + b
+            if isinstance(node.op, ast.Sub):
+                return a - b
+            if isinstance(node.op, ast.Mult):
+                return a * b
+            if isinstance(node.op, ast.FloorDiv):
+                return a // b
+        raise ValueError(f"bad expression {expr!r}")
+
+    return ev(tree)
+
+
+# ---------------------------------------------------------- distinct sizes
 
 
 class DimError(ValueError):

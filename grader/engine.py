@@ -194,7 +194,7 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
 
 
 def _judge_call(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome, limits: sandbox.Limits) -> CaseResult:
-    res = CaseResult(call.case.name, call.function.name, "pass", dims=dict(call.sizes))
+    res = CaseResult(call.case.name, call.function.name, "pass", dims=dict(call.sizes), id=call.case.id)
     spec = prep.spec
     if outcome.load_error:
         res.verdict, res.message, res.line = "error", _exception_text(outcome.load_error, at_load=True), outcome.load_error.get("line")

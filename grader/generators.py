@@ -15,7 +15,8 @@ from typing import Any, Callable
 
 import torch
 
-from grader.spec import CaseSpec, eval_expr
+from grader.dims import eval_expr
+from grader.spec import CaseSpec
 
 
 @dataclass

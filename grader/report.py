@@ -98,6 +98,7 @@ class CaseResult:
     trap: str | None = None
     line: int | None = None
     inputs: str = ""  # the inputs, for a case whose arguments are not tensors (shapes, ints)
+    id: str = ""  # the spec case's id, "name@1a2b3c4d" (grader.spec.case_id); "" for device/scale/(run)
     # a shape verdict's expected names and message prefix, so the engine can name the
     # axes once every case is in (grader.engine.confirm_axis_names); not serialised
     shape_names: tuple[str, ...] | None = field(default=None, repr=False, compare=False)
@@ -124,6 +125,8 @@ class CaseResult:
             out["line"] = self.line
         if self.inputs:
             out["inputs"] = self.inputs
+        if self.id:
+            out["id"] = self.id
         return out
 
     @classmethod
@@ -137,7 +140,7 @@ class CaseResult:
             expected_shape=_int_list(data.get("expected_shape")), got_shape=_int_list(data.get("got_shape")),
             dtype=str(data.get("dtype") or ""), trap=str(data["trap"]) if data.get("trap") else None,
             line=line if isinstance(line, int) and not isinstance(line, bool) else None,
-            inputs=str(data.get("inputs") or ""),
+            inputs=str(data.get("inputs") or ""), id=str(data.get("id") or ""),
         )
 
 

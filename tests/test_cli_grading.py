@@ -57,6 +57,7 @@ def test_check_json_pass(runner, grader):
     assert data["trap"] is None
     case = data["cases"][0]
     assert set(case) >= {"name", "function", "verdict", "message", "dims", "expected_shape", "got_shape"}
+    assert case["id"].startswith(case["name"] + "@")  # a spec case's id: grader.spec.case_id
     assert "file" not in data
 
 

@@ -22,15 +22,15 @@ def at(days_ago: float) -> datetime:
 
 @pytest.fixture
 def app(monkeypatch):
-    import grader.spec
+    import grader.catalogue
     import trainer.cli.reporting as reporting
     from trainer.cli import _register, app
 
     _register()
-    catalogue = grader.spec.load_catalogue()
+    catalogue = grader.catalogue.load_catalogue()
     monkeypatch.setattr(reporting, "now", lambda: NOW)
     monkeypatch.setattr(reporting, "local_zone", lambda: timezone.utc)
-    monkeypatch.setattr(grader.spec, "load_catalogue", lambda *a, **k: catalogue)
+    monkeypatch.setattr(grader.catalogue, "load_catalogue", lambda *a, **k: catalogue)
     return app
 
 

@@ -285,12 +285,12 @@ def loaded_catalogue():
 @pytest.fixture
 def fixed_clock(monkeypatch, loaded_catalogue):
     """A fixed clock and zone for the report command, and the catalogue parsed once per module."""
-    import grader.spec
+    import grader.catalogue
     import trainer.cli.reporting as reporting
 
     monkeypatch.setattr(reporting, "now", lambda: NOW)
     monkeypatch.setattr(reporting, "local_zone", lambda: UTC)
-    monkeypatch.setattr(grader.spec, "load_catalogue", lambda *a, **k: loaded_catalogue)
+    monkeypatch.setattr(grader.catalogue, "load_catalogue", lambda *a, **k: loaded_catalogue)
 
 
 def seed_history() -> None:

@@ -281,9 +281,9 @@ def loaded_catalogue():
 
 @pytest.fixture(autouse=True)
 def _catalogue_once(monkeypatch, loaded_catalogue):
-    import grader.spec
+    import grader.catalogue
 
-    monkeypatch.setattr(grader.spec, "load_catalogue", lambda *a, **k: loaded_catalogue)
+    monkeypatch.setattr(grader.catalogue, "load_catalogue", lambda *a, **k: loaded_catalogue)
 
 
 def invoke(app, *args: str):

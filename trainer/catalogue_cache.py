@@ -1,6 +1,7 @@
 """The parsed catalogue, cached under DRILL_HOME so that `drill list` starts fast.
 
-`load_catalogue()` answers exactly what `grader.spec.load_catalogue()` answers.
+`load_catalogue()` answers exactly what `grader.catalogue.load_catalogue(roots)`
+answers for the trainer's roots (`trainer.paths.drill_roots()`).
 The cache is keyed by the path, size and modification time of every spec file,
 its reference file beside it, and every module of the grader package (a
 changed parser parses again), plus the Python version. Any change, a missing or
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 CACHE_FILE = "catalogue.pickle"
-_MAGIC = "drill-catalogue-1"
+_MAGIC = "drill-catalogue-2"  # 2: Catalogue lives in grader.catalogue
 
 
 def _stamp(path: Path) -> tuple[str, int, int] | tuple[str]:
@@ -34,7 +35,7 @@ def cache_key(files: list[Path]) -> tuple:
     import grader
 
     package = Path(grader.__file__).parent  # the parser and every module it may lean on
-    stamps = [_stamp(p) for p in sorted(package.glob("*.py"))]
+    stamps = [_stamp(p) for p in sorted(package.rglob("*.py"))]  # grader.spec/ too
     for f in files:
         stamps.append(_stamp(f))
         stamps.append(_stamp(f.with_suffix(".py")))
@@ -48,17 +49,19 @@ def cache_path() -> Path:
 
 
 def load_catalogue() -> Any:
-    """grader.spec.load_catalogue() for the default roots, through the cache."""
-    from grader.spec import Catalogue, spec_files
-    from grader.spec import load_catalogue as parse_all
+    """grader.catalogue.load_catalogue() for the trainer's roots, through the cache."""
+    from grader.catalogue import Catalogue, spec_files
+    from grader.catalogue import load_catalogue as parse_all
+    from trainer.paths import drill_roots
 
-    files = spec_files()
+    roots = drill_roots()
+    files = spec_files(roots)
     key = cache_key(files)
     path = cache_path()
     cached = _read(path, key)
     if isinstance(cached, Catalogue):
         return cached
-    catalogue = parse_all()
+    catalogue = parse_all(roots)
     if not catalogue.errors:
         _write(path, key, catalogue)
     return catalogue

@@ -1,0 +1,115 @@
+"""The catalogue: every drill spec under a list of roots, parsed, with the broken
+ones set aside so that one bad file never hides the others.
+
+The caller says where to look (`load_catalogue(roots)`; the trainer passes
+`trainer.paths.drill_roots()`), so the grader never imports the trainer.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from grader.spec import Spec
+
+# grader.spec re-exports this module's names, so it is imported when a catalogue is
+# loaded, not at import time (either module may be imported first).
+
+
+def builtin_drill_root() -> Path:
+    import drills
+
+    return Path(drills.__file__).resolve().parent
+
+
+def extra_drill_paths() -> list[Path]:
+    """Folders named in DRILL_PATH (os.pathsep separated), searched after the built-in drills.
+
+    The one reader of DRILL_PATH: the trainer passes these roots in, and a grader
+    process started on its own (`python -m grader.worker`) inherits the variable."""
+    raw = os.environ.get("DRILL_PATH", "")
+    return [Path(p).expanduser() for p in raw.split(os.pathsep) if p.strip()]
+
+
+def default_roots() -> list[Path]:
+    """Where drills live: the built-in drills, then the DRILL_PATH folders."""
+    return [builtin_drill_root(), *extra_drill_paths()]
+
+
+def spec_files(roots: list[Path] | None = None) -> list[Path]:
+    """Every spec YAML under the roots (None: `default_roots()`)."""
+    if roots is None:
+        roots = default_roots()
+    files: list[Path] = []
+    for root in roots:
+        root = Path(root)
+        if root.exists() and not root.is_dir():  # a spec file, or a FIFO/device parse_spec refuses by name
+            files.append(root)
+            continue
+        files.extend(sorted(p for p in root.glob("*/*.yaml")))
+        files.extend(sorted(p for p in root.glob("*.yaml")))
+    return files
+
+
+def load_catalogue(roots: list[Path] | None = None, *, strict: bool = False) -> Catalogue:
+    """Load every spec under the roots (None: `default_roots()`). Broken files are collected in `errors` and, grouped by file, in
+    `broken` (or raised when strict); a broken file never stops the others from loading."""
+    from grader.spec import SpecError, parse_spec
+
+    specs: dict[str, Spec] = {}
+    errors: list[str] = []
+    broken: dict[str, list[str]] = {}
+    for path in spec_files(roots):
+        try:
+            spec = parse_spec(path)
+        except SpecError as exc:
+            problems = exc.problems
+        except Exception as exc:  # noqa: BLE001 - one hostile file must not break the catalogue
+            problems = [f"{path}:0: (file): cannot be checked ({type(exc).__name__})"]
+        else:
+            if spec.id not in specs:
+                specs[spec.id] = spec
+                continue
+            problems = [f"{path}:1: id: {spec.id!r} is already defined by {specs[spec.id].path}"]
+        errors.extend(problems)
+        broken[str(path)] = list(problems)
+    if strict and errors:
+        raise SpecError(errors)
+    ordered = dict(sorted(specs.items(), key=lambda kv: (kv[1].number or 999, str(kv[1].path))))
+    return Catalogue(ordered, errors, broken)
+
+
+@dataclass
+class Catalogue:
+    specs: dict[str, Spec]
+    errors: list[str]
+    broken: dict[str, list[str]] = field(default_factory=dict)  # file -> its problems
+
+    def warnings(self) -> list[str]:
+        """One line per broken spec file: its first problem, and how many more there are."""
+        out = []
+        for path, problems in self.broken.items():
+            more = f" (and {len(problems) - 1} more; `drill validate {path}` lists them)" if len(problems) > 1 else ""
+            out.append(f"skipped a broken spec: {problems[0]}{more}")
+        return out
+
+    def get(self, drill_id: str) -> Spec:
+        if drill_id not in self.specs:
+            raise UnknownDrill(unknown_drill_message(drill_id, self.specs))
+        return self.specs[drill_id]
+
+
+def unknown_drill_message(drill_id: str, known: Any) -> str:
+    """The one message for a drill id the catalogue lacks, everywhere: with the closest
+    ids when there are any, else a pointer to `drill list`."""
+    import difflib
+
+    close = difflib.get_close_matches(str(drill_id), list(known), n=3)
+    hint = f"did you mean {', '.join(close)}?" if close else "`drill list` shows every id"
+    return f"unknown drill id {str(drill_id)!r}; {hint}"
+
+
+class UnknownDrill(LookupError):
+    pass

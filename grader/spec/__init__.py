@@ -1,0 +1,60 @@
+"""Drill specs: YAML -> frozen dataclasses, validated by one schema.
+
+Every problem in a file is collected and reported together; each names the
+file, the line and the field (``drills/02-attention/mha-padding.yaml:14:
+cases[2].dims: unknown dimension 'Q'``). Unknown keys are errors.
+
+The package: `records` (the dataclasses), `yaml_lines` (YAML that remembers
+lines), `schema` (the keys and kinds, once, and the JSON Schema built from
+them), `reader` (schema-backed typed access), `parts` and `parse` (the
+parser), `names` (the torch-free list of built-in generators and oracles)
+and `case_id` (a case's generation fingerprint). The catalogue of every spec
+is `grader.catalogue`; its names are re-exported here for callers.
+
+This package must stay free of torch: `drill list` and `drill show` use it.
+"""
+from __future__ import annotations
+
+from grader.catalogue import (
+    Catalogue,
+    UnknownDrill,
+    builtin_drill_root,
+    load_catalogue,
+    spec_files,
+    unknown_drill_message,
+)
+from grader.dims import check_expr, eval_expr, expr_names
+from grader.spec.parse import parse_spec
+from grader.spec.records import (
+    FLOAT_DTYPES,
+    ID_RE,
+    MASK_DTYPES,
+    MAX_NUMBER,
+    MAX_TARGET_SECONDS,
+    MAX_TIMEOUT,
+    NAME_RE,
+    PY_TYPES,
+    TENSOR_DTYPES,
+    TOPICS,
+    ArgSpec,
+    CaseSpec,
+    DimRule,
+    FunctionSpec,
+    Invariant,
+    Quiz,
+    ReturnSpec,
+    ScaleSpec,
+    Spec,
+    SpecError,
+    Tolerance,
+    Trap,
+    shape_names,
+)
+
+__all__ = [
+    "FLOAT_DTYPES", "ID_RE", "MASK_DTYPES", "MAX_NUMBER", "MAX_TARGET_SECONDS", "MAX_TIMEOUT", "NAME_RE",
+    "PY_TYPES", "TENSOR_DTYPES", "TOPICS", "ArgSpec", "CaseSpec", "Catalogue", "DimRule", "FunctionSpec",
+    "Invariant", "Quiz", "ReturnSpec", "ScaleSpec", "Spec", "SpecError", "Tolerance", "Trap", "UnknownDrill",
+    "builtin_drill_root", "check_expr", "eval_expr", "expr_names", "load_catalogue", "parse_spec",
+    "shape_names", "spec_files", "unknown_drill_message",
+]

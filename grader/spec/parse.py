@@ -1,0 +1,179 @@
+"""`parse_spec`: one spec file to a frozen `Spec`, or a SpecError listing every
+problem with its file, line and field (``drills/02-attention/mha-padding.yaml:14:
+cases[2].dims: unknown dimension 'Q'``).
+
+The file is read with limits (grader.userfile), loaded as YAML with lines,
+checked section by section (grader.spec.parts) against the schema, and every
+`py:` name is looked up in the reference file beside it.
+"""
+from __future__ import annotations
+
+import ast
+import dataclasses
+from pathlib import Path
+
+import yaml
+
+from grader import safe_yaml
+from grader.spec.case_id import case_id
+from grader.spec.parts import (
+    _parse_cases,
+    _parse_dims,
+    _parse_functions,
+    _parse_invariants,
+    _parse_quiz,
+    _parse_scale,
+    _parse_tolerance,
+    _parse_traps,
+)
+from grader.spec.reader import _k, _Problems, _Reader, _str_list, _timeout
+from grader.spec.records import (
+    ID_RE,
+    MAX_NUMBER,
+    MAX_TARGET_SECONDS,
+    NAME_RE,
+    TOPICS,
+    Spec,
+    SpecError,
+)
+from grader.spec.yaml_lines import _line_of, _LineLoader
+from grader.userfile import REFERENCE_LIMIT, SPEC_LIMIT, UnreadableFile, read_text
+
+
+def parse_spec(path: Path, text: str | None = None, *, reference_names: set[str] | None = None) -> Spec:
+    """Parse and validate one spec file. Raises SpecError with every problem found."""
+    path = Path(path)
+    problems = _Problems(path)
+    if text is None:
+        try:
+            text = read_text(path, SPEC_LIMIT)
+        except UnreadableFile as exc:
+            raise SpecError([f"{path}:0: (file): {exc.reason}"]) from None
+    try:
+        data = safe_yaml.load(text, _LineLoader)
+    except yaml.YAMLError as exc:
+        line, problem = safe_yaml.problem_line(exc, text)
+        raise SpecError([f"{path}:{line}: (yaml): malformed YAML: {problem}"]) from None
+    if data is None:
+        raise SpecError([f"{path}:1: (file): the file is empty"])
+    top = _Reader(data, "", 1, problems, "top")
+
+    drill_id = top.get("id") or ""
+    if drill_id and not ID_RE.fullmatch(drill_id):
+        problems.add(top.line_of("id"), "id", f"{drill_id!r} must be lower-case words joined by '-'")
+    if drill_id and drill_id != path.stem:
+        problems.add(top.line_of("id"), "id", f"{drill_id!r} does not match the file name {path.name!r}")
+    title = top.get("title") or ""
+    topic = top.get("topic") or ""
+    if topic and topic not in TOPICS:
+        problems.add(top.line_of("topic"), "topic", f"{topic!r} is not one of {', '.join(TOPICS)}")
+    prompt = top.get("prompt") or ""
+    target = top.get("target_seconds") or 0
+    if top.has("target_seconds") and isinstance(target, int) and not 0 < target <= MAX_TARGET_SECONDS:
+        problems.add(top.line_of("target_seconds"), "target_seconds",
+                     f"must be a positive number of seconds, at most {MAX_TARGET_SECONDS}")
+        target = 0
+    number = top.get("number", default=0)
+    if isinstance(number, int) and not 0 <= number <= MAX_NUMBER:
+        problems.add(top.line_of("number"), "number", f"must be a whole number from 0 to {MAX_NUMBER}")
+        number = 0
+    timeout = _timeout(top, "timeout", problems, "timeout", default=5.0)
+
+    dims = _parse_dims(top, problems)
+    dim_names = set(dims)
+    functions = _parse_functions(top, problems, dim_names)
+    fn_names = {f.name for f in functions}
+    cases = _parse_cases(top, problems, dim_names, fn_names)
+    cases = tuple(dataclasses.replace(c, id=case_id(c, dims, functions)) for c in cases)
+    tolerance = _parse_tolerance(top, problems)
+    invariants = _parse_invariants(top, problems, fn_names)
+    banned = tuple(_str_list(top, "banned", problems))
+    traps = _parse_traps(top, problems, fn_names)
+    quiz = _parse_quiz(top, problems)
+    hints = tuple(_str_list(top, "hints", problems))
+    if top.has("hints") and not hints:
+        problems.add(top.line_of("hints"), "hints", "give at least one hint")
+    example_raw = top.get("example", default={}) or {}
+    example = {}
+    for k, v in example_raw.items():
+        if k not in dim_names:
+            problems.add(_line_of(example_raw, k, top.line_of("example")), f"example.{_k(k)}", "unknown dimension")
+        elif not isinstance(v, int) or isinstance(v, bool):
+            problems.add(_line_of(example_raw, k, top.line_of("example")), f"example.{_k(k)}", "expected an integer size")
+        else:
+            example[k] = v
+    allowed_imports = tuple(_str_list(top, "allowed_imports", problems))
+    must_call_raw = top.get("must_call", default={}) or {}
+    must_call = {}
+    for k, v in must_call_raw.items():
+        if not isinstance(k, str) or not all(NAME_RE.fullmatch(p) for p in k.split(".")):
+            problems.add(_line_of(must_call_raw, k, top.line_of("must_call")), f"must_call.{_k(k)}", "expected a dotted name")
+        elif not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            problems.add(_line_of(must_call_raw, k, top.line_of("must_call")), f"must_call.{_k(k)}", "expected a call count >= 0")
+        else:
+            must_call[k] = v
+
+    scale = _parse_scale(top, problems, dims)
+    no_device_case = top.get("no_device_case", default="") or ""
+    if top.has("no_device_case") and not no_device_case.strip():
+        problems.add(top.line_of("no_device_case"), "no_device_case", "give the reason this drill has no device case")
+
+    reference_path = path.with_suffix(".py")
+    if not reference_path.exists() and not reference_path.is_symlink():
+        problems.add(1, "(reference)", f"missing the reference file {reference_path.name} beside the spec")
+    elif reference_names is None:
+        reference_names = _defined_names(reference_path, problems)
+    if reference_names is not None:
+        for fn in functions:
+            if fn.name not in reference_names:
+                problems.add(top.line_of("functions"), f"functions.{fn.name}", f"the reference file does not define {fn.name}()")
+            for attr in ("oracle", "inputs", "checker"):
+                ref = getattr(fn, attr)
+                if ref and ref.startswith("py:") and ref[3:] not in reference_names:
+                    problems.add(top.line_of("functions"), f"functions.{fn.name}.{attr}", f"the reference file does not define {ref[3:]}()")
+            for a in fn.args:
+                if a.gen and a.gen.startswith("py:") and a.gen[3:] not in reference_names:
+                    problems.add(top.line_of("functions"), f"functions.{fn.name}.args.{a.name}.gen", f"the reference file does not define {a.gen[3:]}()")
+        for i, trap in enumerate(traps):
+            if trap.function not in reference_names:
+                problems.add(top.line_of("traps"), f"traps[{i}].function", f"the reference file does not define {trap.function}()")
+            if trap.match and trap.match[3:] not in reference_names:
+                problems.add(top.line_of("traps"), f"traps[{i}].match", f"the reference file does not define {trap.match[3:]}()")
+        for i, inv in enumerate(invariants):
+            if inv.kind.startswith("py:") and inv.kind[3:] not in reference_names:
+                problems.add(top.line_of("invariants"), f"invariants[{i}].kind", f"the reference file does not define {inv.kind[3:]}()")
+
+    if problems.items:
+        raise SpecError(problems.lines())
+    return Spec(
+        id=drill_id, title=title, topic=topic, prompt=prompt, dims=dims, functions=functions,
+        cases=cases, tolerance=tolerance, invariants=invariants, banned=banned, traps=traps,
+        quiz=quiz, hints=hints, target_seconds=target, path=path, reference_path=reference_path,
+        number=number or 0, seed_trap=top.get("seed_trap", default="") or "",
+        solution_notes=top.get("solution_notes", default="") or "",
+        example=example, timeout=float(timeout or 5.0), allowed_imports=allowed_imports, must_call=must_call,
+        scale=scale, no_device_case=no_device_case.strip(),
+    )
+
+
+def _defined_names(path: Path, problems: _Problems) -> set[str] | None:
+    try:
+        tree = ast.parse(read_text(path, REFERENCE_LIMIT), filename=str(path))
+    except UnreadableFile as exc:
+        problems.add(0, "(reference)", exc.reason)
+        return None
+    except SyntaxError as exc:
+        problems.add(exc.lineno or 0, "(reference)", f"{path.name} has a syntax error: {exc.msg}")
+        return None
+    except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, nesting the parser cannot hold
+        problems.add(0, "(reference)", f"{path.name} cannot be parsed: {type(exc).__name__}")
+        return None
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    names.add(t.id)
+    return names
