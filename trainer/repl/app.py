@@ -19,6 +19,8 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.document import Document
 from prompt_toolkit.enums import EditingMode
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output
 from prompt_toolkit.layout import (ConditionalContainer, Dimension, FormattedTextControl, HSplit, Layout, Window)
 from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.layout.margins import NumberedMargin
@@ -37,7 +39,7 @@ from trainer.repl.drafts import Drafts
 from trainer.repl.grading import Grading
 from trainer.repl.header import fitted_header, title_fragments
 from trainer.repl.jobs import Jobs
-from trainer.repl.question import Questions
+from trainer.repl.question import Question, Questions
 from trainer.repl.keys import build_key_bindings
 from trainer.repl.style import repl_style
 from trainer.repl.toolbar import BarState, bar
@@ -89,12 +91,6 @@ if TYPE_CHECKING:
     from grader.spec import Spec
 
 
-def _part(part: str, name: str) -> Any:
-    """A DrillRepl attribute that reads and writes `name` on one of its parts."""
-    return property(lambda self: getattr(getattr(self, part), name),
-                    lambda self, value: setattr(getattr(self, part), name, value))
-
-
 class DrillRepl:
     """One drill in the editor. `run()` blocks until the person leaves; returns a DrillOutcome.
 
@@ -103,8 +99,8 @@ class DrillRepl:
     (`actions`), each given what it needs."""
 
     def __init__(self, spec: Spec, grading: Grading, *, record: Recorder | None = None, home: Path | None = None,
-                 clock: Clock | None = None, options: ReplOptions | None = None, input: Any = None,
-                 output: Any = None, history: History | None = None, editor: Callable[..., Any] | None = None):
+                 clock: Clock | None = None, options: ReplOptions | None = None, input: Input | None = None,
+                 output: Output | None = None, history: History | None = None, editor: Callable[..., Any] | None = None):
         self.spec = spec
         self.grading = grading
         self.record = record
@@ -141,19 +137,22 @@ class DrillRepl:
             history = FileHistory(str(self._history_path())) if home is not None else InMemoryHistory()
         self.buffer = CodeBuffer(document=Document(self.skeleton, opening(self.skeleton)), multiline=True,
                                  history=history, on_text_changed=self._changed,
-                                 read_only=Condition(lambda: self.closing))
+                                 read_only=Condition(lambda: self.jobs.closing))
         self.buffer.skeleton = self.skeleton
         self.app = self._build(input, output)
         self._offer_draft()
 
     # ---------------------------------------------------------------- parts
 
-    # what the key bindings, the bar and the tests read: the parts' state, by its old names
-    question = _part("questions", "question")
-    busy = _part("jobs", "busy")
-    cancellable = _part("jobs", "cancellable")
-    closing = _part("jobs", "closing")
-    pending = _part("jobs", "pending")
+    @property
+    def question(self) -> Question | None:
+        """The question open in the bottom bar, if any."""
+        return self.questions.question
+
+    @property
+    def busy(self) -> str:
+        """What the job in flight does ("grading…"), or ""."""
+        return self.jobs.busy
 
     def redraw(self) -> None:
         self.app.invalidate()
@@ -312,7 +311,7 @@ class DrillRepl:
         return True
 
     def run_command(self, name: str, arg: str = "") -> None:
-        if self.question is not None or self.closing:
+        if self.question is not None or self.jobs.closing:
             return
         cmd = self.commands[name]
         if cmd.info.name in self.options.locked:
@@ -321,7 +320,7 @@ class DrillRepl:
             return
         if self.busy and cmd.info.name != "help":
             # typed ahead (":edit" then ":submit" at once): run it when the current job ends
-            self.pending.append((cmd.info.name, arg))
+            self.jobs.pending.append((cmd.info.name, arg))
             self.message = f":{cmd.info.name} queued"
             self.app.invalidate()
             return
@@ -377,7 +376,7 @@ class DrillRepl:
         message = self.message
         if self.output_clipped():
             message = (message + "  " if message else "") + "PgDn: more ▼"
-        busy = f"{self.busy} Esc cancels" if self.busy and self.cancellable else self.busy
+        busy = f"{self.busy} Esc cancels" if self.busy and self.jobs.cancellable else self.busy
         question = self.question
         return BarState(self.spec.id, self.options.label, self.elapsed(), float(self.spec.target_seconds),
                         self.left(), busy, question.text if question else "", message,
@@ -395,8 +394,8 @@ class DrillRepl:
         return {InputMode.INSERT: "INSERT", InputMode.NAVIGATION: "NORMAL", InputMode.REPLACE: "REPLACE",
                 InputMode.INSERT_MULTIPLE: "INSERT", InputMode.REPLACE_SINGLE: "REPLACE"}.get(mode, "")
 
-    def _build(self, input: Any, output: Any) -> Application:
-        def header() -> Any:
+    def _build(self, input: Input | None, output: Output | None) -> Application:
+        def header() -> Fragments:
             width = self.columns() - 1
             if not self.header_open:
                 return title_fragments(self.spec, width)

@@ -62,7 +62,7 @@ def build_key_bindings(repl: DrillRepl) -> KeyBindingsBase:
     kb = KeyBindings()
     asking = Condition(lambda: repl.question is not None)
     free = ~asking
-    cancellable = Condition(lambda: bool(repl.busy and repl.cancellable))
+    cancellable = Condition(lambda: bool(repl.busy and repl.jobs.cancellable))
     _question_keys(kb, repl, asking)
     _job_keys(kb, repl, free & cancellable)
     _line_keys(kb, repl, free)
