@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import cast
 
 _UNITS = {
     "": 1.0, "b": 1.0, "byte": 1.0, "bytes": 1.0,
@@ -121,8 +122,9 @@ def answers_match(given: str, canonical: str) -> bool:
     if a.kind == "number" and b.kind == "number":
         if a.unit_class and b.unit_class and a.unit_class != b.unit_class:
             return False
-        scale = max(abs(float(b.value)), 1e-12)
-        return abs(float(a.value) - float(b.value)) <= 0.01 * scale
+        given_value, canonical_value = cast(float, a.value), cast(float, b.value)  # a number's value is a float
+        scale = max(abs(float(canonical_value)), 1e-12)
+        return abs(float(given_value) - float(canonical_value)) <= 0.01 * scale
     if a.kind == "shape" and b.kind == "word" or a.kind == "word" and b.kind == "shape":
         return _squash(given) == _squash(canonical)
     return a.kind == b.kind and a.value == b.value

@@ -19,8 +19,8 @@ function it replaces, the submission behaves like the trap:
    `memory: true`, whose mistake shows as memory on the heavy cases and at
    scale.
 
-A trap also needs evidence: at least one failing case it accounts for. There the submission must run out of memory too, and it must do so
-   somewhere; on small cases rules 1 and 2 apply as usual.
+A trap also needs evidence: at least one failing case it accounts for. There the submission
+   must run out of memory too, and it must do so somewhere; on small cases rules 1 and 2 apply as usual.
 
 A trap with `match: py:name` adds its own test to rule 1's value comparison
 (for mistakes no single output pins down, such as the size of rounding
@@ -35,7 +35,7 @@ sandbox child drops them with the expected outputs).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import torch
@@ -96,70 +96,91 @@ def is_device_mix(res: CaseResult) -> bool:
     return res.name == "device" and res.verdict == "error"
 
 
+@dataclass
+class _Tally:
+    """What `explains` gathers on its way through the results, for the checks at the end."""
+
+    raised_here: set[str] = field(default_factory=set)  # the exceptions the trap's own failures raise
+    heavy_failures: list[tuple[Call, CaseResult]] = field(default_factory=list)
+    extra_failures: list[CaseResult] = field(default_factory=list)  # the device case, wrong
+    memory_seen: bool = False
+    evidence: bool = False  # a failure the trap accounts for (without one, the trap explains nothing)
+
+
 def explains(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResult]) -> bool:
     """Does `trap` explain this whole failure (module docstring, rules 1-3)?"""
-    raised_here: set[str] = set()
-    heavy_failures: list[tuple[Call, CaseResult]] = []
-    memory_seen = False
-    evidence = False  # a failure the trap accounts for (without one, the trap explains nothing)
-    extra_failures: list[CaseResult] = []
-    for res in results[len(prep.calls):]:  # the device case and the memory-at-scale check (grader.scale)
+    tally = _Tally()
+    if not _extra_results_fit(trap, results[len(prep.calls):], tally):
+        return False
+    if not all(_case_fits(prep, trap, outcome, call, res, tally) for call, res in zip(prep.calls, results)):
+        return False
+    return _tally_fits(prep, trap, outcome, results, tally)
+
+
+def _extra_results_fit(trap: Trap, extra: list[CaseResult], tally: _Tally) -> bool:
+    """The device case and the memory-at-scale check (grader.scale), after the cases."""
+    for res in extra:
         if res.verdict == "pass" or is_device_mix(res):
             continue  # a device mix is its own lesson, told on the device case: it neither names nor blocks a trap
         if res.function != trap.replaces:
             return False
         if trap.memory and res.name == "scale" and res.verdict == "memory":
-            memory_seen = evidence = True
+            tally.memory_seen = tally.evidence = True
             continue
         if res.name == "device" and res.verdict == "wrong":
-            extra_failures.append(res)  # the same wrong shape or dtype shows on fake tensors too
+            tally.extra_failures.append(res)  # the same wrong shape or dtype shows on fake tensors too
             continue
         return False
-    for call, res in zip(prep.calls, results):
-        if call.function.name != trap.replaces:
-            if res.verdict != "pass":
+    return True
+
+
+def _case_fits(prep: Prepared, trap: Trap, outcome: Any, call: Call, res: CaseResult, tally: _Tally) -> bool:
+    """One case's result as the trap would have it (False ends the attribution)."""
+    if call.function.name != trap.replaces:
+        return res.verdict == "pass"
+    if call.case.heavy:
+        if trap.memory:
+            if res.verdict != "memory":
                 return False
-            continue
-        if call.case.heavy:
-            if trap.memory:
-                if res.verdict != "memory":
-                    return False
-                memory_seen = evidence = True
-            elif res.verdict != "pass":
-                heavy_failures.append((call, res))
-            continue
-        if res.verdict == "memory":
-            return False
-        expected = trap_result(prep, trap, call)
-        if expected is None:
-            return False
-        if expected.passes:
-            if res.verdict != "pass":
-                return False
-            continue
-        if res.verdict == "pass":
-            if trap.match:
-                continue  # a noisy mistake (rounding) need not show on every case the trap's does
-            return False  # the trap's mistake shows here and the solution does not make it
-        got = outcome.calls.get(call.index)
-        if got is None or not _behaves_like(prep, trap, call, got, expected):
-            return False
-        evidence = True
-        if expected.raised:
-            raised_here.add(f"{expected.exc_type}: {normalise_message(expected.message)}")
-    if trap.memory and not memory_seen:
+            tally.memory_seen = tally.evidence = True
+        elif res.verdict != "pass":
+            tally.heavy_failures.append((call, res))
+        return True
+    if res.verdict == "memory":
+        return False
+    expected = trap_result(prep, trap, call)
+    if expected is None:
+        return False
+    if expected.passes:
+        return res.verdict == "pass"
+    if res.verdict == "pass":
+        # a noisy mistake (rounding) need not show on every case the trap's does; otherwise
+        # the trap's mistake shows here and the solution does not make it
+        return bool(trap.match)
+    got = outcome.calls.get(call.index)
+    if got is None or not _behaves_like(prep, trap, call, got, expected):
+        return False
+    tally.evidence = True
+    if expected.raised:
+        tally.raised_here.add(f"{expected.exc_type}: {normalise_message(expected.message)}")
+    return True
+
+
+def _tally_fits(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResult], tally: _Tally) -> bool:
+    """The checks on the whole: memory shown, evidence found, and the other failures the trap's."""
+    if trap.memory and not tally.memory_seen:
         return False  # a memory trap is about the memory: without a memory failure it explains nothing
-    if not evidence:
+    if not tally.evidence:
         return False
-    for res in extra_failures:
+    for res in tally.extra_failures:
         if not any(r.verdict == "wrong" for c, r in zip(prep.calls, results) if c.function.name == trap.replaces):
             return False  # wrong at the device case's sizes only: not the trap's mistake
-    for call, res in heavy_failures:
+    for call, res in tally.heavy_failures:
         got = outcome.calls.get(call.index)
         if res.verdict == "wrong" and got is not None and got.status == "ok":
             continue
         if got is not None and got.status == "raised" and got.exc and (
-                f"{got.exc.get('type')}: {normalise_message(str(got.exc.get('message', '')))}" in raised_here):
+                f"{got.exc.get('type')}: {normalise_message(str(got.exc.get('message', '')))}" in tally.raised_here):
             continue
         return False
     return True

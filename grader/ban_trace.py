@@ -161,8 +161,8 @@ def _sample(prep: Prepared, function: str, largest: bool = True) -> list[Any]:
     for call in calls:
         picked.setdefault((call.dtype, call.mask_dtype), call)
     if calls and largest:
-        largest = max(calls, key=lambda c: sum(a.numel() for a in c.args if isinstance(a, torch.Tensor)))
-        picked.setdefault("largest", largest)
+        biggest = max(calls, key=lambda c: sum(a.numel() for a in c.args if isinstance(a, torch.Tensor)))
+        picked.setdefault("largest", biggest)
     return list(picked.values())[:_CALLS_PER_FUNCTION]
 
 
@@ -193,7 +193,8 @@ def _marker_class() -> type:
             super().__init__()
             self.targets = targets
 
-        def __torch_function__(self, func, types, args=(), kwargs=None):
+        def __torch_function__(self, func: Callable[..., Any], types: Any, args: tuple[Any, ...] = (),
+                               kwargs: dict[str, Any] | None = None) -> Any:
             name = self.targets.get(id(func))
             if name is None:
                 return func(*args, **(kwargs or {}))
@@ -203,7 +204,7 @@ def _marker_class() -> type:
     return Marker
 
 
-def _Marker(targets: dict[int, str]) -> Any:
+def _Marker(targets: dict[int, str]) -> Any:  # noqa: N802 - called like the class it builds
     return _marker_class()(targets)
 
 

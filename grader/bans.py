@@ -62,9 +62,9 @@ def locations(banned: tuple[str, ...], with_helpers: bool = False) -> list[tuple
         except TypeError:
             continue
         for attr, value in items:
-            name = targets.get(id(value))
-            if name is not None:
-                found.append((modname, attr, name))
+            target = targets.get(id(value))
+            if target is not None:
+                found.append((modname, attr, target))
     return found
 
 

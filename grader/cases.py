@@ -232,11 +232,12 @@ def _make_arg(spec: Spec, arg: ArgSpec, ctx: generators.Context) -> Any:
     if arg.gen.startswith("py:"):
         func = _ref_func(ctx.reference, arg.gen, spec)
         return func(ctx, shape, dtype, **options)
-    func = generators.GENERATORS.get(arg.gen)
-    if func is None:
-        raise CaseError(f"{spec.path}: argument {arg.name}: unknown generator {arg.gen!r}; known: {', '.join(sorted(generators.GENERATORS))}")
+    gen = generators.GENERATORS.get(arg.gen)
+    if gen is None:
+        known = ", ".join(sorted(generators.GENERATORS))
+        raise CaseError(f"{spec.path}: argument {arg.name}: unknown generator {arg.gen!r}; known: {known}")
     try:
-        return func(ctx, shape, dtype, **options)
+        return gen(ctx, shape, dtype, **options)
     except TypeError as exc:
         raise CaseError(f"{spec.path}: argument {arg.name}: generator {arg.gen}: {exc}") from exc
 

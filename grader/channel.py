@@ -22,6 +22,7 @@ A `work` run (`sandbox.run_json`) is  confined, (refused, done | work, done).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from grader import transport
@@ -83,18 +84,9 @@ def check_value(desc: Any, blobs: int, depth: int = 0) -> None:
         raise ProtocolError("a returned value that is not described by an object")
     kind = desc.get("t")
     if kind == "tensor":
-        if desc.get("dtype") not in transport.DTYPE_NAMES:
-            raise ProtocolError("a tensor of an unknown dtype")
-        _shape(desc.get("shape"))
-        if not 0 <= _int(desc.get("blob"), "tensor blob") < blobs:
-            raise ProtocolError("a tensor whose bytes are missing")
+        _check_tensor(desc, blobs)
     elif kind in ("oversized", "foreign"):
-        _str(desc.get("type", ""), "type name", 200)
-        _str(desc.get("detail", ""), "detail", 400)
-        if desc.get("shape") is not None:
-            _shape(desc.get("shape"))
-        if desc.get("dtype") is not None:
-            _str(desc.get("dtype"), "dtype", 60)
+        _check_unsent(desc)
     elif kind == "bool":
         if not isinstance(desc.get("v"), bool):
             raise ProtocolError("a bool that is not true or false")
@@ -110,6 +102,24 @@ def check_value(desc: Any, blobs: int, depth: int = 0) -> None:
             check_value(item, blobs, depth + 1)
     elif kind != "none":
         raise ProtocolError("a returned value of an unknown kind")
+
+
+def _check_tensor(desc: dict[str, Any], blobs: int) -> None:
+    if desc.get("dtype") not in transport.DTYPE_NAMES:
+        raise ProtocolError("a tensor of an unknown dtype")
+    _shape(desc.get("shape"))
+    if not 0 <= _int(desc.get("blob"), "tensor blob") < blobs:
+        raise ProtocolError("a tensor whose bytes are missing")
+
+
+def _check_unsent(desc: dict[str, Any]) -> None:
+    """A value described but not sent: too big ("oversized"), or of a type the transport does not carry."""
+    _str(desc.get("type", ""), "type name", 200)
+    _str(desc.get("detail", ""), "detail", 400)
+    if desc.get("shape") is not None:
+        _shape(desc.get("shape"))
+    if desc.get("dtype") is not None:
+        _str(desc.get("dtype"), "dtype", 60)
 
 
 def _shape(value: Any) -> None:
@@ -129,7 +139,7 @@ class Channel:
     `calls` is the job's call order as (index, function name, argument names);
     `functions` the names the job asks for. `feed` raises ProtocolError."""
 
-    def __init__(self, outcome: Any, calls: list[tuple[int, str, list[str]]] = (), functions: list[str] = (),
+    def __init__(self, outcome: Any, calls: Sequence[tuple[int, str, list[str]]] = (), functions: Sequence[str] = (),
                  work: bool = False, fake: bool = False):
         self.outcome = outcome
         self.fake = fake  # the job asked for the fake-tensor runs (grader.fake), after the calls

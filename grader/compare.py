@@ -69,7 +69,8 @@ def compare_call(call: Call, got: Any, tolerances: dict[str, Tolerance], checker
         if not isinstance(items, tuple):
             return Verdict("wrong", f"expected a tuple of {len(fn.returns)} ({_ret_names(fn.returns)}), got {_describe(got)}")
         if len(items) != len(fn.returns):
-            return Verdict("wrong", f"expected a tuple of {len(fn.returns)} ({_ret_names(fn.returns)}), got a tuple of {len(items)}")
+            return Verdict("wrong", f"expected a tuple of {len(fn.returns)} ({_ret_names(fn.returns)}), "
+                                    f"got a tuple of {len(items)}")
         for i, (ret, exp, g) in enumerate(zip(fn.returns, expected, items)):
             v = compare_value(ret, exp, g, call, tolerances)
             if v.verdict != "pass":
@@ -120,14 +121,7 @@ def compare_value(ret: ReturnSpec, expected: Any, got: Any, call: Call, toleranc
 def _compare_python(ret: ReturnSpec, expected: Any, got: Any, call: Call, tolerances: dict[str, Tolerance]) -> Verdict:
     typ = ret.type or ""
     if typ == "int":
-        if isinstance(got, bool) or not isinstance(got, int):
-            if isinstance(got, torch.Tensor) and got.numel() == 1 and not got.is_floating_point():
-                got = int(got.item())
-            else:
-                return Verdict("wrong", f"expected a Python int, got {_describe(got)}")
-        if got != expected:
-            return Verdict("wrong", f"expected {expected}, got {got}" + _ratio(got, expected))
-        return Verdict("pass")
+        return _compare_int(expected, got)
     if typ == "float":
         if isinstance(got, torch.Tensor) and got.numel() == 1:
             got = float(got.item())
@@ -138,13 +132,7 @@ def _compare_python(ret: ReturnSpec, expected: Any, got: Any, call: Call, tolera
             return Verdict("wrong", f"expected {fmt_num(expected)}, got {fmt_num(got)}")
         return Verdict("pass")
     if typ == "tuple[int, ...]":
-        if isinstance(got, SeqValue):
-            return Verdict("wrong", f"expected a tuple, got a list {_short(list(got.items))}: return tuple(...)")
-        if not isinstance(got, tuple) or not all(isinstance(v, int) and not isinstance(v, bool) for v in got):
-            return Verdict("wrong", f"expected a tuple of ints, got {_describe(got)}")
-        if tuple(got) != tuple(expected):
-            return Verdict("wrong", f"expected {tuple(expected)}, got {tuple(got)}")
-        return Verdict("pass")
+        return _compare_int_tuple(expected, got)
     if typ == "bool":
         if not isinstance(got, bool):
             return Verdict("wrong", f"expected True or False, got {_describe(got)}")
@@ -155,6 +143,27 @@ def _compare_python(ret: ReturnSpec, expected: Any, got: Any, call: Call, tolera
             return Verdict("wrong", f"expected {_short(expected)}, got {_describe(got)}")
         return Verdict("pass")
     return Verdict("pass") if got == expected else Verdict("wrong", f"expected {_short(expected)}, got {_describe(got)}")
+
+
+def _compare_int(expected: Any, got: Any) -> Verdict:
+    if isinstance(got, bool) or not isinstance(got, int):
+        if isinstance(got, torch.Tensor) and got.numel() == 1 and not got.is_floating_point():
+            got = int(got.item())
+        else:
+            return Verdict("wrong", f"expected a Python int, got {_describe(got)}")
+    if got != expected:
+        return Verdict("wrong", f"expected {expected}, got {got}" + _ratio(got, expected))
+    return Verdict("pass")
+
+
+def _compare_int_tuple(expected: Any, got: Any) -> Verdict:
+    if isinstance(got, SeqValue):
+        return Verdict("wrong", f"expected a tuple, got a list {_short(list(got.items))}: return tuple(...)")
+    if not isinstance(got, tuple) or not all(isinstance(v, int) and not isinstance(v, bool) for v in got):
+        return Verdict("wrong", f"expected a tuple of ints, got {_describe(got)}")
+    if tuple(got) != tuple(expected):
+        return Verdict("wrong", f"expected {tuple(expected)}, got {tuple(got)}")
+    return Verdict("pass")
 
 
 def _plain(v: Any) -> Any:
@@ -184,7 +193,8 @@ def _compare_tensor(ret: ReturnSpec, expected: Any, got: Any, call: Call, tolera
                        exp_shape, list(got.shape) if got.shape else None)
     if not isinstance(got, torch.Tensor):
         if not exp_shape and isinstance(got, (float, int)) and not isinstance(got, bool):
-            return Verdict("wrong", f"returned a Python {type(got).__name__}; return a 0-d tensor (do not call .item())", exp_shape)
+            return Verdict("wrong", f"returned a Python {type(got).__name__}; return a 0-d tensor (do not call .item())",
+                           exp_shape)
         return Verdict("wrong", f"expected a tensor of shape {shape_names(names)}, got {_describe(got)}", exp_shape)
     got_shape = [int(s) for s in got.shape]
     if got_shape != exp_shape:
@@ -211,8 +221,10 @@ def _compare_exact(expected: torch.Tensor, got: torch.Tensor, exp_shape: list[in
     if n == 0:
         return Verdict("pass", expected_shape=exp_shape, got_shape=got_shape)
     first = tuple(int(i) for i in diff.nonzero()[0]) if diff.dim() else ()
-    exp_v, got_v = e[first].item() if first or e.dim() == 0 else e.item(), got[first].item() if first or got.dim() == 0 else got.item()
-    return Verdict("wrong", f"values differ at {n} of {diff.numel()} positions; first at {fmt_index(first)}: expected {exp_v}, got {got_v}",
+    exp_v = e[first].item() if first or e.dim() == 0 else e.item()
+    got_v = got[first].item() if first or got.dim() == 0 else got.item()
+    return Verdict("wrong", f"values differ at {n} of {diff.numel()} positions; "
+                            f"first at {fmt_index(first)}: expected {exp_v}, got {got_v}",
                    exp_shape, got_shape)
 
 

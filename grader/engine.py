@@ -197,7 +197,8 @@ def _judge_call(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome, limit
     res = CaseResult(call.case.name, call.function.name, "pass", dims=dict(call.sizes), id=call.case.id)
     spec = prep.spec
     if outcome.load_error:
-        res.verdict, res.message, res.line = "error", _exception_text(outcome.load_error, at_load=True), outcome.load_error.get("line")
+        res.verdict, res.line = "error", outcome.load_error.get("line")
+        res.message = _exception_text(outcome.load_error, at_load=True)
         return res
     if call.function.name in outcome.missing:
         res.verdict = "missing"
@@ -290,7 +291,8 @@ def _not_finished(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome, lim
     if stopped is not None:
         res.verdict = "timeout"
         if stopped == call.index:
-            res.message = f"case {call.case.name} ran longer than {outcome.timeout_seconds:g} s and was stopped (an endless loop, or a blocking read?)"
+            res.message = (f"case {call.case.name} ran longer than {outcome.timeout_seconds:g} s and was stopped "
+                           "(an endless loop, or a blocking read?)")
             if outcome.timeout_seconds == limits.total_timeout != limits.case_timeout:
                 res.message = (f"the whole submission ran longer than {limits.total_timeout:g} s and was stopped "
                                f"during case {call.case.name}; every case must also finish within "
@@ -339,7 +341,8 @@ def _not_finished(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome, lim
         return res
     if outcome.exit_status is not None or outcome.finished is False:
         res.verdict = "error"
-        res.message = f"the solution ended the process (exit status {outcome.exit_status}) before case {call.case.name} finished; do not call os._exit or exit()"
+        res.message = (f"the solution ended the process (exit status {outcome.exit_status}) "
+                       f"before case {call.case.name} finished; do not call os._exit or exit()")
         return res
     res.verdict = "error"
     res.message = "no result came back for this case"

@@ -24,7 +24,7 @@ class Verdict(str, Enum):
     OUTPUT = "output"
     ERROR = "error"
     WRONG = "wrong"
-    PASS = "pass"
+    PASS = "pass"  # noqa: S105 - a verdict, not a password
 
     def __str__(self) -> str:
         return self.value
@@ -131,7 +131,8 @@ class CaseResult:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> CaseResult:
-        dims = data.get("dims") if isinstance(data.get("dims"), dict) else {}
+        raw_dims = data.get("dims")
+        dims = raw_dims if isinstance(raw_dims, dict) else {}
         line = data.get("line")
         return cls(
             name=str(data.get("name", "")), function=str(data.get("function", "")),
@@ -220,13 +221,15 @@ class Report:
         """The inverse of to_dict (either form). Anything malformed is an `internal` report."""
         if not isinstance(data, dict):
             return internal_report("", None, "the grader sent a report that is not an object")
-        cases = data.get("cases") if isinstance(data.get("cases"), list) else []
+        raw_cases = data.get("cases")
+        cases = raw_cases if isinstance(raw_cases, list) else []
         seed = data.get("seed")
         try:
             seconds = float(data.get("seconds") or 0.0)
         except (TypeError, ValueError):
             seconds = 0.0
-        notes = data.get("notes") if isinstance(data.get("notes"), list) else []
+        raw_notes = data.get("notes")
+        notes = raw_notes if isinstance(raw_notes, list) else []
         return cls(
             drill=str(data.get("drill") or ""), verdict=Verdict.of(data.get("verdict")),
             cases=[CaseResult.from_dict(c) for c in cases if isinstance(c, dict)], seconds=seconds,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from typing import BinaryIO
 
 KIB = 1024
 MIB = 1024 * KIB
@@ -54,6 +55,26 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
+def _not_regular(mode: int) -> str:
+    """Why a file of this mode cannot be read: "it is a FIFO, not a regular file"."""
+    kind = _kind(mode)
+    return f"it is {kind}, not a regular file" if kind != "not a regular file" else "it is not a regular file"
+
+
+def _open(path: str | os.PathLike, flags: int) -> int:
+    """os.open, its failures as UnreadableFile."""
+    try:
+        return os.open(path, flags)
+    except FileNotFoundError:
+        raise UnreadableFile(path, "no such file", missing=True) from None
+    except IsADirectoryError:
+        raise UnreadableFile(path, "it is a folder, not a file") from None
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:  # a socket, or a FIFO opened for writing elsewhere
+            raise UnreadableFile(path, "it is not a regular file") from None
+        raise UnreadableFile(path, exc.strerror or str(exc)) from None
+
+
 def read_bytes(path: str | os.PathLike, limit: int) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes; UnreadableFile otherwise."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
@@ -66,25 +87,12 @@ def read_bytes(path: str | os.PathLike, limit: int) -> bytes:
     if stat.S_ISDIR(mode):
         raise UnreadableFile(path, "it is a folder, not a file")
     if not stat.S_ISREG(mode):
-        kind = _kind(mode)
-        raise UnreadableFile(path, f"it is {kind}, not a regular file" if kind != "not a regular file"
-                             else "it is not a regular file")
-    try:
-        fd = os.open(path, flags)
-    except FileNotFoundError:
-        raise UnreadableFile(path, "no such file", missing=True) from None
-    except IsADirectoryError:
-        raise UnreadableFile(path, "it is a folder, not a file") from None
-    except OSError as exc:
-        if exc.errno == errno.ENXIO:  # a socket, or a FIFO opened for writing elsewhere
-            raise UnreadableFile(path, "it is not a regular file") from None
-        raise UnreadableFile(path, exc.strerror or str(exc)) from None
+        raise UnreadableFile(path, _not_regular(mode))
+    fd = _open(path, flags)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            kind = _kind(info.st_mode)
-            what = f"it is {kind}, not a regular file" if kind != "not a regular file" else "it is not a regular file"
-            raise UnreadableFile(path, what)
+            raise UnreadableFile(path, _not_regular(info.st_mode))
         if info.st_size > limit:
             raise UnreadableFile(path, f"it is {size_text(info.st_size)}, over the {size_text(limit)} limit")
         chunks: list[bytes] = []
@@ -122,7 +130,7 @@ def decode_text(raw: bytes, name: object) -> str:
                                    f"save it as UTF-8 and try again") from None
 
 
-def read_stream(stream, limit: int, name: str = "stdin") -> bytes:
+def read_stream(stream: BinaryIO, limit: int, name: str = "stdin") -> bytes:
     """Up to ``limit`` bytes of a binary stream (stdin); UnreadableFile when there is more."""
     try:
         raw = stream.read(limit + 1)

@@ -6,6 +6,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import IO, Any
 
 
 def write_atomically(path: Path, text: str | bytes, mode: int | None = None) -> None:
@@ -30,7 +31,8 @@ def write_atomically(path: Path, text: str | bytes, mode: int | None = None) -> 
     folder = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
-        with (os.fdopen(fd, "wb") if isinstance(text, bytes) else os.fdopen(fd, "w", encoding="utf-8")) as fh:
+        handle: IO[Any] = os.fdopen(fd, "wb") if isinstance(text, bytes) else os.fdopen(fd, "w", encoding="utf-8")
+        with handle as fh:
             fh.write(text)
             fh.flush()
             if mode is not None:

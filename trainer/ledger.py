@@ -4,14 +4,13 @@ One renderer for `drill show` and the REPL header. Torch-free.
 """
 from __future__ import annotations
 
-from typing import Any
-
+from grader.spec import Spec
 from grader.spec import shape_names as _shape
 
 _DTYPE_WORDS = {"float": "float", "mask": "bool | int64 | float32"}
 
 
-def ledger_lines(spec: Any, *, signatures: bool = False, indent: str = "") -> list[str]:
+def ledger_lines(spec: Spec, *, signatures: bool = False, indent: str = "") -> list[str]:
     """One heading line per function (its name, or its full signature), then one
     line per argument and return: name, shape in dimension names, dtype."""
     lines = []

@@ -153,6 +153,7 @@ def sitting_rating(submits: Sequence[Submit], target_seconds: float | None = Non
         if s.verdict == "pass":
             rating = derive_rating("pass", s.seconds, target_seconds, hints=s.hints,
                                    first_try=s.first_try and counted == 0)
+            assert rating is not None  # only an `internal` verdict has no rating
             if counted and rating in (Rating.Easy, Rating.Good):
                 rating = Rating.Hard  # passed after failed submits
             return SittingRating(rating, i)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from grader.report import Report, Verdict
+from grader.report import CaseResult, Report, Verdict
 from trainer.clock import mmss  # the one mm:ss; toolbar and header import it from here
 from trainer.markup import printable, printable_lines
 
@@ -72,13 +72,7 @@ def render(report: Report, density: Density = "full", *, width: int = 80, path: 
     if report.message and (shown is None or shown.message != report.message):
         out.append(("class:fail", _wrap(report.message, width, "  ")))
     if density == "compact":
-        if shown is not None:
-            dims = dims_text(shown.dims)
-            out.append(("", _wrap(f"{shown.name}" + (f" ({dims})" if dims else "") + f": {shown.message}",
-                                  width, "  ", "    ")))
-        if report.trap:
-            out.append(("class:trap", _wrap(f"trap: {report.trap.id} — {report.trap.message}", width, "  ", "    ")))
-        return out
+        return out + _compact_lines(report, shown, width)
     cases = report.failing if verbose else ([shown] if shown else [])
     for case in cases:
         out += _case_lines(case, width)
@@ -94,16 +88,34 @@ def render(report: Report, density: Density = "full", *, width: int = 80, path: 
     if not verbose and decided is not None and decided is not shown:
         out += _case_lines(decided, width)  # the case that set the verdict, which the trap does not explain
     if not verbose:
-        rest = [c.name for c in report.failing if c is not shown and c is not decided]
-        rest = list(dict.fromkeys(rest))  # each case once
-        if rest:
-            names = ", ".join(printable(n) for n in rest[:_ALSO_SHOWN])
-            more = f" and {len(rest) - _ALSO_SHOWN} more" if len(rest) > _ALSO_SHOWN else ""
-            out.append(("class:dim", _wrap(f"also failing: {names}{more}", width, "  ", "    ")))
+        out += _also_failing(report, [shown, decided], width)
     out += _printed(report, width)
     if footer:
         out.append(("class:dim", _wrap(footer, width, "  ")))
     return out
+
+
+def _compact_lines(report: Report, shown: CaseResult | None, width: int) -> Fragments:
+    """A failure in brief: the case shown, and the trap."""
+    out: Fragments = []
+    if shown is not None:
+        dims = dims_text(shown.dims)
+        out.append(("", _wrap(f"{shown.name}" + (f" ({dims})" if dims else "") + f": {shown.message}",
+                              width, "  ", "    ")))
+    if report.trap:
+        out.append(("class:trap", _wrap(f"trap: {report.trap.id} — {report.trap.message}", width, "  ", "    ")))
+    return out
+
+
+def _also_failing(report: Report, told: list[CaseResult | None], width: int) -> Fragments:
+    """One line naming the failing cases not `told` in full (a few, then a count)."""
+    rest = [c.name for c in report.failing if all(c is not t for t in told)]
+    rest = list(dict.fromkeys(rest))  # each case once
+    if not rest:
+        return []
+    names = ", ".join(printable(n) for n in rest[:_ALSO_SHOWN])
+    more = f" and {len(rest) - _ALSO_SHOWN} more" if len(rest) > _ALSO_SHOWN else ""
+    return [("class:dim", _wrap(f"also failing: {names}{more}", width, "  ", "    "))]
 
 
 def _headline(report: Report, path: str, density: Density, title: bool) -> Fragments:
@@ -122,7 +134,7 @@ def _headline(report: Report, path: str, density: Density, title: bool) -> Fragm
     return out
 
 
-def _case_lines(case, width: int) -> Fragments:
+def _case_lines(case: CaseResult, width: int) -> Fragments:
     out: Fragments = [("class:head", f"  case {printable(case.name)}"),
                       ("class:dim", f" · {printable(case.function)}() · {case.verdict}")]
     dims = dims_text(case.dims)

@@ -12,15 +12,15 @@ import signal
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Coroutine
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.document import Document
 from prompt_toolkit.enums import EditingMode
-from prompt_toolkit.formatted_text import to_formatted_text
-from prompt_toolkit.formatted_text.utils import split_lines
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output
 from prompt_toolkit.layout import (ConditionalContainer, Dimension, FormattedTextControl, HSplit, Layout, Window)
 from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.layout.margins import NumberedMargin
@@ -44,7 +44,7 @@ from trainer.repl.keys import build_key_bindings
 from trainer.repl.style import repl_style
 from trainer.repl.toolbar import BarState, bar
 from trainer.verdict import Fragments
-from trainer.repl.wrap import wrap_line
+from trainer.repl.wrap import lines_of, wrap_line
 from trainer.store.records import NewAttempt, RecordResult
 
 Recorder = Callable[[NewAttempt], RecordResult | None]  # store.record_attempt, or one sitting's
@@ -85,15 +85,23 @@ class DrillOutcome:
 def rows(fragments: Fragments, width: int) -> int:
     """Screen rows the fragments take when wrapped at `width` columns."""
     width = max(10, width)
-    return sum(max(1, -(-sum(len(t) for _, t in line) // width)) for line in split_lines(to_formatted_text(fragments)))
+    return sum(max(1, -(-sum(len(t) for _, t in line) // width)) for line in lines_of(fragments))
 
 
-class DrillRepl(DrillCommands, Jobs, Questions):
-    """One drill in the editor. `run()` blocks until the person leaves; returns a DrillOutcome."""
+if TYPE_CHECKING:
+    from grader.spec import Spec
 
-    def __init__(self, spec: Any, grading: Grading, *, record: Recorder | None = None, home: Path | None = None,
-                 clock: Clock | None = None, options: ReplOptions | None = None, input: Any = None,
-                 output: Any = None, history: History | None = None, editor: Callable[..., Any] | None = None):
+
+class DrillRepl:
+    """One drill in the editor. `run()` blocks until the person leaves; returns a DrillOutcome.
+
+    It holds the drill's state and the screen, and three parts: the open question
+    (`questions`), the background job (`jobs`) and the `:`-command handlers
+    (`actions`), each given what it needs."""
+
+    def __init__(self, spec: Spec, grading: Grading, *, record: Recorder | None = None, home: Path | None = None,
+                 clock: Clock | None = None, options: ReplOptions | None = None, input: Input | None = None,
+                 output: Output | None = None, history: History | None = None, editor: Callable[..., Any] | None = None):
         self.spec = spec
         self.grading = grading
         self.record = record
@@ -107,11 +115,10 @@ class DrillRepl(DrillCommands, Jobs, Questions):
         self.output: Fragments = []
         self.output_offset = 0
         self.header_open = True
-        self.question: Question | None = None
-        self.busy = ""
-        self.cancellable = False  # the running job is a grade or a trace: Esc / Ctrl-C cancel it
-        self._job: object | None = None
-        self.closing = False  # a mock's time is up: the buffer is read-only while it is graded
+        self.questions = Questions(self.redraw)
+        self.jobs = Jobs(grading, redraw=self.redraw, background=self.background, say=self.say,
+                         asking=lambda: self.question is not None, run_command=self.run_command)
+        self.actions = DrillCommands(self, self.jobs, self.questions)
         self.vi_return: tuple[str, int, str] | None = None  # where ':' in vi normal mode was pressed
         self._wrote_draft = False
         self.next_offer: tuple[str, str] | None = None  # solve, after a pass: (label, drill id)
@@ -125,17 +132,53 @@ class DrillRepl(DrillCommands, Jobs, Questions):
         self.revealed = False
         self.submitted_text = self.skeleton
         self.graded_code = ""  # the source of the last graded report
-        self.pending: list[tuple[str, str]] = []  # commands typed while a job ran
         self.results: list[Report] = []  # every graded report, in order (tests read this)
-        self.commands: dict[str, Command] = commands_of(self)
+        self.commands: dict[str, Command] = commands_of(self.actions)
         if history is None:
             history = FileHistory(str(self._history_path())) if home is not None else InMemoryHistory()
         self.buffer = CodeBuffer(document=Document(self.skeleton, opening(self.skeleton)), multiline=True,
                                  history=history, on_text_changed=self._changed,
-                                 read_only=Condition(lambda: self.closing))
+                                 read_only=Condition(lambda: self.jobs.closing))
         self.buffer.skeleton = self.skeleton
         self.app = self._build(input, output)
         self._offer_draft()
+
+    # ---------------------------------------------------------------- parts
+
+    @property
+    def question(self) -> Question | None:
+        """The question open in the bottom bar, if any."""
+        return self.questions.question
+
+    @property
+    def busy(self) -> str:
+        """What the job in flight does ("grading…"), or ""."""
+        return self.jobs.busy
+
+    def redraw(self) -> None:
+        self.app.invalidate()
+
+    def background(self, coroutine: Coroutine[Any, Any, None]) -> object:
+        return self.app.create_background_task(coroutine)
+
+    def say(self, message: str) -> None:
+        """The bottom bar's message."""
+        self.message = message
+
+    def ask(self, text: str, on_answer: Callable[[bool], Any]) -> None:
+        self.questions.ask(text, on_answer)
+
+    def press(self, key: str) -> None:
+        self.questions.press(key)
+
+    def cancel_question(self) -> None:
+        self.questions.cancel_question()
+
+    def cancel_job(self) -> bool:
+        return self.jobs.cancel_job()
+
+    def interrupt(self) -> None:
+        self.actions.interrupt()
 
     # ---------------------------------------------------------------- state
 
@@ -167,7 +210,8 @@ class DrillRepl(DrillCommands, Jobs, Questions):
 
     def finish(self, status: str, stop: bool = False) -> None:
         self._save_draft()
-        if self.app.is_running and not self.app.future.done():
+        future = self.app.future
+        if self.app.is_running and future is not None and not future.done():
             self.app.exit(result=self.outcome(status, stop))
 
     def outcome(self, status: str, stop: bool = False) -> DrillOutcome:
@@ -218,7 +262,7 @@ class DrillRepl(DrillCommands, Jobs, Questions):
         if untouched(text, self.skeleton):
             self.drafts.clear(self.spec.id)  # nothing of the person's in it (an old `:quit`, say)
             return
-        lines = len(text.splitlines())
+        drafts, lines = self.drafts, len(text.splitlines())
         stamp = draft.saved_at.astimezone().strftime("%d %b %H:%M")
 
         def answered(yes: bool) -> None:
@@ -226,7 +270,7 @@ class DrillRepl(DrillCommands, Jobs, Questions):
                 self.buffer.set_document(Document(text, len(text)), bypass_readonly=True)
                 self.message = "draft restored"
             else:
-                self.drafts.set_aside(self.spec.id)
+                drafts.set_aside(self.spec.id)
                 self.message = f"draft kept as drafts/{self.spec.id}.prev.py"
 
         self.ask(f"Restore your unsubmitted draft from {stamp} ({lines} lines)?", answered)
@@ -247,7 +291,7 @@ class DrillRepl(DrillCommands, Jobs, Questions):
             except (NotImplementedError, RuntimeError, ValueError):
                 pass
         if self.options.deadline is not None:
-            self.app.create_background_task(self._watch_deadline())
+            self.app.create_background_task(self.actions.time_up())
 
     def _hangup(self) -> None:
         """A closed terminal: the draft is written before anything else."""
@@ -268,7 +312,7 @@ class DrillRepl(DrillCommands, Jobs, Questions):
         return True
 
     def run_command(self, name: str, arg: str = "") -> None:
-        if self.question is not None or self.closing:
+        if self.question is not None or self.jobs.closing:
             return
         cmd = self.commands[name]
         if cmd.info.name in self.options.locked:
@@ -277,7 +321,7 @@ class DrillRepl(DrillCommands, Jobs, Questions):
             return
         if self.busy and cmd.info.name != "help":
             # typed ahead (":edit" then ":submit" at once): run it when the current job ends
-            self.pending.append((cmd.info.name, arg))
+            self.jobs.pending.append((cmd.info.name, arg))
             self.message = f":{cmd.info.name} queued"
             self.app.invalidate()
             return
@@ -311,8 +355,8 @@ class DrillRepl(DrillCommands, Jobs, Questions):
 
     def output_view(self) -> Fragments:
         """The output pane's text from the scroll offset on, without a trailing newline."""
-        width = self._width()
-        lines = [piece for line in split_lines(self.output) for piece in wrap_line(line, width - 1)]
+        width = self.columns()
+        lines = [piece for line in lines_of(self.output) for piece in wrap_line(line, width - 1)]
         lines = lines[self.output_offset:]
         while lines and not "".join(t for _, t in lines[-1]).strip():
             lines.pop()
@@ -323,7 +367,7 @@ class DrillRepl(DrillCommands, Jobs, Questions):
                 out.append(("", "\n"))
         return out
 
-    def _width(self) -> int:
+    def columns(self) -> int:
         try:
             return int(self.app.output.get_size().columns)
         except Exception:  # noqa: BLE001 - no terminal yet
@@ -333,7 +377,7 @@ class DrillRepl(DrillCommands, Jobs, Questions):
         message = self.message
         if self.output_clipped():
             message = (message + "  " if message else "") + "PgDn: more ▼"
-        busy = f"{self.busy} Esc cancels" if self.busy and self.cancellable else self.busy
+        busy = f"{self.busy} Esc cancels" if self.busy and self.jobs.cancellable else self.busy
         question = self.question
         return BarState(self.spec.id, self.options.label, self.elapsed(), float(self.spec.target_seconds),
                         self.left(), busy, question.text if question else "", message,
@@ -351,9 +395,9 @@ class DrillRepl(DrillCommands, Jobs, Questions):
         return {InputMode.INSERT: "INSERT", InputMode.NAVIGATION: "NORMAL", InputMode.REPLACE: "REPLACE",
                 InputMode.INSERT_MULTIPLE: "INSERT", InputMode.REPLACE_SINGLE: "REPLACE"}.get(mode, "")
 
-    def _build(self, input: Any, output: Any) -> Application:
-        def header() -> Any:
-            width = self._width() - 1
+    def _build(self, input: Input | None, output: Output | None) -> Application:
+        def header() -> Fragments:
+            width = self.columns() - 1
             if not self.header_open:
                 return title_fragments(self.spec, width)
             try:
@@ -412,6 +456,6 @@ class DrillRepl(DrillCommands, Jobs, Questions):
         )
 
     def _scroll(self, direction: int, page: int) -> None:
-        total = self.output_offset + len(list(split_lines(self.output_view())))
+        total = self.output_offset + len(lines_of(self.output_view()))
         self.output_offset = max(0, min(total - 1, self.output_offset + direction * page))
         self.app.invalidate()

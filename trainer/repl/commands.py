@@ -37,7 +37,7 @@ def command(name: str, *, help: str, key: str | None = None, aliases: tuple[str,
     return mark
 
 
-def commands_of(obj: Any) -> dict[str, Command]:
+def commands_of(obj: object) -> dict[str, Command]:
     """Every marked method of obj, by name and by alias."""
     table: dict[str, Command] = {}
     for attr in dir(type(obj)):

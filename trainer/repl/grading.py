@@ -12,9 +12,12 @@ plain dict of `grader.trace.trace()`.
 from __future__ import annotations
 
 import threading
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from grader.report import Report, internal_report
+
+if TYPE_CHECKING:
+    from grader.engine import Grader  # imports torch: only on first use, in _get
 
 
 class Grading(Protocol):
@@ -32,13 +35,13 @@ class Grading(Protocol):
 class InProcessGrading:
     """Grades in this process (torch imported on first use, or at once with warm=True)."""
 
-    def __init__(self, grader: Any = None, warm: bool = False):
+    def __init__(self, grader: Grader | None = None, warm: bool = False):
         self._grader = grader
         self._lock = threading.Lock()
         if warm and grader is None:
             threading.Thread(target=self._get, name="grader-warm-up", daemon=True).start()
 
-    def _get(self) -> Any:
+    def _get(self) -> Grader:
         with self._lock:
             if self._grader is None:
                 from grader.engine import Grader
@@ -113,7 +116,7 @@ class WorkerGrading:
     def close(self) -> None:
         try:
             self._client.close()
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001, S110 - a worker that will not close is already gone to us
             pass
 
     def cancel(self) -> None:
@@ -124,7 +127,7 @@ class WorkerGrading:
         old, self._client = self._client, WorkerClient()
         try:
             old.close()
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001, S110 - the busy worker is dropped either way
             pass
 
 

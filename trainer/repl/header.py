@@ -1,14 +1,12 @@
 """Above the buffer: the drill's prompt and its shape ledger (folded to a title line)."""
 from __future__ import annotations
 
-from typing import Any
-
-from grader.spec import shape_names
+from grader.spec import DimRule, Spec, shape_names
 from trainer.ledger import ledger_lines
 from trainer.verdict import Fragments, mmss
 
 
-def title_fragments(spec: Any, width: int = 200, hint: bool = True) -> Fragments:
+def title_fragments(spec: Spec, width: int = 200, hint: bool = True) -> Fragments:
     """One line: the id, the title, the topic and target when they fit, '^L prompt' when folded."""
     head = f" {spec.id} "
     parts = [f" {spec.title}", f" · {spec.topic}", f" · target {mmss(spec.target_seconds)}"]
@@ -25,7 +23,7 @@ def title_fragments(spec: Any, width: int = 200, hint: bool = True) -> Fragments
     return out
 
 
-def signature_lines(spec: Any) -> list[str]:
+def signature_lines(spec: Spec) -> list[str]:
     """The ledger folded to one line per function: name(arg (shape), ...) -> (shape)."""
     lines = []
     for fn in spec.functions:
@@ -38,7 +36,7 @@ def signature_lines(spec: Any) -> list[str]:
     return lines
 
 
-def fitted_header(spec: Any, width: int, max_rows: int) -> Fragments:
+def fitted_header(spec: Spec, width: int, max_rows: int) -> Fragments:
     """The full header when it fits in max_rows; else the title, the one-line ledger and as
     much of the prompt as fits, with a pointer to ^L for the rest."""
     from trainer.repl.wrap import wrap_all
@@ -64,7 +62,7 @@ def _rows(fragments: Fragments) -> int:
     return "".join(t for _, t in fragments).count("\n") + 1
 
 
-def header_fragments(spec: Any, width: int = 200, title: bool = True) -> Fragments:
+def header_fragments(spec: Spec, width: int = 200, title: bool = True) -> Fragments:
     out = title_fragments(spec, width, hint=False) + [("", "\n")] if title else []
     for line in spec.prompt.rstrip().splitlines():
         out.append(("class:prompt", f" {line}\n"))
@@ -81,7 +79,7 @@ def header_fragments(spec: Any, width: int = 200, title: bool = True) -> Fragmen
     return out
 
 
-def _dim(rule: Any) -> str:
+def _dim(rule: DimRule) -> str:
     if rule.expr:
         return f"{rule.name}={rule.expr}"
     if rule.low == rule.high:

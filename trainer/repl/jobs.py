@@ -1,42 +1,54 @@
 """Background work in the REPL: grades and traces in a thread, cancelled with Esc or
-Ctrl-C, commands typed ahead while one runs, and a mock's 0:00.
+Ctrl-C, and commands typed ahead while one runs.
 
-A mixin for the REPL (trainer.repl.app.DrillRepl). A cancelled job's answer is
-thrown away when it comes; `Grading.cancel` stops the worker's side of it.
+A part the REPL (trainer.repl.app.DrillRepl) holds; what it needs from the REPL is
+passed in: a redraw, a way to start a background task, the bottom bar's message,
+whether a question is open and how to run a queued command. A cancelled job's
+answer is thrown away when it comes; `Grading.cancel` stops the worker's side of it.
 """
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable
+from typing import Any, Callable, Coroutine
+
+from trainer.repl.grading import Grading
+
+Background = Callable[[Coroutine[Any, Any, None]], object]
 
 
 class Jobs:
-    """`self` is a DrillRepl."""
+    """The job in flight (at most one), and the commands queued behind it."""
 
-    app: Any
-    grading: Any
-    busy: str
-    cancellable: bool
-    closing: bool
-    message: str
-    pending: list[tuple[str, str]]
-    _job: object | None
-
-    def _job_done(self) -> None:
+    def __init__(self, grading: Grading, *, redraw: Callable[[], None], background: Background,
+                 say: Callable[[str], None], asking: Callable[[], bool], run_command: Callable[[str, str], None]):
+        self.grading = grading
+        self._redraw = redraw
+        self._background = background
+        self._say = say
+        self._asking = asking
+        self._run_command = run_command
         self.busy = ""
-        if self.pending and self.question is None:
-            name, arg = self.pending.pop(0)
-            self.message = ""
-            self.run_command(name, arg)
+        self.cancellable = False  # the running job is a grade or a trace: Esc / Ctrl-C cancel it
+        self.closing = False  # a mock's time is up: the buffer is read-only while it is graded
+        self.pending: list[tuple[str, str]] = []  # commands typed while a job ran
+        self._job: object | None = None
 
-    def _spawn(self, label: str, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
+    def done(self) -> None:
+        """The job ended: the first queued command runs, unless a question is open."""
+        self.busy = ""
+        if self.pending and not self._asking():
+            name, arg = self.pending.pop(0)
+            self._say("")
+            self._run_command(name, arg)
+
+    def spawn(self, label: str, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
         """Run `work` (a grade or a trace) in a thread; `done` gets its result unless the
         person cancelled it first (Esc or Ctrl-C)."""
         self.busy = label
         self.cancellable = True
-        self.message = ""
+        self._say("")
         token = self._job = object()
-        self.app.invalidate()
+        self._redraw()
 
         async def job() -> None:
             result = await asyncio.get_running_loop().run_in_executor(None, work)
@@ -47,10 +59,10 @@ class Jobs:
             try:
                 done(result)
             finally:
-                self._job_done()
-            self.app.invalidate()
+                self.done()
+            self._redraw()
 
-        self.app.create_background_task(job())
+        self._background(job())
 
     def cancel_job(self) -> bool:
         """Esc / Ctrl-C while a grade or a trace runs: stop it; nothing is recorded, the
@@ -62,31 +74,9 @@ class Jobs:
         self.cancellable = False
         self.busy = ""
         self.pending.clear()
-        cancel = getattr(self.grading, "cancel", None)
+        cancel = getattr(self.grading, "cancel", None)  # a test's fake grading may have none
         if cancel is not None:
             cancel()
-        self.message = f"{what} cancelled; nothing recorded"
-        self.app.invalidate()
+        self._say(f"{what} cancelled; nothing recorded")
+        self._redraw()
         return True
-
-    async def _watch_deadline(self) -> None:
-        """At 0:00 the buffer is frozen; a grade in flight is waited for, and work no submit
-        has graded yet is graded and counted, before the drill ends."""
-        while (self.left() or 0) > 0:
-            await asyncio.sleep(0.2)
-        self.closing = True
-        self.pending.clear()
-        self.question = None
-        while self.busy:
-            await asyncio.sleep(0.05)
-        if not self.passed() and self.unsubmitted():
-            source = self.buffer.text
-            self.submitted_text = source
-            elapsed = self.elapsed()
-            self.busy = "time is up: grading your last buffer…"
-            self.app.invalidate()
-            result = await asyncio.get_running_loop().run_in_executor(
-                None, lambda: self.grading.grade(self.spec.id, source, "<buffer>", self.options.seed))
-            self.busy = ""
-            self._graded(result, source, elapsed)
-        self.finish("timeout", stop=True)

@@ -1,16 +1,19 @@
 """Key bindings: Enter runs a `:`-line, auto-indent, command keys, y/n answers, Ctrl-C."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from prompt_toolkit.document import Document
-from prompt_toolkit.filters import Condition, vi_navigation_mode
+from prompt_toolkit.filters import Condition, Filter, vi_navigation_mode
 from prompt_toolkit.key_binding.vi_state import InputMode
-from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
+from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase, merge_key_bindings
 from prompt_toolkit.key_binding.key_processor import KeyPressEvent
 
 from trainer.repl.code import COMMANDISH, emptied_line, untouched
 from trainer.repl.commands import parse_command_line
+
+if TYPE_CHECKING:
+    from trainer.repl.app import DrillRepl
 
 INDENT = "    "
 
@@ -40,7 +43,7 @@ def after_command(text: str, row: int, skeleton: str) -> Document:
     return Document(skeleton, sum(len(x) + 1 for x in skel[:row]) + col)
 
 
-def vi_origin(repl: Any, text: str) -> tuple[str, int] | None:
+def vi_origin(repl: DrillRepl, text: str) -> tuple[str, int] | None:
     """Where the person was before ':' opened a command line in vi normal mode, while that
     line is still the buffer's last line and still a command line; else None."""
     if repl.vi_return is None:
@@ -52,11 +55,30 @@ def vi_origin(repl: Any, text: str) -> tuple[str, int] | None:
     return before, cursor
 
 
-def build_key_bindings(repl: Any) -> KeyBindings:
+def build_key_bindings(repl: DrillRepl) -> KeyBindingsBase:
+    """Every key of the REPL, added in the order prompt_toolkit weighs them (a later binding
+    for the same key wins): questions, job cancelling, Enter and indenting, command keys,
+    vi's ':', Ctrl-C, then cursor motion and scrolling."""
     kb = KeyBindings()
     asking = Condition(lambda: repl.question is not None)
     free = ~asking
+    cancellable = Condition(lambda: bool(repl.busy and repl.jobs.cancellable))
+    _question_keys(kb, repl, asking)
+    _job_keys(kb, repl, free & cancellable)
+    _line_keys(kb, repl, free)
+    _command_keys(kb, repl, free)
+    _vi_keys(kb, repl, free)
 
+    @kb.add("c-c", filter=free & ~cancellable)
+    def _interrupt(event: KeyPressEvent) -> None:
+        repl.interrupt()
+
+    _motion_keys(kb, repl, free)
+    return merge_key_bindings([kb])
+
+
+def _question_keys(kb: KeyBindings, repl: DrillRepl, asking: Condition) -> None:
+    """While a question is open, every key goes to it."""
     @kb.add("escape", filter=asking, eager=True)
     @kb.add("c-c", filter=asking, eager=True)
     @kb.add("c-q", filter=asking, eager=True)
@@ -68,14 +90,17 @@ def build_key_bindings(repl: Any) -> KeyBindings:
         """A question's key (y/n, or s/e...); any other key is swallowed."""
         repl.press(event.data)
 
-    cancellable = Condition(lambda: bool(repl.busy and repl.cancellable))
 
-    @kb.add("escape", filter=free & cancellable, eager=True)
-    @kb.add("c-c", filter=free & cancellable, eager=True)
+def _job_keys(kb: KeyBindings, repl: DrillRepl, cancellable: Filter) -> None:
+    @kb.add("escape", filter=cancellable, eager=True)
+    @kb.add("c-c", filter=cancellable, eager=True)
     def _cancel_job(event: KeyPressEvent) -> None:
         """Esc or Ctrl-C while a grade runs: cancel it and stay on the drill."""
         repl.cancel_job()
 
+
+def _line_keys(kb: KeyBindings, repl: DrillRepl, free: Filter) -> None:
+    """Enter (a `:`-line, the next item after a pass, or a new line indented), Tab and Backspace."""
     # after a pass, Enter goes on, unless the line is a command being typed (":quit")
     goes_on = Condition(lambda: repl.goes_on() and not COMMANDISH.match(repl.buffer.document.current_line))
 
@@ -124,6 +149,9 @@ def build_key_bindings(repl: Any) -> KeyBindings:
         else:
             buf.delete_before_cursor(1)
 
+
+def _command_keys(kb: KeyBindings, repl: DrillRepl, free: Filter) -> None:
+    """The key each `:`-command shows in the bar, and F5 / F6."""
     def bind(key: str, name: str) -> None:
         @kb.add(key, filter=free)
         def _run(event: KeyPressEvent) -> None:
@@ -135,6 +163,9 @@ def build_key_bindings(repl: Any) -> KeyBindings:
     bind("f5", "submit")
     bind("f6", "try")
 
+
+def _vi_keys(kb: KeyBindings, repl: DrillRepl, free: Filter) -> None:
+    """vi normal mode's ':' command line, and Escape out of it."""
     @kb.add(":", filter=free & vi_navigation_mode)
     def _vi_colon(event: KeyPressEvent) -> None:
         """vi normal mode: ':' starts a command line at the end of the buffer, as in vi."""
@@ -149,15 +180,16 @@ def build_key_bindings(repl: Any) -> KeyBindings:
     @kb.add("escape", filter=free & vi_command_line, eager=True)
     def _vi_cancel(event: KeyPressEvent) -> None:
         """Escape on the command line ':' opened: the line goes, the cursor goes back."""
-        text, cursor = vi_origin(repl, event.current_buffer.text)
+        origin = vi_origin(repl, event.current_buffer.text)
+        if origin is None:  # the filter saw it; the line changed since
+            return
+        text, cursor = origin
         repl.vi_return = None
         event.current_buffer.set_document(Document(text, cursor))
         event.app.vi_state.input_mode = InputMode.NAVIGATION
 
-    @kb.add("c-c", filter=free & ~cancellable)
-    def _interrupt(event: KeyPressEvent) -> None:
-        repl.interrupt()
 
+def _motion_keys(kb: KeyBindings, repl: DrillRepl, free: Filter) -> None:
     # Up and Down only move the cursor; earlier submissions come back with Alt-P / Alt-N
     # (a stray Up on the first line must never swap the buffer out).
     vi_nav = free & vi_navigation_mode
@@ -196,5 +228,3 @@ def build_key_bindings(repl: Any) -> KeyBindings:
     @kb.add("pagedown", filter=free)
     def _down(event: KeyPressEvent) -> None:
         repl.scroll_page(1)
-
-    return merge_key_bindings([kb])

@@ -1,7 +1,8 @@
 """A question in the bottom bar: y/n, or one key per choice (skip / end the session).
 
-A mixin for the REPL (trainer.repl.app.DrillRepl): while a question is open the
+A part the REPL (trainer.repl.app.DrillRepl) holds: while a question is open the
 key bindings hand every key to `press`, and Esc or Ctrl-C to `cancel_question`.
+All it needs from the REPL is a way to redraw the screen.
 """
 from __future__ import annotations
 
@@ -23,21 +24,22 @@ class Question:
 
 
 class Questions:
-    """The question state and its answers; `self` is a DrillRepl."""
+    """The open question (at most one) and its answers."""
 
-    question: Question | None
-    app: Any
+    def __init__(self, redraw: Callable[[], None]):
+        self.question: Question | None = None
+        self._redraw = redraw
 
     def ask(self, text: str, on_answer: Callable[[bool], Any]) -> None:
         """A yes/no question; Esc and Ctrl-C answer no."""
         self.question = Question(text, [("y", "yes", lambda: on_answer(True)), ("n", "no", lambda: on_answer(False))],
                                  lambda: on_answer(False))
-        self.app.invalidate()
+        self._redraw()
 
     def choose(self, text: str, choices: list[tuple[str, str, Callable[[], Any]]]) -> None:
         """A question with one key per choice; Esc and Ctrl-C leave things as they are."""
         self.question = Question(text, choices)
-        self.app.invalidate()
+        self._redraw()
 
     def answer(self, yes: bool) -> None:
         self.press("y" if yes else "n")
@@ -52,10 +54,10 @@ class Questions:
                 self.question = None
                 action()
                 break
-        self.app.invalidate()
+        self._redraw()
 
     def cancel_question(self) -> None:
         q, self.question = self.question, None
         if q is not None:
             q.cancel()
-        self.app.invalidate()
+        self._redraw()

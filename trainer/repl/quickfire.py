@@ -3,13 +3,15 @@ then right or wrong with the canonical answer and a one-line why."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output
 from prompt_toolkit.shortcuts import print_formatted_text
 
 from grader.answers import answers_match
+from grader.spec import Quiz
 from trainer.clock import Clock, SystemClock
 from trainer.repl.style import repl_style
 from trainer.verdict import Fragments
@@ -27,7 +29,7 @@ class QuizResult:
     stop: bool = False  # Ctrl-C: end the session
 
 
-def is_right(given: str, quiz: Any) -> bool:
+def is_right(given: str, quiz: Quiz) -> bool:
     """Normalised comparison; a multiple-choice question also accepts the choice's number or letter."""
     if answers_match(given, quiz.a):
         return True
@@ -53,7 +55,7 @@ def feedback(result: QuizResult) -> Fragments:
     return out
 
 
-def question_fragments(drill: str, quiz: Any, label: str = "") -> Fragments:
+def question_fragments(drill: str, quiz: Quiz, label: str = "") -> Fragments:
     out: Fragments = [("class:title bold", " quick-fire "), ("class:dim", f" {label} {drill}\n".replace("  ", " "))]
     out.append(("class:prompt", f"  {quiz.q}\n"))
     for i, choice in enumerate(getattr(quiz, "choices", ()) or ()):
@@ -70,8 +72,8 @@ def _folded(fragments: Fragments) -> Fragments:
     return wrap_all(fragments, shutil.get_terminal_size().columns - 1)
 
 
-def ask(drill: str, quiz: Any, *, clock: Clock | None = None, label: str = "", input: Any = None,
-        output: Any = None) -> QuizResult:
+def ask(drill: str, quiz: Quiz, *, clock: Clock | None = None, label: str = "", input: Input | None = None,
+        output: Output | None = None) -> QuizResult:
     """Ask one question at a one-line prompt; show the verdict, the canonical answer and why."""
     clock = clock or SystemClock()
     style = repl_style()

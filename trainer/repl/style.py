@@ -1,7 +1,7 @@
 """Colours for the REPL and its verdicts (NO_COLOR is honoured by prompt_toolkit itself)."""
 from __future__ import annotations
 
-from prompt_toolkit.styles import Style, merge_styles
+from prompt_toolkit.styles import BaseStyle, Style, merge_styles
 from prompt_toolkit.styles.pygments import style_from_pygments_cls
 from pygments.styles import get_style_by_name
 
@@ -37,5 +37,5 @@ RULES = {
 }
 
 
-def repl_style() -> Style:
+def repl_style() -> BaseStyle:
     return merge_styles([style_from_pygments_cls(get_style_by_name("monokai")), Style.from_dict(RULES)])

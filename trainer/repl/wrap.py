@@ -1,7 +1,12 @@
 """Word-wrap styled lines for the output pane (prompt_toolkit wraps mid-word)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from trainer.verdict import Fragments
+
+if TYPE_CHECKING:
+    from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 
 def wrap_line(line: Fragments, width: int) -> list[Fragments]:
@@ -39,12 +44,17 @@ def wrap_line(line: Fragments, width: int) -> list[Fragments]:
     return out
 
 
-def wrap_all(fragments: Fragments, width: int) -> Fragments:
-    """Every line of `fragments` word-wrapped, joined back with newlines."""
+def lines_of(fragments: Fragments) -> list[Fragments]:
+    """`fragments` split at its newlines (prompt_toolkit's split_lines, typed as our (style, text) pairs)."""
     from prompt_toolkit.formatted_text.utils import split_lines
 
+    return [cast(Fragments, line) for line in split_lines(cast("StyleAndTextTuples", fragments))]
+
+
+def wrap_all(fragments: Fragments, width: int) -> Fragments:
+    """Every line of `fragments` word-wrapped, joined back with newlines."""
     out: Fragments = []
-    lines = [piece for line in split_lines(fragments) for piece in wrap_line(line, width)]
+    lines = [piece for line in lines_of(fragments) for piece in wrap_line(line, width)]
     for i, line in enumerate(lines):
         out.extend(line)
         if i < len(lines) - 1:
