@@ -31,13 +31,9 @@ def complete_drill_id(incomplete: str) -> list[str]:
 
 
 def get_spec_or_exit(drill_id: str):
-    from grader.spec import UnknownDrill
-
-    cat = load_catalogue_or_exit()
-    try:
-        return cat.get(drill_id)
-    except UnknownDrill as exc:
-        usage_error(str(exc))
+    """The drill's spec; an unknown id raises UnknownDrill, which the CLI's error edge
+    (trainer.cli.errors) turns into a usage error (exit 2)."""
+    return load_catalogue_or_exit().get(drill_id)
 
 
 def _dim_rule_text(rule) -> str:
@@ -174,16 +170,15 @@ def _nothing_due(agenda) -> str:
 
 def _progress(known: list[str]):
     """Per-drill progress and the agenda (trainer.due) from the store, without creating it."""
-    from trainer.cli.progress import local_now, store_errors
+    from trainer.cli.progress import local_now
     from trainer.due import agenda_now
 
     now = local_now()
-    with store_errors():
-        from trainer.store import database_exists, open_store
+    from trainer.store import database_exists, open_store
 
-        if not database_exists():
-            return {}, agenda_now(known, now)
-        from trainer.due import read_agenda
+    if not database_exists():
+        return {}, agenda_now(known, now)
+    from trainer.due import read_agenda
 
-        with open_store(create=False) as store:
-            return store.drill_summaries(), read_agenda(store, known, now)
+    with open_store(create=False) as store:
+        return store.drill_summaries(), read_agenda(store, known, now)

@@ -113,13 +113,11 @@ def _sitting():
 
 def _record(spec, report, source: str, started: datetime, sitting) -> None:
     from trainer.attempts import attempt_from
-    from trainer.cli.progress import store_errors
 
     # grading time is not solving time: no target, so a pass is rated Good, not Easy
     attempt = attempt_from(report, drill=spec.id, mode="check", started_at=started, seconds=report.seconds,
                            code=source, target_seconds=None)
-    with store_errors():
-        sitting(**attempt)
+    sitting(**attempt)
 
 
 def _print_confinement() -> None:

@@ -66,13 +66,11 @@ def solve(
     next due or new drill."""
     spec = get_spec_or_exit(drill_id)
     _need_terminal()
-    from trainer.cli.progress import store_errors
     from trainer.paths import drill_home
     from trainer.repl.app import DrillRepl, ReplOptions
     from trainer.repl.grading import open_grading
 
-    with store_errors():
-        vi_mode = _vi_mode(vi)
+    vi_mode = _vi_mode(vi)
     grading = open_grading()  # the worker starts importing torch now, while the person reads
     try:
         while spec is not None:
@@ -159,7 +157,6 @@ def warmup(
 ) -> None:
     """The daily warm-up: due reviews first, then new drills, quick-fire questions mixed in."""
     _need_terminal()
-    from trainer.cli.progress import store_errors
     from trainer.due import read_agenda
     from trainer.repl.app import ReplOptions
     from trainer.repl.clock import SystemClock
@@ -171,11 +168,10 @@ def warmup(
     cat = load_catalogue_or_exit()
     clock = SystemClock()
     now = clock.now().astimezone()
-    with store_errors():
-        with open_store() as store:
-            settings = store.settings()
-            agenda = read_agenda(store, cat.specs, now)
-        vi_mode = settings.vi_mode if vi is None else vi
+    with open_store() as store:
+        settings = store.settings()
+        agenda = read_agenda(store, cat.specs, now)
+    vi_mode = settings.vi_mode if vi is None else vi
     due, new = list(agenda.due), list(agenda.new)
     if agenda.nothing_left and count > 0:
         _say(_nothing_left_text(agenda))
@@ -193,10 +189,9 @@ def warmup(
     if not items:
         typer.echo("Nothing to warm up on today (--count 0).")
         return
-    with store_errors():
-        with open_store() as store:
-            session_id = store.start_session("warmup", {"count": count, "minutes": minutes, "due": due, "new": new,
-                                                        "more": agenda.nothing_left})
+    with open_store() as store:
+        session_id = store.start_session("warmup", {"count": count, "minutes": minutes, "due": due, "new": new,
+                                                    "more": agenda.nothing_left})
     flow = Warmup(items, clock, minutes)
     n_due = sum(i.reason == "review" for i in drills)
     kind = ("ahead of time" if agenda.nothing_left else "due")
@@ -222,11 +217,10 @@ def warmup(
                 flow.add(ItemResult(item, "right" if result.correct else "wrong", result.seconds), stop=stop)
     finally:
         grading.close()
-    with store_errors():
-        with open_store() as store:
-            after = read_agenda(store, cat.specs, clock.now().astimezone())
-            summary = flow.summary([d for d, _ in after.tomorrow])
-            store.end_session(session_id, summary.to_dict())
+    with open_store() as store:
+        after = read_agenda(store, cat.specs, clock.now().astimezone())
+        summary = flow.summary([d for d, _ in after.tomorrow])
+        store.end_session(session_id, summary.to_dict())
     lines = summary.lines()  # its last line says what is due tomorrow
     _say("\n".join(lines[:-1] + _later_today_lines(after) + lines[-1:]))
 
@@ -296,7 +290,6 @@ def mock(
     _need_terminal()
     import random
 
-    from trainer.cli.progress import store_errors
     from trainer.repl.app import ReplOptions
     from trainer.repl.clock import SystemClock
     from trainer.repl.grading import open_grading
@@ -307,10 +300,9 @@ def mock(
     clock = SystemClock()
     seed = seed if seed is not None else random.SystemRandom().randrange(1, 10**6)
     now = clock.now()
-    with store_errors():
-        with open_store() as store:
-            summaries = store.drill_summaries()
-            vi_mode = store.settings().vi_mode if vi is None else vi
+    with open_store() as store:
+        summaries = store.drill_summaries()
+        vi_mode = store.settings().vi_mode if vi is None else vi
     weak = {d: weakness(s.attempts, s.passes, s.due, now, s.card.lapses if s.card else 0)
             for d, s in summaries.items()}
     drills = choose_mock_drills([(s.id, s.topic) for s in sorted(cat.specs.values(), key=lambda s: s.id)],
@@ -319,9 +311,8 @@ def mock(
         usage_error("no drills to choose from")
     _say(f"Mock interview: {len(drills)} drill{'s' if len(drills) != 1 else ''} in {minutes:g} min, seed {seed}. "
                "The clock does not stop; hints, :try and :solution are locked.")
-    with store_errors():
-        with open_store() as store:
-            session_id = store.start_session("mock", {"seed": seed, "minutes": minutes, "drills": drills})
+    with open_store() as store:
+        session_id = store.start_session("mock", {"seed": seed, "minutes": minutes, "drills": drills})
     flow = Mock(drills, minutes, seed, clock)
     grading = open_grading()
     try:
@@ -336,9 +327,8 @@ def mock(
     finally:
         grading.close()
     report = flow.report({d: float(cat.get(d).target_seconds) for d in drills})
-    with store_errors():
-        with open_store() as store:
-            store.end_session(session_id, report.to_dict())
+    with open_store() as store:
+        store.end_session(session_id, report.to_dict())
     import shutil
 
     _say("\n".join(report.lines(shutil.get_terminal_size().columns)))

@@ -103,8 +103,6 @@ def report_command(
 ) -> None:
     """Progress: mastery per topic, streak, practice calendar, time-to-solve trend,
     first-try rate, frequent mistakes, reviews due, the weakest drills and mock scores."""
-    from trainer.cli.progress import store_errors
-
     fmt = fmt.lower()
     if fmt not in FORMATS:
         usage_error(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
@@ -117,8 +115,7 @@ def report_command(
             usage_error(str(exc))
     if output is not None and output.is_dir():
         usage_error(f"{output} is a folder; give a file name for the report")
-    with store_errors():
-        report = gather(moment, tz, start)
+    report = gather(moment, tz, start)
     color = output is None and fmt == "text" and not no_color() and sys.stdout.isatty()
     text = render(report, fmt, color=color, width=terminal_width() if output is None else 100)
     emit(text, output, f"the {fmt} report")

@@ -20,7 +20,7 @@ import random
 import shutil
 import sys
 from pathlib import Path
-from typing import Any, List, NoReturn, Optional
+from typing import Any, List, Optional
 
 import typer
 
@@ -70,12 +70,6 @@ def _warn(message: str) -> None:
     typer.echo(f"drill: {printable(message)}", err=True)
 
 
-def _team_error(exc: TeamError) -> NoReturn:
-    for problem in exc.problems:
-        _warn(problem)
-    raise typer.Exit(2)
-
-
 def open_grading() -> Any:
     """The grader for `team run` (tests replace it with an in-process one)."""
     from trainer.repl.grading import open_grading as opener
@@ -92,11 +86,7 @@ def _read_session(path: Path, known: set[str]) -> TeamSession:
         if exc.missing:
             usage_error(f"no session file at {path}; `drill team new` writes one")
         usage_error(str(exc))
-    try:
-        return parse_session(text, known, str(path))
-    except TeamError as exc:
-        _team_error(exc)
-        raise  # unreachable
+    return parse_session(text, known, str(path))  # TeamError: the CLI's error edge, exit 2
 
 
 # --------------------------------------------------------------------- new
@@ -115,10 +105,7 @@ def team_new(
     cat = load_catalogue_or_exit()
     if seed is None:
         seed = random.SystemRandom().randrange(1, 10**9)
-    try:
-        session = new_session(drills.split(","), minutes, seed, cat.specs, title)
-    except TeamError as exc:
-        _team_error(exc)
+    session = new_session(drills.split(","), minutes, seed, cat.specs, title)
     if out.is_dir():
         usage_error(f"{out} is a folder; give a file name such as {out / 'session.yaml'}")
     if out.exists() and not force:
@@ -284,7 +271,6 @@ def team_run(
                                    help="grade this file for drill ID instead of opening the REPL (repeatable)"),
 ) -> None:
     """Do the session: its drills in the REPL under one countdown, graded with its seed."""
-    from trainer.cli.progress import store_errors
     from trainer.store import open_store
 
     cat = load_catalogue_or_exit()
@@ -293,10 +279,7 @@ def team_run(
         name = check_name(name)
     except ValueError as exc:
         usage_error(str(exc))
-    try:
-        files = parse_file_options(file, session)
-    except TeamError as exc:
-        _team_error(exc)
+    files = parse_file_options(file, session)
     if not files and not has_terminal():
         usage_error("team run needs a terminal for the REPL; to grade files instead, pass "
                     "--file ID=PATH for each drill")
@@ -312,12 +295,11 @@ def team_run(
     clock = make_clock()
     flow = TeamRun(session, clock)
     mode = "files" if files else "repl"
-    with store_errors():
-        with open_store() as store:
-            vi_mode = bool(store.settings().vi_mode)
-            session_id = store.start_session("team", {"session": session.id, "drills": list(session.drills),
-                                                      "minutes": session.minutes, "seed": session.seed,
-                                                      "name": name, "mode": mode})
+    with open_store() as store:
+        vi_mode = bool(store.settings().vi_mode)
+        session_id = store.start_session("team", {"session": session.id, "drills": list(session.drills),
+                                                  "minutes": session.minutes, "seed": session.seed,
+                                                  "name": name, "mode": mode})
 
     def save() -> None:
         _save(target, add_run(earlier, session, name, flow.run(clock.now(), mode)))
@@ -328,17 +310,15 @@ def team_run(
         again = f" (after your {'earlier run, which stays' if n == 1 else f'{n} earlier runs, which stay'} there)"
     typer.echo(f"Team session {session.id}: {plural(len(session.drills), 'drill')} in {session.minutes:g} minutes, "
                f"seed {session.seed}. Results go to {printable(target)}{again}.")
-    with store_errors():
-        if files:
-            _grade_files(session, files, flow, session_id, save)
-        else:
-            _run_repl(session, flow, session_id, save, clock, vi_mode)
+    if files:
+        _grade_files(session, files, flow, session_id, save)
+    else:
+        _run_repl(session, flow, session_id, save, clock, vi_mode)
     final = flow.run(clock.now(), mode)
     _save(target, add_run(earlier, session, name, final))
-    with store_errors():
-        with open_store() as store:
-            store.end_session(session_id, {"solved": final.solved, "seconds": final.solved_seconds,
-                                           "results": str(target)})
+    with open_store() as store:
+        store.end_session(session_id, {"solved": final.solved, "seconds": final.solved_seconds,
+                                       "results": str(target)})
     timing = "" if final.timed else " (untimed: graded from files)"
     typer.echo(f"{name}: solved {final.solved}/{len(session.drills)}{timing}; wrote {printable(target)}. "
                f"`drill team board {printable(folder)}` shows the board.")
