@@ -24,14 +24,21 @@ from typing import Any, List, Optional
 
 import typer
 
+import trainer.repl.grading as repl_grading
+from grader.userfile import SESSION_LIMIT, SOLUTION_LIMIT, UnreadableFile, read_bytes, read_text
 from trainer.attempts import attempt_from
+from trainer.board_render import render_board_html, render_board_md, render_board_text
 from trainer.cli.app import DrillGroup, app, emit, no_color, usage_error
 from trainer.cli.catalogue import load_catalogue_or_exit
-from grader.userfile import SESSION_LIMIT, SOLUTION_LIMIT, UnreadableFile, read_bytes, read_text
+from trainer.cli.reporting import terminal_width
+from trainer.cli.timed import Done, open_drill, run_queue
 from trainer.files import write_atomically
 from trainer.markup import printable
+from trainer.repl.app import ReplOptions
+from trainer.repl.clock import SystemClock
 from trainer.reports import plural
 from trainer.scheduling import utc_now
+from trainer.store import open_store
 from trainer.verdict import ansi, render
 from trainer.team import (
     MAX_RESULTS_BYTES,
@@ -72,9 +79,7 @@ def _warn(message: str) -> None:
 
 def open_grading() -> Any:
     """The grader for `team run` (tests replace it with an in-process one)."""
-    from trainer.repl.grading import open_grading as opener
-
-    return opener()
+    return repl_grading.open_grading()
 
 
 def _read_session(path: Path, known: set[str]) -> TeamSession:
@@ -132,8 +137,6 @@ def _results_path(folder: Path, name: str) -> Path:
 
 
 def _record(attempt: dict[str, Any]) -> Any:
-    from trainer.store import open_store
-
     with open_store() as store:
         return store.record_attempt(**attempt)
 
@@ -193,25 +196,27 @@ def _grade_files(session: TeamSession, files: dict[str, str], flow: TeamRun, ses
         except UnreadableFile as exc:
             usage_error(str(exc))
     grading = open_grading()
-    try:
-        while (drill := flow.next_drill()) is not None:
-            if drill not in sources:
-                flow.add(DrillResult(drill, "skipped", None))
-                continue
-            started = utc_now()
-            report = grading.grade(drill, sources[drill], str(Path(files[drill]).resolve()), session.seed)
-            # graded after the fact: the grading time is not a solving time (no target), and the
-            # result is untimed (no seconds)
-            _record(attempt_from(report, drill=drill, mode="team", started_at=started, seconds=report.seconds,
-                                 code=sources[drill], session_id=session_id, target_seconds=None))
-            trap = report.trap.id if report.trap else None
-            flow.add(DrillResult(drill, "passed" if report.verdict == "pass" else "failed", None, 1, 0,
-                                 (trap,) if trap else (), case_hash(grading, drill, session.seed)))
-            typer.echo(ansi(render(report, "compact", width=shutil.get_terminal_size().columns),
-                            color=not no_color() and sys.stdout.isatty()), nl=False)
+
+    def grade(drill: str) -> Done[DrillResult]:
+        if drill not in sources:
+            return Done(DrillResult(drill, "skipped", None))
+        started = utc_now()
+        report = grading.grade(drill, sources[drill], str(Path(files[drill]).resolve()), session.seed)
+        # graded after the fact: the grading time is not a solving time (no target), and the
+        # result is untimed (no seconds)
+        _record(attempt_from(report, drill=drill, mode="team", started_at=started, seconds=report.seconds,
+                             code=sources[drill], session_id=session_id, target_seconds=None))
+        trap = report.trap.id if report.trap else None
+        typer.echo(ansi(render(report, "compact", width=shutil.get_terminal_size().columns),
+                        color=not no_color() and sys.stdout.isatty()), nl=False)
+        return Done(DrillResult(drill, "passed" if report.verdict == "pass" else "failed", None, 1, 0,
+                                (trap,) if trap else (), case_hash(grading, drill, session.seed)))
+
+    def after(drill: str, done: Done[DrillResult]) -> None:
+        if drill in sources:
             save()
-    finally:
-        grading.close()
+
+    run_queue(flow.queue, grading, grade, after=after)
 
 
 def has_terminal() -> bool:
@@ -220,44 +225,34 @@ def has_terminal() -> bool:
 
 def run_drill(spec: Any, grading: Any, options: Any, clock: Any) -> Any:
     """One drill in the REPL (trainer.repl's DrillRepl); returns its DrillOutcome."""
-    from trainer.paths import drill_home
-    from trainer.repl.app import DrillRepl
-
-    from trainer.sittings import SittingRecorder
-
-    sitting = SittingRecorder()
-    outcome = DrillRepl(spec, grading, record=sitting, home=drill_home(), clock=clock, options=options).run()
-    sitting.close(outcome.status, revealed=outcome.revealed, hints=outcome.hints)
-    return outcome
+    return open_drill(spec, grading, options, clock)
 
 
 def _run_repl(session: TeamSession, flow: TeamRun, session_id: int, save: Any, clock: Any, vi: bool = False) -> None:
     """The session's drills in order, one countdown (the flow's deadline), the session's seed."""
-    from trainer.repl.app import ReplOptions
-
     cat = load_catalogue_or_exit()
     grading = open_grading()
-    try:
-        while (drill := flow.next_drill()) is not None:
-            pos, total = flow.position()
-            options = ReplOptions(mode="team", deadline=flow.deadline, session_id=session_id, seed=session.seed,
-                                  label=f"team {pos}/{total}", in_session=True, vi=vi)
-            outcome = run_drill(cat.get(drill), grading, options, clock)
-            status = outcome.status if outcome.status in ("passed", "skipped", "quit", "timeout") else "failed"
-            graded = int(outcome.attempts) > 0 or status in ("passed", "failed")
-            flow.add(DrillResult(drill, status, float(outcome.seconds), int(outcome.attempts), int(outcome.hints),
-                                 tuple(outcome.traps), case_hash(grading, drill, session.seed) if graded else None),
-                     stop=bool(outcome.stop))
-            typer.echo(f"{drill}: {status}")
-            save()
-    finally:
-        grading.close()
+
+    def drill(drill_id: str) -> Done[DrillResult]:
+        pos, total = flow.position()
+        options = ReplOptions(mode="team", deadline=flow.deadline, session_id=session_id, seed=session.seed,
+                              label=f"team {pos}/{total}", in_session=True, vi=vi)
+        outcome = run_drill(cat.get(drill_id), grading, options, clock)
+        status = outcome.status if outcome.status in ("passed", "skipped", "quit", "timeout") else "failed"
+        graded = int(outcome.attempts) > 0 or status in ("passed", "failed")
+        return Done(DrillResult(drill_id, status, float(outcome.seconds), int(outcome.attempts), int(outcome.hints),
+                                tuple(outcome.traps), case_hash(grading, drill_id, session.seed) if graded else None),
+                    stop=bool(outcome.stop))
+
+    def after(drill_id: str, done: Done[DrillResult]) -> None:
+        typer.echo(f"{drill_id}: {done.result.status}")
+        save()
+
+    run_queue(flow.queue, grading, drill, after=after)
 
 
 def make_clock() -> Any:
     """The session clock: monotonic for the countdown, UTC for the records (tests use a fake)."""
-    from trainer.repl.clock import SystemClock
-
     return SystemClock()
 
 
@@ -271,8 +266,6 @@ def team_run(
                                    help="grade this file for drill ID instead of opening the REPL (repeatable)"),
 ) -> None:
     """Do the session: its drills in the REPL under one countdown, graded with its seed."""
-    from trainer.store import open_store
-
     cat = load_catalogue_or_exit()
     session = _read_session(session_file, set(cat.specs))
     try:
@@ -374,9 +367,6 @@ def team_board(
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="write to FILE"),
 ) -> None:
     """The leaderboard and per-drill breakdown merged from every member's results file."""
-    from trainer.board_render import render_board_html, render_board_md, render_board_text
-    from trainer.cli.reporting import terminal_width
-
     fmt = fmt.lower()
     if fmt not in BOARD_FORMATS:
         usage_error(f"unknown format {fmt!r}; choose one of {', '.join(BOARD_FORMATS)}")
