@@ -12,6 +12,7 @@ import errno
 import os
 import sys
 
+from trainer.cli import streams
 from trainer.cli.app import COMMANDS, app
 
 MODULES = ("catalogue", "practice", "grading", "reporting", "team", "progress", "doctor", "optimize")
@@ -79,8 +80,6 @@ def _flush_stdout() -> int | None:
 
 
 def main() -> None:
-    from trainer.cli import streams
-
     closed = streams.reopen_closed()
     if "stdout" in closed:
         _say("standard output is closed or not writable (was the command run with >&- ?); "

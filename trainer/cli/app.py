@@ -77,7 +77,7 @@ def status(ctx: typer.Context) -> None:
     today, the streak and the next suggested command."""
     if ctx.invoked_subcommand is not None:
         return
-    from trainer.cli.progress import local_now, status_lines
+    from trainer.cli.progress import local_now, status_lines  # a command module: it imports this one
 
     for line in status_lines(local_now()):
         typer.echo(line)

@@ -10,6 +10,9 @@ from __future__ import annotations
 import typer
 
 from trainer.cli.app import app
+from trainer.optimizing import NotEnoughReviews, Point, fit
+from trainer.scheduling import utc_now
+from trainer.store import PARAMETERS_KEY, open_store
 
 
 def _stamp(moment) -> str:
@@ -22,10 +25,6 @@ def optimize(
     retention: bool = typer.Option(False, "--retention", help="also compute the optimal desired retention"),
 ) -> None:
     """Fit FSRS's parameters to your review history; keep them only if they predict better."""
-    from trainer.optimizing import NotEnoughReviews, Point, fit
-    from trainer.scheduling import utc_now
-    from trainer.store import PARAMETERS_KEY, open_store
-
     with open_store(create=False) as store:
         fitted = store.fitted()
         if reset:

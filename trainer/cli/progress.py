@@ -7,6 +7,7 @@ line on stderr and a non-zero exit status at the CLI's one error edge
 """
 from __future__ import annotations
 
+import difflib
 import json
 import sys
 from datetime import datetime, timezone
@@ -15,9 +16,12 @@ from typing import Any, Optional
 
 import typer
 
-from trainer.cli.app import app, usage_error
+from grader.spec import unknown_drill_message
+from grader.userfile import IMPORT_LIMIT, UnreadableFile, decode_text, read_bytes, read_stream
 from trainer.catalogue_cache import load_catalogue
+from trainer.cli.app import app, usage_error
 from trainer.cli.catalogue import complete_drill_id
+from trainer.due import agenda_now, clock_time, short_list, when
 from trainer.files import write_atomically
 from trainer.markup import printable
 from trainer.plans import StudyPlan, load_plan
@@ -25,6 +29,7 @@ from trainer.reports import plural
 from trainer.scheduling import utc_now
 from trainer.store import (
     EXPORT_FORMAT,
+    SETTING_DEFAULTS,
     database_exists,
     list_backups,
     open_store,
@@ -48,8 +53,6 @@ def known_drill_ids(plan: StudyPlan | None = None) -> set[str]:
 def status_lines(now: datetime) -> list[str]:
     """The status text for ``now`` (an aware local time); never creates the database.
     What is due comes from trainer.due, the one answer shared with list, warmup and report."""
-    from trainer.due import agenda_now, clock_time, short_list, when
-
     agenda = agenda_now(catalogue_ids(), now)
     streak = 0
     has_progress = False
@@ -124,8 +127,6 @@ def import_command(
     file: str = typer.Argument(..., metavar="FILE", help="A file written by `drill export` ('-' for stdin)."),
 ) -> None:
     """Merge progress from FILE (written by `drill export`); attempts already present are skipped."""
-    from grader.userfile import IMPORT_LIMIT, UnreadableFile, decode_text, read_bytes, read_stream
-
     source = "stdin" if file == "-" else printable(file)
     try:
         if file == "-":
@@ -169,8 +170,6 @@ def reset_command(
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask (for scripts)."),
 ) -> None:
     """Forget progress: one drill's attempts and schedule, or everything (asks first)."""
-    from grader.spec import unknown_drill_message
-
     if not database_exists():
         if drill_id is not None and drill_id not in known_drill_ids():
             usage_error(unknown_drill_message(drill_id, known_drill_ids()))
@@ -245,10 +244,6 @@ SETTING_HELP = {
 
 
 def _unknown_setting(key: str) -> str:
-    import difflib
-
-    from trainer.store import SETTING_DEFAULTS
-
     known = list(SETTING_DEFAULTS)
     close = difflib.get_close_matches(key.replace("-", "_").lower(), known, n=1, cutoff=0.5)
     hint = f"did you mean {close[0]}? " if close else ""
@@ -264,8 +259,6 @@ def settings_command(
                                         help="remove a stored setting (a known one goes back to its default)"),
 ) -> None:
     """Show the settings, set one (`drill settings retention 0.85`) or unset one."""
-    from trainer.store import SETTING_DEFAULTS
-
     if unset is not None:
         if key is not None:
             usage_error("give either --unset KEY or KEY [VALUE], not both")
