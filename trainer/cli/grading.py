@@ -27,6 +27,7 @@ from trainer.markup import printable
 from trainer.sittings import SittingRecorder
 from trainer.verdict import ansi, render
 
+
 def _read_sources(files: list[Path]) -> list[str]:
     sources = []
     for path in files:

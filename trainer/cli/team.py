@@ -39,7 +39,6 @@ from trainer.repl.clock import SystemClock
 from trainer.reports import plural
 from trainer.scheduling import utc_now
 from trainer.store import open_store
-from trainer.verdict import ansi, render
 from trainer.team import (
     MAX_RESULTS_BYTES,
     MAX_RUNS,
@@ -63,6 +62,7 @@ from trainer.team import (
     session_yaml,
     split_foreign,
 )
+from trainer.verdict import ansi, render
 
 team_app = typer.Typer(help="Team study sessions: one session file, one results file per member, a board.",
                        no_args_is_help=True, add_completion=False, rich_markup_mode=None,
