@@ -23,19 +23,27 @@ class BannedCall(BaseException):
         self.name = name
 
 
+class Unresolved(AttributeError):
+    """A banned or required name that names nothing here (a typo, or a package not installed);
+    an AttributeError, so every caller that skips a missing attribute skips it too."""
+
+
 def resolve(dotted: str) -> Any:
-    """The object a dotted name points at (`torch.Tensor.bincount`, `numpy.bincount`)."""
+    """The object a dotted name points at (`torch.Tensor.bincount`, `numpy.bincount`);
+    Unresolved when it names nothing. A module that exists but fails to import raises."""
     parts = dotted.split(".")
     for i in range(len(parts), 0, -1):
         modname = ".".join(parts[:i])
         try:
             obj = importlib.import_module(modname)
-        except ImportError:
-            continue
+        except ModuleNotFoundError as exc:
+            if exc.name is None or not (modname + ".").startswith(exc.name + "."):
+                raise  # the module exists but cannot load one it needs: a broken install says so
+            continue  # no such module (an attribute path, or a package not installed): try a shorter one
         for attr in parts[i:]:
             obj = getattr(obj, attr)
         return obj
-    raise ImportError(dotted)
+    raise Unresolved(dotted)
 
 
 def locations(banned: tuple[str, ...], with_helpers: bool = False) -> list[tuple[str, str, str]]:
@@ -48,7 +56,7 @@ def locations(banned: tuple[str, ...], with_helpers: bool = False) -> list[tuple
     for name in banned:
         try:
             obj = resolve(name)
-        except (ImportError, AttributeError):
+        except AttributeError:  # Unresolved included
             continue
         targets[id(obj)] = name
         for helper, label in helpers(name, obj) if with_helpers else []:
@@ -102,7 +110,7 @@ def install(banned: tuple[str, ...], places: list[tuple[str, str, str]], on_call
     for name in banned:
         try:
             obj = resolve(name)
-        except (ImportError, AttributeError):
+        except AttributeError:  # Unresolved included
             continue
         originals[id(obj)] = name
         if isinstance(obj, type):
@@ -182,7 +190,7 @@ def install_counters(required: dict[str, int], places: list[tuple[str, str, str]
     for name in required:
         try:
             obj = resolve(name)
-        except (ImportError, AttributeError):
+        except AttributeError:  # Unresolved included
             continue
         if isinstance(obj, (torch._ops.OpOverloadPacket, torch._ops.OpOverload)):
             ops[id(obj)] = name

@@ -142,10 +142,7 @@ def python_routes(kernels: tuple[tuple[str, str], ...]) -> list[tuple[str, Any, 
     before any child is forked), so a child only replaces, without walking torch's modules."""
     import torch
 
-    try:
-        from torch._decomp import global_decomposition_table as tables
-    except ImportError:
-        tables = {}
+    from torch._decomp import global_decomposition_table as tables
     meta = torch._C.DispatchKey.Meta
     places: list[tuple[str, Any, Any, str]] = []
     found: dict[int, str] = {}  # id of a Python implementation -> label

@@ -10,8 +10,8 @@ that come a day or more after the drill's previous review are scored or
 learnt from (same-day re-reviews say little about memory), and only the first
 ``MAX_SEQ`` reviews of each drill are used.
 
-The optimizer needs torch (a main dependency), pandas and tqdm; fsrs imports
-all three together, so a missing one raises ``MissingExtras``.
+The optimizer imports torch, pandas and tqdm (all main dependencies), so it
+is imported only when a fit runs.
 """
 from __future__ import annotations
 
@@ -26,13 +26,6 @@ from fsrs.scheduler import DEFAULT_PARAMETERS
 TRAIN_MINIMUM = 512   # fsrs.optimizer's mini-batch: with fewer it returns the defaults unchanged
 HELD_OUT = 0.2        # the latest fifth of the scored reviews is held out
 MAX_SEQ = 64          # fsrs.optimizer uses the first 64 reviews of each card
-INSTALL = "pip install pandas tqdm"
-
-
-class MissingExtras(Exception):
-    def __init__(self, missing: str) -> None:
-        super().__init__(f"drill optimize needs the optimizer's extra packages ({missing} is not "
-                         f"installed); install them with: {INSTALL}")
 
 
 class NotEnoughReviews(Exception):
@@ -122,12 +115,7 @@ def log_loss(points: Sequence[Point], parameters: Sequence[float], since: dateti
 
 
 def _optimizer() -> Any:
-    for name in ("pandas", "tqdm", "torch"):
-        try:
-            __import__(name)
-        except ImportError:
-            raise MissingExtras(name) from None
-    from fsrs.optimizer import Optimizer
+    from fsrs.optimizer import Optimizer  # torch, pandas and tqdm: only when a fit runs
 
     return Optimizer
 
@@ -139,7 +127,7 @@ def _logs(points: Sequence[Point], ids: dict[str, int]) -> list[ReviewLog]:
 
 def fit(points: Sequence[Point], current: Sequence[float] | None = None, *, retention: bool = False) -> Fit:
     """Fit on the earlier reviews, score on the held-out later ones. Raises NotEnoughReviews
-    (before importing anything heavy) or MissingExtras."""
+    (before importing anything heavy)."""
     counted = scored(points)
     if len(counted) < needed():
         raise NotEnoughReviews(len(counted), needed())

@@ -1,9 +1,11 @@
 """Warm-up and mock-interview flows: pure logic, no I/O of their own.
 
-The CLI asks a flow for its next item, runs it (the REPL for a drill, a
-one-line prompt for a quick-fire question), hands the result back, and at the
-end asks for the summary. Time comes from an injected clock (anything with
-`monotonic()`), randomness from a seed, so tests are exact.
+Each flow composes a TimedQueue (trainer.timed_queue: items in order, one
+clock, a limit) and adds its own plan and summary. The CLI runs the queue
+(trainer.cli.timed: the REPL for a drill, a one-line prompt for a quick-fire
+question), and at the end asks the flow for the summary. Time comes from an
+injected clock (anything with `monotonic()`), randomness from a seed, so tests
+are exact.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from typing import Any, Mapping, Sequence, Union
 from trainer.clock import MonotonicClock
 from trainer.clock import mmss as _mmss
 from trainer.markup import printable_lines
+from trainer.timed_queue import TimedQueue
 
 
 # ------------------------------------------------------------------ items
@@ -88,50 +91,47 @@ def plan_warmup(due: Sequence[str], new: Sequence[str], quiz_counts: Mapping[str
 
 @dataclass
 class Warmup:
+    """The warm-up: its items under an optional limit (`minutes`)."""
+
     items: list[Item]
     clock: MonotonicClock
     minutes: float | None = None
-    results: list[ItemResult] = field(default_factory=list)
-    started: float = 0.0
-    stopped: bool = False
-    _next: int = 0
+    queue: TimedQueue[Item, ItemResult] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.started = self.clock.monotonic()
+        self.queue = TimedQueue(self.items, self.clock, self.minutes)
+
+    @property
+    def results(self) -> list[ItemResult]:
+        return self.queue.results
 
     @property
     def deadline(self) -> float | None:
-        return None if self.minutes is None else self.started + self.minutes * 60
+        return self.queue.deadline
 
     def time_up(self) -> bool:
-        return self.deadline is not None and self.clock.monotonic() >= self.deadline
+        return self.queue.time_up()
 
     def next_item(self) -> Item | None:
         """The next item, or None when all are done, the person stopped, or the time is up
         (an item already started is always finished)."""
-        if self.stopped or self.time_up() or self._next >= len(self.items):
-            return None
-        item = self.items[self._next]
-        self._next += 1
-        return item
+        return self.queue.next()
 
     def position(self) -> tuple[int, int]:
-        return self._next, len(self.items)
+        return self.queue.position()
 
     def add(self, result: ItemResult, stop: bool = False) -> None:
-        self.results.append(result)
-        if stop:
-            self.stopped = True
+        self.queue.add(result, stop)
 
     def summary(self, due_tomorrow: Sequence[str]) -> WarmupSummary:
         drills = [r for r in self.results if isinstance(r.item, DrillItem)]
         quiz = [r for r in self.results if isinstance(r.item, QuizItem)]
-        left = [i.drill for i in self.items[self._next:] if isinstance(i, DrillItem)]
+        left = [i.drill for i in self.queue.not_reached() if isinstance(i, DrillItem)]
         return WarmupSummary(
             done=[(r.item.drill, r.status, r.seconds) for r in drills],
             passed=sum(r.ok for r in drills), drills=len(drills),
             quiz_right=sum(r.ok for r in quiz), quiz_total=len(quiz),
-            seconds=self.clock.monotonic() - self.started, not_reached=left,
+            seconds=self.queue.elapsed(), not_reached=left,
             due_tomorrow=list(due_tomorrow), time_up=self.time_up())
 
 
@@ -217,43 +217,44 @@ def choose_mock_drills(drills: Sequence[tuple[str, str]], weak: Mapping[str, flo
 
 @dataclass
 class Mock:
+    """The mock interview: its drills under one countdown (`minutes`) that never pauses."""
+
     drills: list[str]
     minutes: float
     seed: int
     clock: MonotonicClock
-    results: list[ItemResult] = field(default_factory=list)
-    started: float = 0.0
-    stopped: bool = False
-    _next: int = 0
+    queue: TimedQueue[str, ItemResult] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.started = self.clock.monotonic()
+        self.queue = TimedQueue(self.drills, self.clock, self.minutes)
+
+    @property
+    def results(self) -> list[ItemResult]:
+        return self.queue.results
 
     @property
     def deadline(self) -> float:
         return self.started + self.minutes * 60
+
+    @property
+    def started(self) -> float:
+        return self.queue.started
 
     def left(self) -> float:
         """Seconds left; the countdown never pauses."""
         return max(0.0, self.deadline - self.clock.monotonic())
 
     def over(self) -> bool:
-        return self.stopped or self.left() <= 0
+        return self.queue.over()
 
     def next_drill(self) -> str | None:
-        if self.over() or self._next >= len(self.drills):
-            return None
-        drill = self.drills[self._next]
-        self._next += 1
-        return drill
+        return self.queue.next()
 
     def position(self) -> tuple[int, int]:
-        return self._next, len(self.drills)
+        return self.queue.position()
 
     def add(self, result: ItemResult, stop: bool = False) -> None:
-        self.results.append(result)
-        if stop:
-            self.stopped = True
+        self.queue.add(result, stop)
 
     def report(self, targets: Mapping[str, float]) -> MockReport:
         rows = []
@@ -267,7 +268,7 @@ class Mock:
                                     r.verdict, r.failing_case, r.detail, r.code))
         passed = sum(1 for r in rows if r.status == "passed")
         return MockReport(self.seed, self.minutes, rows, passed, len(rows), score(rows),
-                          min(self.clock.monotonic() - self.started, self.minutes * 60),
+                          min(self.queue.elapsed(), self.minutes * 60),
                           time_up=self.left() <= 0)
 
 

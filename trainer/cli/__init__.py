@@ -5,6 +5,12 @@ Start-up matters (`drill list` should cost at most twice the bare import of
 typer, prompt_toolkit and yaml), so `main` imports only the module that owns
 the command on the command line; help, completion and anything it does not
 recognise import them all.
+
+Errors: a domain error (store, plan, team, spec, unknown drill) raised by any
+command becomes its `drill: ...` line and exit status at the one error edge,
+trainer.cli.errors, which DrillGroup.invoke applies to every command (so typer's
+CliRunner sees the same as `drill`); `main` adds what only a real process has:
+closed or broken standard streams, a torch that cannot load, a full disk.
 """
 from __future__ import annotations
 
@@ -12,6 +18,7 @@ import errno
 import os
 import sys
 
+from trainer.cli import streams
 from trainer.cli.app import COMMANDS, app
 
 MODULES = ("catalogue", "practice", "grading", "reporting", "team", "progress", "doctor", "optimize")
@@ -79,8 +86,6 @@ def _flush_stdout() -> int | None:
 
 
 def main() -> None:
-    from trainer.cli import streams
-
     closed = streams.reopen_closed()
     if "stdout" in closed:
         _say("standard output is closed or not writable (was the command run with >&- ?); "

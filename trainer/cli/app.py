@@ -4,12 +4,16 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
+import click
 import typer
 from typer.core import TyperGroup
 
+from trainer.cli.errors import domain_errors
+from trainer.files import write_atomically
 from trainer.fold import terminal_width
+from trainer.markup import printable
 
 # `drill --help` lists the commands in the order of a day's use, then the
 # occasional ones; trainer.cli imports each command's module from this table.
@@ -23,7 +27,12 @@ COMMANDS: dict[str, str] = {
 
 
 class DrillGroup(TyperGroup):
-    """Commands in COMMANDS order; each description whole (wrapped, never cut with '...')."""
+    """Commands in COMMANDS order; each description whole (wrapped, never cut with '...');
+    every command runs inside the one error edge (trainer.cli.errors)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with domain_errors():
+            return super().invoke(ctx)
 
     def list_commands(self, ctx: object) -> list[str]:  # type: ignore[override]
         names = list(self.commands)
@@ -68,11 +77,10 @@ def status(ctx: typer.Context) -> None:
     today, the streak and the next suggested command."""
     if ctx.invoked_subcommand is not None:
         return
-    from trainer.cli.progress import local_now, status_lines, store_errors
+    from trainer.cli.progress import local_now, status_lines  # a command module: it imports this one
 
-    with store_errors():
-        for line in status_lines(local_now()):
-            typer.echo(line)
+    for line in status_lines(local_now()):
+        typer.echo(line)
 
 
 def no_color() -> bool:
@@ -82,8 +90,6 @@ def no_color() -> bool:
 def usage_error(message: str) -> NoReturn:
     """A usage problem: the reason on stderr (control characters made visible: it often
     quotes a path or an argument), exit status 2 (CLI.md)."""
-    from trainer.markup import printable
-
     typer.echo(f"drill: {printable(message)}", err=True)
     raise typer.Exit(2)
 
@@ -94,9 +100,6 @@ def emit(text: str, output: Path | None, what: str) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
-    from trainer.files import write_atomically
-    from trainer.markup import printable
-
     try:
         write_atomically(output, text)
     except OSError as exc:

@@ -1,20 +1,24 @@
 """`drill list` and `drill show`: the catalogue, torch-free and fast."""
 from __future__ import annotations
 
+import difflib
 from typing import Optional
 
 import typer
 
-from trainer.cli.app import app, usage_error
+from grader.spec import TOPICS
+from trainer.catalogue_cache import load_catalogue
 from trainer.clock import mmss as _mmss
+from trainer.cli.app import app, usage_error
+from trainer.due import agenda_now, read_agenda, when
+from trainer.fold import fold, fold_line, terminal_width
 from trainer.ledger import ledger_lines
+from trainer.markup import printable
+from trainer.scheduling import utc_now
+from trainer.store import database_exists, open_store
 
 
 def load_catalogue_or_exit():
-    from trainer.catalogue_cache import load_catalogue
-
-    from trainer.markup import printable
-
     cat = load_catalogue()
     for warning in cat.warnings():
         typer.echo(f"drill: {printable(warning)}", err=True)
@@ -24,21 +28,15 @@ def load_catalogue_or_exit():
 def complete_drill_id(incomplete: str) -> list[str]:
     """Shell completion of a drill id (typer's --install-completion)."""
     try:
-        from trainer.catalogue_cache import load_catalogue
-
         return [d for d in load_catalogue().specs if d.startswith(incomplete)]
     except Exception:  # noqa: BLE001 - completion must never print a traceback
         return []
 
 
 def get_spec_or_exit(drill_id: str):
-    from grader.spec import UnknownDrill
-
-    cat = load_catalogue_or_exit()
-    try:
-        return cat.get(drill_id)
-    except UnknownDrill as exc:
-        usage_error(str(exc))
+    """The drill's spec; an unknown id raises UnknownDrill, which the CLI's error edge
+    (trainer.cli.errors) turns into a usage error (exit 2)."""
+    return load_catalogue_or_exit().get(drill_id)
 
 
 def _dim_rule_text(rule) -> str:
@@ -53,8 +51,6 @@ def _dim_rule_text(rule) -> str:
 def show(drill_id: str = typer.Argument(..., metavar="ID", help="the drill id, e.g. mha-padding",
                                         autocompletion=complete_drill_id)) -> None:
     """Prompt, shape ledger, signature(s) to write, target time."""
-    from trainer.fold import fold, fold_line, terminal_width
-
     spec = get_spec_or_exit(drill_id)
     width = terminal_width()
     out = fold_line(f"{spec.id}: {spec.title}", width)
@@ -85,15 +81,9 @@ def list_drills(
     due: bool = typer.Option(False, "--due", help="only drills due now"),
 ) -> None:
     """The catalogue with each drill's state, due date and best time."""
-    from trainer.fold import terminal_width
-
     cat = load_catalogue_or_exit()
     specs = [s for s in cat.specs.values() if topic is None or s.topic == topic]
     if topic is not None and not specs:
-        from grader.spec import TOPICS
-
-        import difflib
-
         close = difflib.get_close_matches(topic, list(TOPICS), n=1)
         hint = f"did you mean {close[0]}? " if close else ""
         usage_error(f"no drills in topic {topic!r}; {hint}topics: {', '.join(TOPICS)}")
@@ -111,8 +101,6 @@ def list_drills(
                      _mmss(s.target_seconds), s.title))
     lines = table_lines(rows, terminal_width())
     if due and not rows:
-        from trainer.fold import fold_line
-
         lines = fold_line(_nothing_due(agenda), terminal_width(), more="")
     typer.echo("\n".join(lines))
 
@@ -120,8 +108,6 @@ def list_drills(
 def table_lines(rows: list[tuple[str, ...]], width: int) -> list[str]:
     """The table folded to `width`: the title wraps in its column; when even that does not
     fit, each drill takes two lines, the title (and topic) on the second."""
-    from trainer.fold import fold_line
-
     cols = [max(len(str(r[i])) for r in rows + [_HEADER]) for i in range(len(_HEADER) - 1)]
     fixed = sum(cols) + 2 * len(cols)
     if width - fixed >= _MIN_TITLE:
@@ -158,8 +144,6 @@ def _due_text(drill: str, info, agenda) -> str:
 
 
 def _nothing_due(agenda) -> str:
-    from trainer.due import when
-
     text = "Nothing is due now."
     if agenda.later_today:
         drill, at = agenda.later_today[0]
@@ -171,16 +155,8 @@ def _nothing_due(agenda) -> str:
 
 def _progress(known: list[str]):
     """Per-drill progress and the agenda (trainer.due) from the store, without creating it."""
-    from trainer.cli.progress import local_now, store_errors
-    from trainer.due import agenda_now
-
-    now = local_now()
-    with store_errors():
-        from trainer.store import database_exists, open_store
-
-        if not database_exists():
-            return {}, agenda_now(known, now)
-        from trainer.due import read_agenda
-
-        with open_store(create=False) as store:
-            return store.drill_summaries(), read_agenda(store, known, now)
+    now = utc_now().astimezone()
+    if not database_exists():
+        return {}, agenda_now(known, now)
+    with open_store(create=False) as store:
+        return store.drill_summaries(), read_agenda(store, known, now)

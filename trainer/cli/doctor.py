@@ -9,18 +9,27 @@ fork, signal its parent, open a socket, create a memfd, open more files than
 allowed), so what it prints is measured, not assumed; the pieces the parent's
 watchdog enforces from outside (thread cap, deleted-but-open files) are
 checked by reading /proc the way the watchdog does. A piece named NOT
-enforced here is also a note on every `drill check --json` report. Grader
-modules are imported inside the command; the device section (fake tensors,
-CUDA) imports torch, and never initialises CUDA.
+enforced here is also a note on every `drill check --json` report. Only the
+device section (fake tensors, CUDA) imports torch, inside the command, and it
+never initialises CUDA.
 """
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
+import sys
+import time
 
 import typer
 
+from grader.sandbox import confine
+from grader.cuda import cuda_problem
 from trainer.cli.app import app, no_color
+from trainer.fold import fold_line, terminal_width
 from trainer.markup import printable
+from trainer.repl.editor import editor_command
 
 ALWAYS = (
     "a wall-clock deadline per case and per submission, enforced from outside",
@@ -48,8 +57,6 @@ def doctor_command(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
 ) -> None:
     """What the grading sandbox enforces on this machine, and what it does not."""
-    from grader.sandbox import confine
-
     features = confine.probe()
     reaper = _subreaper_works()
     pieces = [f for f in features if f.name in confine.PIECES]
@@ -102,8 +109,6 @@ _LABEL = 13  # "  [ yes ] " + the name padded to this width + " "
 
 def _folder():
     """Print one line folded to the terminal at spaces; continuation lines get `more`."""
-    from trainer.fold import fold_line, terminal_width
-
     width = terminal_width()
 
     def say(text: str, more: str = "") -> None:
@@ -115,8 +120,6 @@ def _folder():
 
 def _row(say, ok: bool, name: str, detail: str) -> None:
     """`  [ yes ] name          detail`, the detail folded under itself."""
-    from trainer.fold import fold_line
-
     pad = 2 + 7 + 1 + _LABEL + 1
     lines = fold_line(detail, max(20, say.width - pad), more="")
     typer.echo(f"  {_mark(ok)} {name:<{_LABEL}} {lines[0]}")
@@ -135,10 +138,6 @@ def machine_checks() -> list[Check]:
 
 
 def _torch_check() -> Check:
-    import subprocess
-    import sys
-    import time
-
     code = "import torch; print(torch.__version__, torch.cuda.is_available())"
     start = time.monotonic()
     try:
@@ -156,17 +155,10 @@ def _torch_check() -> Check:
 
 
 def _installed_editor() -> str:
-    import shutil
-
     return next((e for e in ("nano", "vim", "vi", "emacs", "micro", "hx") if shutil.which(e)), "")
 
 
 def _editor_check() -> Check:
-    import os
-    import shutil
-
-    from trainer.repl.editor import editor_command
-
     argv = editor_command()
     source = next((n for n in ("EDITOR", "VISUAL") if os.environ.get(n, "").strip()), None)
     named = f"${source} is {printable(' '.join(argv))!r}" if source else "$EDITOR is not set; :edit falls back to vi"
@@ -185,9 +177,6 @@ def _example() -> str:
 
 
 def _terminal_check() -> Check:
-    import os
-    import sys
-
     if not sys.stdin.isatty() or not (sys.stdout.isatty() or sys.stderr.isatty()):
         return Check("terminal", False, "not a terminal: solve, warmup and mock need one; check, watch, list work")
     term = os.environ.get("TERM", "")
@@ -213,8 +202,7 @@ FAKE_OK = ("fake tensors work: every check runs a device case on fake CUDA tenso
 def _gpu_checks() -> dict[str, str | None]:
     """Whether fake tensors work here, and whether torch sees a GPU (None: yes; else why not).
     The one place doctor imports torch; it never initialises CUDA (the probe only asks)."""
-    from grader import fake
-    from grader.cuda import cuda_problem
+    from grader import fake  # torch
 
     cuda = cuda_problem()
     return {"fake": fake.problem(), "cuda": cuda, "cuda_name": "a CUDA device is visible to torch" if cuda is None else ""}
@@ -222,10 +210,6 @@ def _gpu_checks() -> dict[str, str | None]:
 
 def _subreaper_works() -> bool:
     """Checked in a throwaway child, so this CLI process keeps its own settings."""
-    import os
-
-    from grader.sandbox import confine
-
     pid = os.fork()
     if pid == 0:  # pragma: no cover - child
         os._exit(0 if confine.become_subreaper() else 1)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import sys
 import time
 from datetime import datetime, timezone
@@ -16,13 +17,18 @@ from typing import List, Optional
 
 import typer
 
+from grader.sandbox import confine
+from grader.cuda import CHILD_ENV, cuda_problem
+from grader.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
+from trainer.attempts import attempt_from
 from trainer.cli.app import app, no_color, usage_error
 from trainer.cli.catalogue import complete_drill_id, get_spec_or_exit
 from trainer.markup import printable
+from trainer.sittings import SittingRecorder
+from trainer.verdict import ansi, render
+
 
 def _read_sources(files: list[Path]) -> list[str]:
-    from grader.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
-
     sources = []
     for path in files:
         if path.is_dir():
@@ -91,10 +97,6 @@ def _check_in_fresh_process(drill_id: str, files: list[Path], as_json: bool, see
                             verbose: bool) -> None:
     """`check --device cuda`: CUDA cannot be used in a child forked from a process that initialised it,
     so the grading runs in a fresh process whose sandbox children start CUDA themselves (grader.cuda)."""
-    import subprocess
-
-    from grader.cuda import CHILD_ENV, cuda_problem
-
     problem = cuda_problem()
     if problem:
         usage_error(f"--device cuda needs a GPU: {problem}. Every check already runs a device case on "
@@ -106,25 +108,17 @@ def _check_in_fresh_process(drill_id: str, files: list[Path], as_json: bool, see
 
 
 def _sitting():
-    from trainer.sittings import SittingRecorder
-
     return SittingRecorder()
 
 
 def _record(spec, report, source: str, started: datetime, sitting) -> None:
-    from trainer.attempts import attempt_from
-    from trainer.cli.progress import store_errors
-
     # grading time is not solving time: no target, so a pass is rated Good, not Easy
     attempt = attempt_from(report, drill=spec.id, mode="check", started_at=started, seconds=report.seconds,
                            code=source, target_seconds=None)
-    with store_errors():
-        sitting(attempt)
+    sitting(attempt)
 
 
 def _print_confinement() -> None:
-    from grader.sandbox import confine
-
     for feature in confine.probe():
         state = "enforced" if feature.enforced else "NOT enforced"
         typer.echo(f"sandbox: {feature.name}: {state} ({feature.detail})", err=True)
@@ -132,8 +126,6 @@ def _print_confinement() -> None:
 
 def render_report(report, path: str = "", verbose: bool = False) -> str:
     """The full verdict for a terminal (or plain text for a pipe or NO_COLOR)."""
-    from trainer.verdict import ansi, render
-
     footer = "" if verbose or len(report.failing) < 2 or report.alone else "--verbose lists every failing case"
     fragments = render(report, "full", width=shutil.get_terminal_size().columns, path=path, verbose=verbose,
                        footer=footer)

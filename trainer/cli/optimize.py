@@ -10,6 +10,9 @@ from __future__ import annotations
 import typer
 
 from trainer.cli.app import app
+from trainer.optimizing import NotEnoughReviews, Point, fit
+from trainer.scheduling import utc_now
+from trainer.store import PARAMETERS_KEY, open_store
 
 
 def _stamp(moment) -> str:
@@ -22,31 +25,22 @@ def optimize(
     retention: bool = typer.Option(False, "--retention", help="also compute the optimal desired retention"),
 ) -> None:
     """Fit FSRS's parameters to your review history; keep them only if they predict better."""
-    from trainer.cli.progress import store_errors
-    from trainer.optimizing import MissingExtras, NotEnoughReviews, Point, fit
-    from trainer.scheduling import utc_now
-    from trainer.store import PARAMETERS_KEY, open_store
-
-    with store_errors():
-        with open_store(create=False) as store:
-            fitted = store.fitted()
-            if reset:
-                if fitted is None:
-                    typer.echo("Already using fsrs's default parameters; nothing changed.")
-                else:
-                    store.unset_setting(PARAMETERS_KEY)
-                    typer.echo(f"Back to fsrs's default parameters (the fit of "
-                               f"{fitted.get('fitted_at', 'an unknown date')[:10]} is forgotten).")
-                return
-            points = [Point(r.drill, r.rating, r.reviewed_at, r.duration_ms) for r in store.reviews()]
-            current_retention = store.settings().retention
+    with open_store(create=False) as store:
+        fitted = store.fitted()
+        if reset:
+            if fitted is None:
+                typer.echo("Already using fsrs's default parameters; nothing changed.")
+            else:
+                store.unset_setting(PARAMETERS_KEY)
+                typer.echo(f"Back to fsrs's default parameters (the fit of "
+                           f"{fitted.get('fitted_at', 'an unknown date')[:10]} is forgotten).")
+            return
+        points = [Point(r.drill, r.rating, r.reviewed_at, r.duration_ms) for r in store.reviews()]
+        current_retention = store.settings().retention
     try:
         result = fit(points, fitted["parameters"] if fitted else None, retention=retention)
     except NotEnoughReviews as exc:
         typer.echo(str(exc))
-        raise typer.Exit(1) from None
-    except MissingExtras as exc:
-        typer.echo(f"drill: {exc}", err=True)
         raise typer.Exit(1) from None
     typer.echo(f"Fitted on {result.trained_on} reviews; scored on the {result.held_out} later reviews "
                f"held out (from {_stamp(result.held_out_from)}). Log loss, lower is better:")
@@ -58,9 +52,8 @@ def optimize(
         value = {"parameters": list(result.parameters), "fitted_at": utc_now().isoformat(),
                  "loss_default": round(result.loss_default, 6), "loss_fitted": round(result.loss_fitted, 6),
                  "trained_on": result.trained_on, "held_out": result.held_out}
-        with store_errors():
-            with open_store() as store:
-                store.set_setting(PARAMETERS_KEY, value)
+        with open_store() as store:
+            store.set_setting(PARAMETERS_KEY, value)
         typer.echo("Kept the new fit (settings: fsrs_parameters); it schedules your next reviews. "
                    "`drill optimize --reset` returns to the defaults.")
     else:

@@ -1,34 +1,54 @@
 """Practice commands: `drill solve`, `warmup`, `mock` and `watch`.
 
-The flows themselves live in trainer.sessions (pure logic) and trainer.repl
-(the editor); this module wires them to the store, the grader and the terminal.
+The flows themselves live in trainer.sessions (pure logic on a TimedQueue),
+trainer.cli.timed (the one loop that runs them) and trainer.repl (the editor);
+this module wires them to the store, the grader and the terminal.
 """
 from __future__ import annotations
 
+import random
+import shutil
 import sys
+import textwrap
+import time
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Optional
 
 import typer
+from prompt_toolkit import PromptSession
+from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.shortcuts import print_formatted_text
 
+import trainer.repl.grading as repl_grading
 from trainer.cli.app import app, usage_error
 from trainer.cli.catalogue import complete_drill_id, get_spec_or_exit, load_catalogue_or_exit
+from trainer.cli.timed import Done, open_drill, run_queue
+from trainer.due import agenda_now, clock_time, read_agenda, when
 from trainer.markup import printable
-
-
-def _store_recorder() -> Any:
-    """One sitting: record_attempt through a fresh store handle each time (one transaction per
-    attempt); `.close(status)` ends the sitting (trainer.sittings)."""
-    from trainer.sittings import SittingRecorder
-
-    return SittingRecorder()
+from trainer.repl import quickfire
+from trainer.repl.app import ReplOptions
+from trainer.clock import SystemClock
+from trainer.repl.style import repl_style
+from trainer.watch import watch
+from trainer.sessions import (
+    DrillItem,
+    ItemResult,
+    Mock,
+    QuizItem,
+    Warmup,
+    choose_mock_drills,
+    plan_warmup,
+    weakness,
+)
+from trainer.sittings import WatchSitting
+from trainer.store import StoreError, open_store
+from trainer.verdict import mmss, plain, render
 
 
 def _vi_mode(flag: Optional[bool]) -> bool:
     if flag is not None:
         return flag
-    from trainer.store import StoreError, open_store
-
     try:
         with open_store() as store:
             return bool(store.settings().vi_mode)
@@ -38,9 +58,6 @@ def _vi_mode(flag: Optional[bool]) -> bool:
 
 def _say(text: str) -> None:
     """Print text folded at spaces to the terminal's width (a long line never breaks a word)."""
-    import shutil
-    import textwrap
-
     width = max(40, shutil.get_terminal_size().columns - 1)
     lines = []
     for line in text.split("\n"):
@@ -66,23 +83,13 @@ def solve(
     next due or new drill."""
     spec = get_spec_or_exit(drill_id)
     _need_terminal()
-    from trainer.cli.progress import store_errors
-    from trainer.paths import drill_home
-    from trainer.repl.app import DrillRepl, ReplOptions
-    from trainer.repl.grading import open_grading
-
-    with store_errors():
-        vi_mode = _vi_mode(vi)
-    grading = open_grading()  # the worker starts importing torch now, while the person reads
+    vi_mode = _vi_mode(vi)
+    grading = repl_grading.open_grading()  # the worker starts importing torch now, while the person reads
     try:
         while spec is not None:
             current = spec.id
-            sitting = _store_recorder()
-            repl = DrillRepl(spec, grading, record=sitting, home=drill_home(),
-                             options=ReplOptions(mode="solve", seed=seed, vi=vi_mode,
-                                                 next_drill=lambda current=current: _next_drill_offer(current)))
-            outcome = repl.run()
-            sitting.close(outcome.status, revealed=outcome.revealed, hints=outcome.hints)
+            outcome = open_drill(spec, grading, ReplOptions(
+                mode="solve", seed=seed, vi=vi_mode, next_drill=lambda current=current: _next_drill_offer(current)))
             _say(_outcome_line(outcome))  # before the worker's shutdown, which may take a moment
             spec = get_spec_or_exit(outcome.next_drill) if outcome.next_drill else None
     finally:
@@ -92,8 +99,6 @@ def solve(
 def _next_drill_offer(current: str) -> Any:
     """After a pass: the first drill due now, else the next new drill the plan allows today
     (trainer.due, the one answer to "what is due"), as ("id (due)", id); None for neither."""
-    from trainer.due import agenda_now
-
     agenda = agenda_now(list(load_catalogue_or_exit().specs))
     due = [d for d in agenda.due if d != current]
     if due:
@@ -103,8 +108,6 @@ def _next_drill_offer(current: str) -> Any:
 
 
 def _outcome_line(outcome: Any) -> str:
-    from trainer.verdict import mmss
-
     if outcome.status == "passed":
         return f"{outcome.drill}: passed in {mmss(outcome.seconds)} after {outcome.attempts} submit(s)."
     if outcome.status == "timeout":
@@ -121,23 +124,13 @@ def _outcome_line(outcome: Any) -> str:
 
 
 def _run_drill(spec: Any, grading: Any, options: Any) -> Any:
-    from trainer.paths import drill_home
-    from trainer.repl.app import DrillRepl
-
-    sitting = _store_recorder()
-    outcome = DrillRepl(spec, grading, record=sitting, home=drill_home(), options=options).run()
-    sitting.close(outcome.status, revealed=outcome.revealed, hints=outcome.hints)
-    return outcome
+    """One drill of a warm-up or mock in the REPL (tests replace it with a stand-in)."""
+    return open_drill(spec, grading, options)
 
 
 def _drill_result(item: Any, outcome: Any) -> Any:
     """The session's record of one drill: its status, and its last grade (verdict, the
     failing case, the compact verdict and the code graded)."""
-    import shutil
-
-    from trainer.sessions import ItemResult
-    from trainer.verdict import plain, render
-
     report = outcome.report
     detail: tuple[str, ...] = ()
     failing = None
@@ -159,23 +152,13 @@ def warmup(
 ) -> None:
     """The daily warm-up: due reviews first, then new drills, quick-fire questions mixed in."""
     _need_terminal()
-    from trainer.cli.progress import store_errors
-    from trainer.due import read_agenda
-    from trainer.repl.app import ReplOptions
-    from trainer.clock import SystemClock
-    from trainer.repl.grading import open_grading
-    from trainer.repl.quickfire import ask
-    from trainer.sessions import DrillItem, ItemResult, QuizItem, Warmup, plan_warmup
-    from trainer.store import open_store
-
     cat = load_catalogue_or_exit()
     clock = SystemClock()
     now = clock.now().astimezone()
-    with store_errors():
-        with open_store() as store:
-            settings = store.settings()
-            agenda = read_agenda(store, cat.specs, now)
-        vi_mode = settings.vi_mode if vi is None else vi
+    with open_store() as store:
+        settings = store.settings()
+        agenda = read_agenda(store, cat.specs, now)
+    vi_mode = settings.vi_mode if vi is None else vi
     due, new = list(agenda.due), list(agenda.new)
     if agenda.nothing_left and count > 0:
         _say(_nothing_left_text(agenda))
@@ -193,47 +176,44 @@ def warmup(
     if not items:
         typer.echo("Nothing to warm up on today (--count 0).")
         return
-    with store_errors():
-        with open_store() as store:
-            session_id = store.start_session("warmup", {"count": count, "minutes": minutes, "due": due, "new": new,
-                                                        "more": agenda.nothing_left})
+    with open_store() as store:
+        session_id = store.start_session("warmup", {"count": count, "minutes": minutes, "due": due, "new": new,
+                                                    "more": agenda.nothing_left})
     flow = Warmup(items, clock, minutes)
     n_due = sum(i.reason == "review" for i in drills)
     kind = ("ahead of time" if agenda.nothing_left else "due")
     _say(f"Warm-up: {len(drills)} drill(s) ({n_due} {kind}, {len(drills) - n_due} new), "
          f"{questions} quick-fire question(s) in between.")
-    grading = open_grading()
+    grading = repl_grading.open_grading()
     done_drills = done_questions = 0
-    try:
-        while (item := flow.next_item()) is not None:
-            spec = cat.get(item.drill)
-            if isinstance(item, DrillItem):
-                done_drills += 1
-                options = ReplOptions(mode="warmup", session_id=session_id, vi=vi_mode,
-                                      label=f"warm-up {done_drills}/{len(drills)}", in_session=True)
-                outcome = _run_drill(spec, grading, options)
-                flow.add(_drill_result(item, outcome), stop=outcome.stop and outcome.status != "timeout")
-                _say(_outcome_line(outcome))
-            elif isinstance(item, QuizItem):
-                done_questions += 1
-                result = ask(item.drill, spec.quiz[item.index], clock=clock,
-                             label=f"{done_questions}/{questions}")
-                stop = result.stop or not _go_on()
-                flow.add(ItemResult(item, "right" if result.correct else "wrong", result.seconds), stop=stop)
-    finally:
-        grading.close()
-    with store_errors():
-        with open_store() as store:
-            after = read_agenda(store, cat.specs, clock.now().astimezone())
-            summary = flow.summary([d for d, _ in after.tomorrow])
-            store.end_session(session_id, summary.to_dict())
+
+    def drill(item: DrillItem) -> Done[ItemResult]:
+        nonlocal done_drills
+        done_drills += 1
+        options = ReplOptions(mode="warmup", session_id=session_id, vi=vi_mode,
+                              label=f"warm-up {done_drills}/{len(drills)}", in_session=True)
+        outcome = _run_drill(cat.get(item.drill), grading, options)
+        _say(_outcome_line(outcome))
+        return Done(_drill_result(item, outcome), stop=outcome.stop and outcome.status != "timeout")
+
+    def quiz(item: QuizItem) -> Done[ItemResult]:
+        nonlocal done_questions
+        done_questions += 1
+        result = quickfire.ask(item.drill, cat.get(item.drill).quiz[item.index], clock=clock,
+                               label=f"{done_questions}/{questions}")
+        stop = result.stop or not _go_on()
+        return Done(ItemResult(item, "right" if result.correct else "wrong", result.seconds), stop=stop)
+
+    run_queue(flow.queue, grading, drill, quiz)
+    with open_store() as store:
+        after = read_agenda(store, cat.specs, clock.now().astimezone())
+        summary = flow.summary([d for d, _ in after.tomorrow])
+        store.end_session(session_id, summary.to_dict())
     lines = summary.lines()  # its last line says what is due tomorrow
     _say("\n".join(lines[:-1] + _later_today_lines(after) + lines[-1:]))
 
 
 def _nothing_left_text(agenda: Any) -> str:
-    from trainer.due import when
-
     if agenda.fresh:
         text = (f"Nothing is due now, and today's new drills are used up ({agenda.introduced_today} met "
                 f"today; daily_new_limit is {agenda.new_limit}).")
@@ -256,8 +236,6 @@ def _confirm_more(new: int, ahead: int) -> bool:
 
 
 def _later_today_lines(agenda: Any) -> list[str]:
-    from trainer.due import clock_time
-
     if agenda.due:
         return [f"Due now: {len(agenda.due)} ({', '.join(agenda.due[:6])}"
                 + (", ..." if len(agenda.due) > 6 else "") + ")"]
@@ -269,8 +247,6 @@ def _later_today_lines(agenda: Any) -> list[str]:
 
 def _go_on() -> bool:
     """Hold the quick-fire verdict on screen until Enter; False on Ctrl-C (end the warm-up)."""
-    from prompt_toolkit import PromptSession
-
     try:
         PromptSession().prompt("  Enter: next item, Ctrl-C: end the warm-up ")
     except (KeyboardInterrupt, EOFError):
@@ -294,23 +270,13 @@ def mock(
 ) -> None:
     """A timed mock interview: one countdown that does not pause, no hints or solutions."""
     _need_terminal()
-    import random
-
-    from trainer.cli.progress import store_errors
-    from trainer.repl.app import ReplOptions
-    from trainer.clock import SystemClock
-    from trainer.repl.grading import open_grading
-    from trainer.sessions import DrillItem, Mock, choose_mock_drills, weakness
-    from trainer.store import open_store
-
     cat = load_catalogue_or_exit()
     clock = SystemClock()
     seed = seed if seed is not None else random.SystemRandom().randrange(1, 10**6)
     now = clock.now()
-    with store_errors():
-        with open_store() as store:
-            summaries = store.drill_summaries()
-            vi_mode = store.settings().vi_mode if vi is None else vi
+    with open_store() as store:
+        summaries = store.drill_summaries()
+        vi_mode = store.settings().vi_mode if vi is None else vi
     weak = {d: weakness(s.attempts, s.passes, s.due, now, s.card.lapses if s.card else 0)
             for d, s in summaries.items()}
     drills = choose_mock_drills([(s.id, s.topic) for s in sorted(cat.specs.values(), key=lambda s: s.id)],
@@ -319,28 +285,24 @@ def mock(
         usage_error("no drills to choose from")
     _say(f"Mock interview: {len(drills)} drill{'s' if len(drills) != 1 else ''} in {minutes:g} min, seed {seed}. "
                "The clock does not stop; hints, :try and :solution are locked.")
-    with store_errors():
-        with open_store() as store:
-            session_id = store.start_session("mock", {"seed": seed, "minutes": minutes, "drills": drills})
+    with open_store() as store:
+        session_id = store.start_session("mock", {"seed": seed, "minutes": minutes, "drills": drills})
     flow = Mock(drills, minutes, seed, clock)
-    grading = open_grading()
-    try:
-        while (drill := flow.next_drill()) is not None:
-            pos, total = flow.position()
-            options = ReplOptions(mode="mock", locked=MOCK_LOCKED, deadline=flow.deadline, session_id=session_id,
-                                  seed=seed, vi=vi_mode, label=f"mock {pos}/{total}", in_session=True,
-                                  show_reference=False)
-            outcome = _run_drill(cat.get(drill), grading, options)
-            flow.add(_drill_result(DrillItem(drill, "mock"), outcome),
-                     stop=outcome.stop and outcome.status not in ("timeout",))
-    finally:
-        grading.close()
-    report = flow.report({d: float(cat.get(d).target_seconds) for d in drills})
-    with store_errors():
-        with open_store() as store:
-            store.end_session(session_id, report.to_dict())
-    import shutil
+    grading = repl_grading.open_grading()
 
+    def drill(drill_id: str) -> Done[ItemResult]:
+        pos, total = flow.position()
+        options = ReplOptions(mode="mock", locked=MOCK_LOCKED, deadline=flow.deadline, session_id=session_id,
+                              seed=seed, vi=vi_mode, label=f"mock {pos}/{total}", in_session=True,
+                              show_reference=False)
+        outcome = _run_drill(cat.get(drill_id), grading, options)
+        return Done(_drill_result(DrillItem(drill_id, "mock"), outcome),
+                    stop=outcome.stop and outcome.status != "timeout")
+
+    run_queue(flow.queue, grading, drill)
+    report = flow.report({d: float(cat.get(d).target_seconds) for d in drills})
+    with open_store() as store:
+        store.end_session(session_id, report.to_dict())
     _say("\n".join(report.lines(shutil.get_terminal_size().columns)))
 
 
@@ -356,24 +318,12 @@ def watch_command(
     record: bool = typer.Option(False, "--record", help="record the saves up to the first pass as one sitting"),
 ) -> None:
     """Grade FILE again each time it is saved (Ctrl-C stops)."""
-    import shutil
-    import time
-    from datetime import datetime
-
-    from prompt_toolkit.formatted_text import FormattedText
-    from prompt_toolkit.shortcuts import print_formatted_text
-
-    from trainer.repl.grading import open_grading
-    from trainer.repl.style import repl_style
-    from trainer.watch import watch
 
     spec = get_spec_or_exit(drill_id)
     if file.is_dir():
         usage_error(f"{file} is a folder; give a solution .py file")
-    grading = open_grading()
+    grading = repl_grading.open_grading()
     style = repl_style()
-    from trainer.sittings import WatchSitting
-
     sitting = WatchSitting(spec.id, float(spec.target_seconds)) if record else None
     width = shutil.get_terminal_size().columns
     _say(f"Watching {printable(file)} for {spec.id}; every save is graded"

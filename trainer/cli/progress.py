@@ -2,30 +2,34 @@
 
 Everything here is torch-free and fast. Store problems (damaged file, newer
 schema, read-only home, full disk) arrive as ``StoreError`` and leave as one
-line on stderr and a non-zero exit status (``store_errors``); other command
-modules may use ``store_errors`` around their own store calls.
+line on stderr and a non-zero exit status at the CLI's one error edge
+(trainer.cli.errors).
 """
 from __future__ import annotations
 
+import difflib
 import json
 import sys
-from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Optional
 
 import typer
 
+from grader.spec import unknown_drill_message
+from grader.userfile import IMPORT_LIMIT, UnreadableFile, decode_text, read_bytes, read_stream
+from trainer.catalogue_cache import load_catalogue
 from trainer.cli.app import app, usage_error
 from trainer.cli.catalogue import complete_drill_id
+from trainer.due import agenda_now, clock_time, short_list, when
 from trainer.files import write_atomically
 from trainer.markup import printable
-from trainer.plans import PlanError, StudyPlan, load_plan
+from trainer.plans import StudyPlan, load_plan
 from trainer.reports import plural
 from trainer.scheduling import utc_now
 from trainer.store import (
     EXPORT_FORMAT,
-    StoreError,
+    SETTING_DEFAULTS,
     database_exists,
     list_backups,
     open_store,
@@ -33,27 +37,14 @@ from trainer.store import (
 )
 
 
-@contextmanager
-def store_errors() -> Iterator[None]:
-    """Turn a StoreError or PlanError into `drill: message` on stderr and its exit status."""
-    try:
-        yield
-    except StoreError as exc:
-        typer.echo(f"drill: {printable(exc.message)}", err=True)
-        raise typer.Exit(exc.exit_code) from None
-    except PlanError as exc:
-        typer.echo(f"drill: {printable(exc.message)}", err=True)
-        raise typer.Exit(1) from None
-
-
 def local_now() -> datetime:
     return utc_now().astimezone()
 
 
 def known_drill_ids(plan: StudyPlan | None = None) -> set[str]:
-    """The plan's drill ids, plus the catalogue's when the grader's loader is available."""
+    """The plan's drill ids, plus the catalogue's."""
     ids = set((plan or load_plan()).order)
-    return ids | set(known_drill_ids_or_none() or ())
+    return ids | set(catalogue_ids())
 
 
 # ---------------------------------------------------------------- status
@@ -62,9 +53,7 @@ def known_drill_ids(plan: StudyPlan | None = None) -> set[str]:
 def status_lines(now: datetime) -> list[str]:
     """The status text for ``now`` (an aware local time); never creates the database.
     What is due comes from trainer.due, the one answer shared with list, warmup and report."""
-    from trainer.due import agenda_now, clock_time, short_list, when
-
-    agenda = agenda_now(known_drill_ids_or_none(), now)
+    agenda = agenda_now(catalogue_ids(), now)
     streak = 0
     has_progress = False
     if database_exists():
@@ -96,12 +85,8 @@ def status_lines(now: datetime) -> list[str]:
     return lines
 
 
-def known_drill_ids_or_none() -> list[str] | None:
-    """The catalogue's ids (in catalogue order), or None when the grader's loader is missing."""
-    try:
-        from trainer.catalogue_cache import load_catalogue
-    except ImportError:
-        return None
+def catalogue_ids() -> list[str]:
+    """The catalogue's ids, in catalogue order."""
     return list(load_catalogue().specs)
 
 
@@ -118,12 +103,11 @@ def export_command(
     file: str = typer.Argument(..., metavar="FILE", help="Where to write the JSON ('-' for stdout)."),
 ) -> None:
     """Write all progress (attempts, cards, sessions) to FILE as JSON."""
-    with store_errors():
-        if database_exists():
-            with open_store() as store:
-                data = store.export()
-        else:
-            data = _empty_export()
+    if database_exists():
+        with open_store() as store:
+            data = store.export()
+    else:
+        data = _empty_export()
     text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
     if file == "-":
         sys.stdout.write(text)
@@ -143,8 +127,6 @@ def import_command(
     file: str = typer.Argument(..., metavar="FILE", help="A file written by `drill export` ('-' for stdin)."),
 ) -> None:
     """Merge progress from FILE (written by `drill export`); attempts already present are skipped."""
-    from grader.userfile import IMPORT_LIMIT, UnreadableFile, decode_text, read_bytes, read_stream
-
     source = "stdin" if file == "-" else printable(file)
     try:
         if file == "-":
@@ -165,7 +147,7 @@ def import_command(
         usage_error(f"refusing to import {source}: the JSON is nested too deeply. Nothing was imported.")
     except (ValueError, MemoryError) as exc:
         usage_error(f"refusing to import {source}: {str(exc).split(':')[0][:80]}. Nothing was imported.")
-    with store_errors(), open_store() as store:
+    with open_store() as store:
         result = store.import_(data, source=source)
     typer.echo(f"Imported {result.attempts_added} attempts ({result.attempts_skipped} already present, "
                f"skipped), {result.sessions_added} sessions, {result.cards_updated} cards updated.")
@@ -188,32 +170,29 @@ def reset_command(
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask (for scripts)."),
 ) -> None:
     """Forget progress: one drill's attempts and schedule, or everything (asks first)."""
-    with store_errors():
-        from grader.spec import unknown_drill_message
-
-        if not database_exists():
-            if drill_id is not None and drill_id not in known_drill_ids():
-                usage_error(unknown_drill_message(drill_id, known_drill_ids()))
-            typer.echo("No progress recorded yet; nothing to reset.")
-            return
-        with open_store() as store:
-            if drill_id is None:
-                counts = store.counts()
-                n_attempts, what = counts["attempts"], "ALL progress"
-                n_extra = f", {plural(counts['cards'], 'schedule')} and {plural(counts['sessions'], 'session')}"
-            else:
-                n_attempts = len(store.attempts(drill=drill_id))
-                has_card = store.card(drill_id) is not None
-                if n_attempts == 0 and not has_card:
-                    if drill_id not in known_drill_ids():
-                        usage_error(unknown_drill_message(drill_id, known_drill_ids()))
-                    typer.echo(f"No progress recorded for {drill_id}; nothing to reset.")
-                    return
-                what, n_extra = f"progress on {drill_id}", " and its schedule"
-            if not yes and not _confirm(f"Forget {what} ({plural(n_attempts, 'attempt')}{n_extra})?"):
-                typer.echo("Nothing was changed.")
-                raise typer.Exit(1)
-            result = store.reset(drill_id)
+    if not database_exists():
+        if drill_id is not None and drill_id not in known_drill_ids():
+            usage_error(unknown_drill_message(drill_id, known_drill_ids()))
+        typer.echo("No progress recorded yet; nothing to reset.")
+        return
+    with open_store() as store:
+        if drill_id is None:
+            counts = store.counts()
+            n_attempts, what = counts["attempts"], "ALL progress"
+            n_extra = f", {plural(counts['cards'], 'schedule')} and {plural(counts['sessions'], 'session')}"
+        else:
+            n_attempts = len(store.attempts(drill=drill_id))
+            has_card = store.card(drill_id) is not None
+            if n_attempts == 0 and not has_card:
+                if drill_id not in known_drill_ids():
+                    usage_error(unknown_drill_message(drill_id, known_drill_ids()))
+                typer.echo(f"No progress recorded for {drill_id}; nothing to reset.")
+                return
+            what, n_extra = f"progress on {drill_id}", " and its schedule"
+        if not yes and not _confirm(f"Forget {what} ({plural(n_attempts, 'attempt')}{n_extra})?"):
+            typer.echo("Nothing was changed.")
+            raise typer.Exit(1)
+        result = store.reset(drill_id)
     typer.echo(f"Forgot {plural(result.attempts_removed, 'attempt')}, {plural(result.cards_removed, 'schedule')}"
                + (f" and {plural(result.sessions_removed, 'session')}" if drill_id is None else "") + ".")
     if result.backup is not None:
@@ -229,26 +208,25 @@ def restore_command(
 ) -> None:
     """Replace the progress database with a backup from DRILL_HOME/backups (the current
     file is kept beside it as progress.db.before-restore-<time>)."""
-    with store_errors():
-        backups = list_backups()
-        if list_only:
-            for path in backups:
-                typer.echo(str(path))
-            if not backups:
-                typer.echo("No backups yet.")
-            return
-        chosen = backup or (backups[0] if backups else None)
-        if chosen is None:
-            typer.echo("drill: no backups yet; nothing to restore.", err=True)
-            raise typer.Exit(1)
-        if not chosen.is_file():
-            usage_error(f"no backup file {chosen}")
-        if not yes and not _confirm(f"Replace the progress database with {chosen}?"):
-            typer.echo("Nothing was changed.")
-            raise typer.Exit(1)
-        restored, kept = restore_backup(backup=chosen)
-        with open_store() as store:
-            n = store.counts()["attempts"]
+    backups = list_backups()
+    if list_only:
+        for path in backups:
+            typer.echo(str(path))
+        if not backups:
+            typer.echo("No backups yet.")
+        return
+    chosen = backup or (backups[0] if backups else None)
+    if chosen is None:
+        typer.echo("drill: no backups yet; nothing to restore.", err=True)
+        raise typer.Exit(1)
+    if not chosen.is_file():
+        usage_error(f"no backup file {chosen}")
+    if not yes and not _confirm(f"Replace the progress database with {chosen}?"):
+        typer.echo("Nothing was changed.")
+        raise typer.Exit(1)
+    restored, kept = restore_backup(backup=chosen)
+    with open_store() as store:
+        n = store.counts()["attempts"]
     typer.echo(f"Restored {printable(restored)} ({plural(n, 'attempt')}).")
     if kept is not None:
         typer.echo(f"The previous file was kept as {printable(kept)}.")
@@ -266,10 +244,6 @@ SETTING_HELP = {
 
 
 def _unknown_setting(key: str) -> str:
-    import difflib
-
-    from trainer.store import SETTING_DEFAULTS
-
     known = list(SETTING_DEFAULTS)
     close = difflib.get_close_matches(key.replace("-", "_").lower(), known, n=1, cutoff=0.5)
     hint = f"did you mean {close[0]}? " if close else ""
@@ -285,16 +259,13 @@ def settings_command(
                                         help="remove a stored setting (a known one goes back to its default)"),
 ) -> None:
     """Show the settings, set one (`drill settings retention 0.85`) or unset one."""
-    from trainer.store import SETTING_DEFAULTS
-
     if unset is not None:
         if key is not None:
             usage_error("give either --unset KEY or KEY [VALUE], not both")
-        with store_errors():
-            removed = False
-            if database_exists():
-                with open_store() as store:
-                    removed = store.unset_setting(unset)
+        removed = False
+        if database_exists():
+            with open_store() as store:
+                removed = store.unset_setting(unset)
         if unset in SETTING_DEFAULTS:
             typer.echo(f"{unset} = {json.dumps(SETTING_DEFAULTS[unset])} (the default)")
         elif removed:
@@ -305,40 +276,39 @@ def settings_command(
     if key is not None and key not in SETTING_DEFAULTS:
         stored_extra = False
         if value is None and database_exists():
-            with store_errors(), open_store() as store:
+            with open_store() as store:
                 stored_extra = key in store.settings().extra
         if not stored_extra:
             usage_error(_unknown_setting(key))
-    with store_errors():
-        if value is None:
-            current: dict[str, Any] = dict(SETTING_DEFAULTS)
-            extra: dict[str, Any] = {}
-            if database_exists():
-                with open_store() as store:
-                    s = store.settings()
-                current = {"retention": s.retention, "daily_new_limit": s.daily_new_limit,
-                           "vi_mode": s.vi_mode, "plan": s.plan}
-                extra = dict(s.extra)
-            if key is not None:
-                shown = {key: current[key]} if key in current else {key: extra[key]}
-            else:
-                shown = current
-            for k, v in shown.items():
-                typer.echo(f"{printable(k)} = {json.dumps(v)}" + (f"    # {SETTING_HELP[k]}" if k in SETTING_HELP and key is None
-                                                        else ""))
-            for k, v in (extra.items() if key is None else ()):
-                typer.echo(f"{printable(k)} = {printable(json.dumps(v))}    # not a setting drill reads; "
-                           f"`drill settings --unset {printable(k)}` removes it")
-            return
+    if value is None:
+        current: dict[str, Any] = dict(SETTING_DEFAULTS)
+        extra: dict[str, Any] = {}
+        if database_exists():
+            with open_store() as store:
+                s = store.settings()
+            current = {"retention": s.retention, "daily_new_limit": s.daily_new_limit,
+                       "vi_mode": s.vi_mode, "plan": s.plan}
+            extra = dict(s.extra)
+        if key is not None:
+            shown = {key: current[key]} if key in current else {key: extra[key]}
+        else:
+            shown = current
+        for k, v in shown.items():
+            typer.echo(f"{printable(k)} = {json.dumps(v)}" + (f"    # {SETTING_HELP[k]}" if k in SETTING_HELP and key is None
+                                                    else ""))
+        for k, v in (extra.items() if key is None else ()):
+            typer.echo(f"{printable(k)} = {printable(json.dumps(v))}    # not a setting drill reads; "
+                       f"`drill settings --unset {printable(k)}` removes it")
+        return
+    try:
+        parsed: Any = json.loads(value)
+    except json.JSONDecodeError:
+        parsed = value
+    if key == "plan":
+        load_plan(str(parsed))
+    with open_store() as store:
         try:
-            parsed: Any = json.loads(value)
-        except json.JSONDecodeError:
-            parsed = value
-        if key == "plan":
-            load_plan(str(parsed))
-        with open_store() as store:
-            try:
-                store.set_setting(key, parsed)
-            except ValueError as exc:
-                usage_error(str(exc))
+            store.set_setting(key, parsed)
+        except ValueError as exc:
+            usage_error(str(exc))
     typer.echo(f"{printable(key)} = {json.dumps(parsed)}")

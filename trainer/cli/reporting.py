@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import sys
 from dataclasses import replace
 from datetime import date, datetime, timedelta, tzinfo
@@ -16,9 +17,16 @@ from typing import Optional
 
 import typer
 
+from trainer.catalogue_cache import load_catalogue
 from trainer.cli.app import app, emit, no_color, usage_error
+from trainer.due import card_dues
+from trainer.reports.html import render_html
+from trainer.reports.md import render_md
+from trainer.reports.scheduler import scheduler_section
+from trainer.reports.text import render_text
 from trainer.reports import Report, build_report, drill_infos, to_dict
 from trainer.scheduling import utc_now
+from trainer.store import database_exists, open_store
 
 FORMATS = ("text", "md", "html", "json")
 _RELATIVE = re.compile(r"^(\d{1,4})([dw])$")
@@ -52,16 +60,10 @@ def parse_since(text: str, today: date) -> date:
 
 def gather(moment: datetime, tz: tzinfo, since: date | None) -> Report:
     """Read the store (without creating it) and the catalogue, and compute the report."""
-    from trainer.catalogue_cache import load_catalogue
-    from trainer.due import card_dues
-    from trainer.store import database_exists, open_store
-
     specs = load_catalogue().specs
     infos = drill_infos(specs.values())
     attempts, dues, recall, sessions, section = [], [], {}, [], None
     if database_exists():
-        from trainer.reports.scheduler import scheduler_section
-
         with open_store(clock=lambda: moment) as store:
             attempts = store.attempts()
             dues = card_dues(store, specs)
@@ -75,21 +77,13 @@ def render(report: Report, fmt: str, color: bool = False, width: int = 100) -> s
     if fmt == "json":
         return json.dumps(to_dict(report), indent=2) + "\n"
     if fmt == "md":
-        from trainer.reports.md import render_md
-
         return render_md(report)
     if fmt == "html":
-        from trainer.reports.html import render_html
-
         return render_html(report)
-    from trainer.reports.text import render_text
-
     return render_text(report, color=color, width=width)
 
 
 def terminal_width() -> int:
-    import shutil
-
     return max(80, min(140, shutil.get_terminal_size((100, 24)).columns))
 
 
@@ -103,8 +97,6 @@ def report_command(
 ) -> None:
     """Progress: mastery per topic, streak, practice calendar, time-to-solve trend,
     first-try rate, frequent mistakes, reviews due, the weakest drills and mock scores."""
-    from trainer.cli.progress import store_errors
-
     fmt = fmt.lower()
     if fmt not in FORMATS:
         usage_error(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
@@ -117,8 +109,7 @@ def report_command(
             usage_error(str(exc))
     if output is not None and output.is_dir():
         usage_error(f"{output} is a folder; give a file name for the report")
-    with store_errors():
-        report = gather(moment, tz, start)
+    report = gather(moment, tz, start)
     color = output is None and fmt == "text" and not no_color() and sys.stdout.isatty()
     text = render(report, fmt, color=color, width=terminal_width() if output is None else 100)
     emit(text, output, f"the {fmt} report")

@@ -20,20 +20,25 @@ import random
 import shutil
 import sys
 from pathlib import Path
-from typing import Any, List, NoReturn, Optional
+from typing import Any, List, Optional
 
 import typer
 
+import trainer.repl.grading as repl_grading
+from grader.userfile import SESSION_LIMIT, SOLUTION_LIMIT, UnreadableFile, read_bytes, read_text
 from trainer.attempts import attempt_from
-from trainer.store.records import NewAttempt
+from trainer.team.render import render_board_html, render_board_md, render_board_text
 from trainer.cli.app import DrillGroup, app, emit, no_color, usage_error
 from trainer.cli.catalogue import load_catalogue_or_exit
-from grader.userfile import SESSION_LIMIT, SOLUTION_LIMIT, UnreadableFile, read_bytes, read_text
+from trainer.cli.reporting import terminal_width
+from trainer.cli.timed import Done, open_drill, run_queue
 from trainer.files import write_atomically
 from trainer.markup import printable
+from trainer.repl.app import ReplOptions
+from trainer.clock import SystemClock
 from trainer.reports import plural
 from trainer.scheduling import utc_now
-from trainer.verdict import ansi, render
+from trainer.store import NewAttempt, open_store
 from trainer.team import (
     MAX_RESULTS_BYTES,
     MAX_RUNS,
@@ -57,6 +62,7 @@ from trainer.team import (
     session_yaml,
     split_foreign,
 )
+from trainer.verdict import ansi, render
 
 team_app = typer.Typer(help="Team study sessions: one session file, one results file per member, a board.",
                        no_args_is_help=True, add_completion=False, rich_markup_mode=None,
@@ -71,17 +77,9 @@ def _warn(message: str) -> None:
     typer.echo(f"drill: {printable(message)}", err=True)
 
 
-def _team_error(exc: TeamError) -> NoReturn:
-    for problem in exc.problems:
-        _warn(problem)
-    raise typer.Exit(2)
-
-
 def open_grading() -> Any:
     """The grader for `team run` (tests replace it with an in-process one)."""
-    from trainer.repl.grading import open_grading as opener
-
-    return opener()
+    return repl_grading.open_grading()
 
 
 def _read_session(path: Path, known: set[str]) -> TeamSession:
@@ -93,11 +91,7 @@ def _read_session(path: Path, known: set[str]) -> TeamSession:
         if exc.missing:
             usage_error(f"no session file at {path}; `drill team new` writes one")
         usage_error(str(exc))
-    try:
-        return parse_session(text, known, str(path))
-    except TeamError as exc:
-        _team_error(exc)
-        raise  # unreachable
+    return parse_session(text, known, str(path))  # TeamError: the CLI's error edge, exit 2
 
 
 # --------------------------------------------------------------------- new
@@ -116,10 +110,7 @@ def team_new(
     cat = load_catalogue_or_exit()
     if seed is None:
         seed = random.SystemRandom().randrange(1, 10**9)
-    try:
-        session = new_session(drills.split(","), minutes, seed, cat.specs, title)
-    except TeamError as exc:
-        _team_error(exc)
+    session = new_session(drills.split(","), minutes, seed, cat.specs, title)
     if out.is_dir():
         usage_error(f"{out} is a folder; give a file name such as {out / 'session.yaml'}")
     if out.exists() and not force:
@@ -146,8 +137,6 @@ def _results_path(folder: Path, name: str) -> Path:
 
 
 def _record(attempt: NewAttempt) -> Any:
-    from trainer.store import open_store
-
     with open_store() as store:
         return store.record_attempt(attempt)
 
@@ -207,25 +196,27 @@ def _grade_files(session: TeamSession, files: dict[str, str], flow: TeamRun, ses
         except UnreadableFile as exc:
             usage_error(str(exc))
     grading = open_grading()
-    try:
-        while (drill := flow.next_drill()) is not None:
-            if drill not in sources:
-                flow.add(DrillResult(drill, "skipped", None))
-                continue
-            started = utc_now()
-            report = grading.grade(drill, sources[drill], str(Path(files[drill]).resolve()), session.seed)
-            # graded after the fact: the grading time is not a solving time (no target), and the
-            # result is untimed (no seconds)
-            _record(attempt_from(report, drill=drill, mode="team", started_at=started, seconds=report.seconds,
-                                 code=sources[drill], session_id=session_id, target_seconds=None))
-            trap = report.trap.id if report.trap else None
-            flow.add(DrillResult(drill, "passed" if report.verdict == "pass" else "failed", None, 1, 0,
-                                 (trap,) if trap else (), case_hash(grading, drill, session.seed)))
-            typer.echo(ansi(render(report, "compact", width=shutil.get_terminal_size().columns),
-                            color=not no_color() and sys.stdout.isatty()), nl=False)
+
+    def grade(drill: str) -> Done[DrillResult]:
+        if drill not in sources:
+            return Done(DrillResult(drill, "skipped", None))
+        started = utc_now()
+        report = grading.grade(drill, sources[drill], str(Path(files[drill]).resolve()), session.seed)
+        # graded after the fact: the grading time is not a solving time (no target), and the
+        # result is untimed (no seconds)
+        _record(attempt_from(report, drill=drill, mode="team", started_at=started, seconds=report.seconds,
+                             code=sources[drill], session_id=session_id, target_seconds=None))
+        trap = report.trap.id if report.trap else None
+        typer.echo(ansi(render(report, "compact", width=shutil.get_terminal_size().columns),
+                        color=not no_color() and sys.stdout.isatty()), nl=False)
+        return Done(DrillResult(drill, "passed" if report.verdict == "pass" else "failed", None, 1, 0,
+                                (trap,) if trap else (), case_hash(grading, drill, session.seed)))
+
+    def after(drill: str, done: Done[DrillResult]) -> None:
+        if drill in sources:
             save()
-    finally:
-        grading.close()
+
+    run_queue(flow.queue, grading, grade, after=after)
 
 
 def has_terminal() -> bool:
@@ -234,44 +225,34 @@ def has_terminal() -> bool:
 
 def run_drill(spec: Any, grading: Any, options: Any, clock: Any) -> Any:
     """One drill in the REPL (trainer.repl's DrillRepl); returns its DrillOutcome."""
-    from trainer.paths import drill_home
-    from trainer.repl.app import DrillRepl
-
-    from trainer.sittings import SittingRecorder
-
-    sitting = SittingRecorder()
-    outcome = DrillRepl(spec, grading, record=sitting, home=drill_home(), clock=clock, options=options).run()
-    sitting.close(outcome.status, revealed=outcome.revealed, hints=outcome.hints)
-    return outcome
+    return open_drill(spec, grading, options, clock)
 
 
 def _run_repl(session: TeamSession, flow: TeamRun, session_id: int, save: Any, clock: Any, vi: bool = False) -> None:
     """The session's drills in order, one countdown (the flow's deadline), the session's seed."""
-    from trainer.repl.app import ReplOptions
-
     cat = load_catalogue_or_exit()
     grading = open_grading()
-    try:
-        while (drill := flow.next_drill()) is not None:
-            pos, total = flow.position()
-            options = ReplOptions(mode="team", deadline=flow.deadline, session_id=session_id, seed=session.seed,
-                                  label=f"team {pos}/{total}", in_session=True, vi=vi)
-            outcome = run_drill(cat.get(drill), grading, options, clock)
-            status = outcome.status if outcome.status in ("passed", "skipped", "quit", "timeout") else "failed"
-            graded = int(outcome.attempts) > 0 or status in ("passed", "failed")
-            flow.add(DrillResult(drill, status, float(outcome.seconds), int(outcome.attempts), int(outcome.hints),
-                                 tuple(outcome.traps), case_hash(grading, drill, session.seed) if graded else None),
-                     stop=bool(outcome.stop))
-            typer.echo(f"{drill}: {status}")
-            save()
-    finally:
-        grading.close()
+
+    def drill(drill_id: str) -> Done[DrillResult]:
+        pos, total = flow.position()
+        options = ReplOptions(mode="team", deadline=flow.deadline, session_id=session_id, seed=session.seed,
+                              label=f"team {pos}/{total}", in_session=True, vi=vi)
+        outcome = run_drill(cat.get(drill_id), grading, options, clock)
+        status = outcome.status if outcome.status in ("passed", "skipped", "quit", "timeout") else "failed"
+        graded = int(outcome.attempts) > 0 or status in ("passed", "failed")
+        return Done(DrillResult(drill_id, status, float(outcome.seconds), int(outcome.attempts), int(outcome.hints),
+                                tuple(outcome.traps), case_hash(grading, drill_id, session.seed) if graded else None),
+                    stop=bool(outcome.stop))
+
+    def after(drill_id: str, done: Done[DrillResult]) -> None:
+        typer.echo(f"{drill_id}: {done.result.status}")
+        save()
+
+    run_queue(flow.queue, grading, drill, after=after)
 
 
 def make_clock() -> Any:
     """The session clock: monotonic for the countdown, UTC for the records (tests use a fake)."""
-    from trainer.clock import SystemClock
-
     return SystemClock()
 
 
@@ -285,19 +266,13 @@ def team_run(
                                    help="grade this file for drill ID instead of opening the REPL (repeatable)"),
 ) -> None:
     """Do the session: its drills in the REPL under one countdown, graded with its seed."""
-    from trainer.cli.progress import store_errors
-    from trainer.store import open_store
-
     cat = load_catalogue_or_exit()
     session = _read_session(session_file, set(cat.specs))
     try:
         name = check_name(name)
     except ValueError as exc:
         usage_error(str(exc))
-    try:
-        files = parse_file_options(file, session)
-    except TeamError as exc:
-        _team_error(exc)
+    files = parse_file_options(file, session)
     if not files and not has_terminal():
         usage_error("team run needs a terminal for the REPL; to grade files instead, pass "
                     "--file ID=PATH for each drill")
@@ -313,12 +288,11 @@ def team_run(
     clock = make_clock()
     flow = TeamRun(session, clock)
     mode = "files" if files else "repl"
-    with store_errors():
-        with open_store() as store:
-            vi_mode = bool(store.settings().vi_mode)
-            session_id = store.start_session("team", {"session": session.id, "drills": list(session.drills),
-                                                      "minutes": session.minutes, "seed": session.seed,
-                                                      "name": name, "mode": mode})
+    with open_store() as store:
+        vi_mode = bool(store.settings().vi_mode)
+        session_id = store.start_session("team", {"session": session.id, "drills": list(session.drills),
+                                                  "minutes": session.minutes, "seed": session.seed,
+                                                  "name": name, "mode": mode})
 
     def save() -> None:
         _save(target, add_run(earlier, session, name, flow.run(clock.now(), mode)))
@@ -329,17 +303,15 @@ def team_run(
         again = f" (after your {'earlier run, which stays' if n == 1 else f'{n} earlier runs, which stay'} there)"
     typer.echo(f"Team session {session.id}: {plural(len(session.drills), 'drill')} in {session.minutes:g} minutes, "
                f"seed {session.seed}. Results go to {printable(target)}{again}.")
-    with store_errors():
-        if files:
-            _grade_files(session, files, flow, session_id, save)
-        else:
-            _run_repl(session, flow, session_id, save, clock, vi_mode)
+    if files:
+        _grade_files(session, files, flow, session_id, save)
+    else:
+        _run_repl(session, flow, session_id, save, clock, vi_mode)
     final = flow.run(clock.now(), mode)
     _save(target, add_run(earlier, session, name, final))
-    with store_errors():
-        with open_store() as store:
-            store.end_session(session_id, {"solved": final.solved, "seconds": final.solved_seconds,
-                                           "results": str(target)})
+    with open_store() as store:
+        store.end_session(session_id, {"solved": final.solved, "seconds": final.solved_seconds,
+                                       "results": str(target)})
     timing = "" if final.timed else " (untimed: graded from files)"
     typer.echo(f"{name}: solved {final.solved}/{len(session.drills)}{timing}; wrote {printable(target)}. "
                f"`drill team board {printable(folder)}` shows the board.")
@@ -395,9 +367,6 @@ def team_board(
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="write to FILE"),
 ) -> None:
     """The leaderboard and per-drill breakdown merged from every member's results file."""
-    from trainer.team.render import render_board_html, render_board_md, render_board_text
-    from trainer.cli.reporting import terminal_width
-
     fmt = fmt.lower()
     if fmt not in BOARD_FORMATS:
         usage_error(f"unknown format {fmt!r}; choose one of {', '.join(BOARD_FORMATS)}")

@@ -7,47 +7,44 @@ from datetime import datetime
 from trainer.clock import MonotonicClock
 from trainer.team.results import DrillResult, Run, session_run
 from trainer.team.session import TeamSession
+from trainer.timed_queue import TimedQueue
 
 
 @dataclass
 class TeamRun:
     """One member's pass through a session: drills in order under one countdown that
-    never pauses (the session's minutes). The CLI runs each drill and hands back a result."""
+    never pauses (the session's minutes), a TimedQueue (trainer.timed_queue). The CLI runs
+    each drill and hands back a result."""
 
     session: TeamSession
     clock: MonotonicClock
-    done: list[DrillResult] = field(default_factory=list)
-    stopped: bool = False
-    started: float = 0.0
-    _next: int = 0
+    queue: TimedQueue[str, DrillResult] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.started = self.clock.monotonic()
+        self.queue = TimedQueue(self.session.drills, self.clock, self.session.minutes)
+
+    @property
+    def done(self) -> list[DrillResult]:
+        return self.queue.results
 
     @property
     def deadline(self) -> float:
-        return self.started + self.session.minutes * 60
+        return self.queue.started + self.session.minutes * 60
 
     def left(self) -> float:
         return max(0.0, self.deadline - self.clock.monotonic())
 
     def over(self) -> bool:
-        return self.stopped or self.left() <= 0
+        return self.queue.over()
 
     def next_drill(self) -> str | None:
-        if self.over() or self._next >= len(self.session.drills):
-            return None
-        drill = self.session.drills[self._next]
-        self._next += 1
-        return drill
+        return self.queue.next()
 
     def position(self) -> tuple[int, int]:
-        return self._next, len(self.session.drills)
+        return self.queue.position()
 
     def add(self, result: DrillResult, stop: bool = False) -> None:
-        self.done.append(result)
-        if stop:
-            self.stopped = True
+        self.queue.add(result, stop)
 
     def run(self, finished_at: datetime, mode: str = "repl") -> Run:
         return session_run(self.session, self.done, finished_at, mode)
