@@ -88,8 +88,8 @@ def report_problems(path: Path, source: str, report: Report) -> list[str]:
     if name.startswith("ok_"):
         if report.verdict != "pass":
             failing = sum(1 for c in report.cases if c.verdict != "pass")
-            return [f"{at} an ok_ file must pass, but it fails ({report.verdict}, {failing} case(s)); "
-                    f"first: {_first_failure(report)}"]
+            what = f"fails {failing} case(s); first" if failing else f"gives {report.verdict}"
+            return [f"{at} an ok_ file must pass, but it {what}: {_first_failure(report)}"]
         return []
     if report.verdict == "pass":
         return [f"{at} a bad_ file must fail, but it passes every case"]

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from grader import samples
-from grader.spec import builtin_drill_root, load_catalogue
+from grader.spec import load_catalogue
 from grader.userfile import SOLUTION_LIMIT, read_text
 
 CATALOGUE = load_catalogue()
@@ -43,7 +43,7 @@ def test_every_drill_has_a_slip():
 def test_every_solutions_folder_belongs_to_a_drill_beside_it():
     """validate finds solutions through their drill, so a folder named for no drill of its
     topic folder (a typo, a renamed drill) would silently go unchecked."""
-    found = sorted(Path(p) for p in builtin_drill_root().glob("*/solutions/*") if p.is_dir())
+    found = sorted(p for p in (REPO / "drills").glob("*/solutions/*") if p.is_dir())
     checked = {samples.folder(spec) for spec in CATALOGUE.specs.values()}
     assert found, "no sample solutions found"
     assert [str(p) for p in found if p not in checked] == []
