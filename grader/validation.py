@@ -84,7 +84,8 @@ def reference_problems(grader: Grader, prep: Prepared, ref_source: str) -> list[
     for case in report.cases:
         if case.verdict != "pass":
             line = _line_for(spec.path, f"name: {case.name}")
-            problems.append(f"{spec.path}:{line}: cases.{case.name}: the reference {case.function}() gives {case.verdict}: {case.message}")
+            problems.append(f"{spec.path}:{line}: cases.{case.name}: the reference {case.function}() "
+                            f"gives {case.verdict}: {case.message}")
     if report.verdict != "pass" and report.message and not report.cases:
         problems.append(f"{spec.path}:1: reference: {report.message}")
     return problems
@@ -99,10 +100,12 @@ def trap_problems(grader: Grader, prep: Prepared, ref_source: str) -> list[str]:
         r = grader.grade_prepared(prep, source, str(spec.reference_path))
         line = _line_for(spec.path, f"id: {trap.id}")
         if r.verdict == "pass":
-            problems.append(f"{spec.path}:{line}: traps.{trap.id}: the trap {trap.function}() passes every case; add a case that catches it")
+            problems.append(f"{spec.path}:{line}: traps.{trap.id}: the trap {trap.function}() passes every case; "
+                            "add a case that catches it")
         elif r.trap is None or r.trap.id != trap.id:
             named = r.trap.id if r.trap else "nothing"
-            problems.append(f"{spec.path}:{line}: traps.{trap.id}: rejected ({r.verdict}) but named {named}; make a case where only this trap differs")
+            problems.append(f"{spec.path}:{line}: traps.{trap.id}: rejected ({r.verdict}) but named {named}; "
+                            "make a case where only this trap differs")
     return problems
 
 

@@ -187,7 +187,8 @@ def validate(
         for p in problems:
             typer.echo(printable(p), err=True)
         failing = sorted({p.split(":", 1)[0] for p in problems})
-        typer.echo(f"validate: {len(problems)} problem(s) in {len(failing)} file(s), {len(specs)} drills checked in {elapsed:.1f} s", err=True)
+        typer.echo(f"validate: {len(problems)} problem(s) in {len(failing)} file(s), {len(specs)} drills checked "
+                   f"in {elapsed:.1f} s", err=True)
         raise typer.Exit(1)
     typer.echo(f"validate: {len(specs)} drills ok in {elapsed:.1f} s")
 
