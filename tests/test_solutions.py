@@ -67,3 +67,47 @@ def test_validate_checks_the_solutions_of_a_drill_path_drill(tmp_path):
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert f"{bad}:1: (solution): `# trap: none`, but the report names the trap add-two" in proc.stderr
     assert "ok_plus.py" not in proc.stderr and "1 problem(s) in 1 file(s)" in proc.stderr, proc.stderr
+
+
+def test_what_a_sample_promises_is_checked_before_grading():
+    """The name and the first line, without running anything: one line per problem, naming the file."""
+    spec = CATALOGUE.get("mha-padding")
+    at = Path("/x/bad_slip_y.py")
+    assert samples.header_problems(spec, Path("/x/ok_y.py"), "import torch\n") == []
+    assert samples.header_problems(spec, at, "# trap: none\n") == []
+    assert samples.header_problems(spec, Path("/x/y.py"), "") == [
+        "/x/y.py:1: (solution): name sample solutions ok_*.py (must pass) or bad_*.py (must fail)"]
+    assert samples.header_problems(spec, at, "# trap: no-mask\n") == [
+        "/x/bad_slip_y.py:1: (solution): a bad_slip_ file starts with `# trap: none`"]
+    unknown = samples.header_problems(spec, Path("/x/bad_y.py"), "# trap: no-such\n")
+    assert unknown == ["/x/bad_y.py:1: (solution): `# trap: no-such` is not a trap of mha-padding (its traps: scale-by-d, "
+                       "softmax-over-queries, mask-on-queries, no-mask, merge-without-transpose)"]
+    assert "names no trap" in samples.header_problems(spec, Path("/x/bad_y.py"), "# trap:\n")[0]
+
+
+def test_what_a_report_must_say_for_each_kind_of_sample():
+    from grader.report import CaseResult, Report, TrapMatch
+
+    def report(verdict: str, trap: str | None = None, *cases: CaseResult) -> Report:
+        return Report("d", verdict, list(cases), trap=TrapMatch(trap, "m") if trap else None)
+
+    ok, wrong = CaseResult("a", "f", "pass"), CaseResult("b", "f", "wrong", "values differ\nmore")
+    check = samples.report_problems
+    assert check(Path("ok_x.py"), "", report("pass", None, ok)) == []
+    assert check(Path("ok_x.py"), "", report("wrong", None, ok, wrong)) == [
+        "ok_x.py:1: (solution): an ok_ file must pass, but it fails 1 case(s); first: case b, f(): wrong: values differ"]
+    assert check(Path("bad_x.py"), "", report("pass", None, ok)) == [
+        "bad_x.py:1: (solution): a bad_ file must fail, but it passes every case"]
+    assert check(Path("bad_x.py"), "# trap: none\n", report("wrong", None, wrong)) == []
+    assert check(Path("bad_x.py"), "# trap: none\n", report("wrong", "t", wrong)) == [
+        "bad_x.py:1: (solution): `# trap: none`, but the report names the trap t; a slip must name no trap"]
+    assert check(Path("bad_x.py"), "# trap: t\n", report("wrong", "t", wrong)) == []
+    assert "the report names no trap; first: case b" in check(Path("bad_x.py"), "# trap: t\n", report("wrong", None, wrong))[0]
+    device = CaseResult("device", "f", "error", "cpu and cuda:0; make it with device=x.device")
+    assert check(Path("bad_device_x.py"), "", report("error", None, ok, device)) == []
+    assert "must pass every real case" in check(Path("bad_device_x.py"), "", report("error", None, wrong, device))[0]
+    assert "must fail the device case" in check(Path("bad_device_x.py"), "", report("wrong", None, wrong))[0]
+    memory = CaseResult("scale", "f", "memory", "peak 9 GiB; the reference peaks at 1 MiB")
+    assert check(Path("bad_memory_x.py"), "", report("memory", None, ok, memory)) == []
+    assert "must fail the memory-at-scale check; got no scale check ran" in check(
+        Path("bad_memory_x.py"), "", report("wrong", None, wrong))[0]
