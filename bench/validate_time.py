@@ -29,13 +29,13 @@ def full_runs(runs: int) -> list[float]:
 
 def per_drill() -> list[tuple[str, float]]:
     from grader.engine import Grader
-    from grader.validation import validate_spec
+    from grader.validation import validate_drill
 
     grader = Grader()
     out = []
     for spec in grader.catalogue.specs.values():
         t0 = time.perf_counter()
-        validate_spec(grader, spec, 1)
+        validate_drill(grader, spec, 1)
         out.append((spec.id, time.perf_counter() - t0))
     return out
 

@@ -1,12 +1,17 @@
-"""`drill validate` for one spec: the reference passes its oracle on every case,
+"""`drill validate` for one drill: the reference passes its oracle on every case,
 every trap is rejected (and named as itself), the empty skeleton fails, the
-coverage rules of DRILLS.md hold. Problems name file, line and field."""
+coverage rules of DRILLS.md hold, and the sample solutions beside the drill do
+what their names say (grader.samples). Problems name file, line and field.
+
+The tests call these same functions (tests/test_drills.py,
+tests/test_solutions.py): this module is the one definition of a valid drill."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from grader.cases import CaseError
+from grader.cases import CaseError, Prepared
 from grader.engine import Grader
+from grader.samples import check_samples
 from grader.spec import Spec
 from grader.userfile import REFERENCE_LIMIT, SPEC_LIMIT, UnreadableFile, read_text
 
@@ -44,6 +49,7 @@ def coverage_problems(spec: Spec) -> list[str]:
 
 
 def validate_spec(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
+    """The spec alone: coverage, the reference against its oracle, the skeleton, every trap."""
     problems = coverage_problems(spec)
     try:
         ref_source = read_text(spec.reference_path, REFERENCE_LIMIT)
@@ -56,25 +62,50 @@ def validate_spec(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
     for fp in getattr(prep.fake, "functions", []):
         if fp.device_fault:
             problems.append(f"{spec.path}:{_line_for(spec.path, fp.name + ':')}: functions.{fp.name}: {fp.why_no_device}")
+    problems += reference_problems(grader, prep, ref_source)
+    skeleton = grader.grade_prepared(prep, spec.skeleton(), "<skeleton>")
+    if skeleton.verdict == "pass":
+        problems.append(f"{spec.path}:{_line_for(spec.path, 'functions:')}: functions: the empty skeleton passes every case")
+    problems += trap_problems(grader, prep, ref_source)
+    return problems
+
+
+def validate_drill(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
+    """Everything `drill validate` proves about one drill: the spec, then its sample solutions
+    (grader.samples; a drill without any is fine)."""
+    return validate_spec(grader, spec, seed) + check_samples(grader, spec, seed)
+
+
+def reference_problems(grader: Grader, prep: Prepared, ref_source: str) -> list[str]:
+    """The reference passes its oracle on every case of these prepared cases."""
+    spec = prep.spec
+    problems = []
     report = grader.grade_prepared(prep, ref_source, str(spec.reference_path))
     for case in report.cases:
         if case.verdict != "pass":
             line = _line_for(spec.path, f"name: {case.name}")
-            problems.append(f"{spec.path}:{line}: cases.{case.name}: the reference {case.function}() gives {case.verdict}: {case.message}")
+            problems.append(f"{spec.path}:{line}: cases.{case.name}: the reference {case.function}() "
+                            f"gives {case.verdict}: {case.message}")
     if report.verdict != "pass" and report.message and not report.cases:
         problems.append(f"{spec.path}:1: reference: {report.message}")
-    skeleton = grader.grade_prepared(prep, spec.skeleton(), "<skeleton>")
-    if skeleton.verdict == "pass":
-        problems.append(f"{spec.path}:{_line_for(spec.path, 'functions:')}: functions: the empty skeleton passes every case")
+    return problems
+
+
+def trap_problems(grader: Grader, prep: Prepared, ref_source: str) -> list[str]:
+    """Each trap, put in place of the function it replaces, is rejected and named as itself."""
+    spec = prep.spec
+    problems = []
     for trap in spec.traps:
         source = ref_source + f"\n\n{trap.replaces} = {trap.function}\n"
         r = grader.grade_prepared(prep, source, str(spec.reference_path))
         line = _line_for(spec.path, f"id: {trap.id}")
         if r.verdict == "pass":
-            problems.append(f"{spec.path}:{line}: traps.{trap.id}: the trap {trap.function}() passes every case; add a case that catches it")
+            problems.append(f"{spec.path}:{line}: traps.{trap.id}: the trap {trap.function}() passes every case; "
+                            "add a case that catches it")
         elif r.trap is None or r.trap.id != trap.id:
             named = r.trap.id if r.trap else "nothing"
-            problems.append(f"{spec.path}:{line}: traps.{trap.id}: rejected ({r.verdict}) but named {named}; make a case where only this trap differs")
+            problems.append(f"{spec.path}:{line}: traps.{trap.id}: rejected ({r.verdict}) but named {named}; "
+                            "make a case where only this trap differs")
     return problems
 
 

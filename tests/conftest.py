@@ -34,9 +34,4 @@ def reference_source(spec) -> str:
     return Path(spec.reference_path).read_text(encoding="utf-8")
 
 
-def trap_source(spec, trap) -> str:
-    """The reference module with one function replaced by the trap: a wrong solution file."""
-    return reference_source(spec) + f"\n\n{trap.replaces} = {trap.function}\n"
-
-
 os.environ.setdefault("DRILL_TEST", "1")

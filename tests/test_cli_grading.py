@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from trainer.cli import _register, app
 
-SOLUTIONS = Path(__file__).parent / "solutions" / "mha-padding"
+SOLUTIONS = Path(__file__).resolve().parents[1] / "drills" / "02-attention" / "solutions" / "mha-padding"
 EXAMPLE = Path(__file__).resolve().parents[1] / "drills" / "02-attention" / "mha-padding.yaml"
 
 

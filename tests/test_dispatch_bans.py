@@ -12,7 +12,7 @@ to be a real way around the ban (outside the sandbox it computes the drill's
 answer), then graded: it must be judged `banned`, with a message naming the
 banned function and the operator. That the bans refuse nothing a correct
 solution needs is shown where those are graded, with the bans on: every
-drill's reference in test_drills.py, every tests/solutions/*/ok_*.py in
+drill's reference in test_drills.py, every drills/*/solutions/*/ok_*.py in
 test_solutions.py.
 """
 from __future__ import annotations

@@ -19,13 +19,13 @@ from trainer.repl.keys import next_indent
 from trainer.verdict import plain
 from trainer.store import NewAttempt, open_store
 
-SOLUTIONS = Path(__file__).parent / "solutions"
+DRILLS = Path(__file__).resolve().parents[1] / "drills"
 PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"
 CTRL_C, CTRL_Q, CTRL_S = "\x03", "\x11", "\x13"
 
 
 def solution(drill: str, name: str) -> str:
-    return (SOLUTIONS / drill / name).read_text(encoding="utf-8")
+    return next(DRILLS.glob(f"*/solutions/{drill}/{name}")).read_text(encoding="utf-8")
 
 
 def paste(text: str) -> str:

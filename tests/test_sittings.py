@@ -288,7 +288,7 @@ def test_check_record_is_one_sitting_per_run(home):
     from trainer.cli import _register, app
 
     _register()
-    folder = ROOT / "tests" / "solutions" / "mha-padding"
+    folder = ROOT / "drills" / "02-attention" / "solutions" / "mha-padding"
     result = CliRunner().invoke(app, ["check", "mha-padding", str(folder / "bad_scale_d.py"),
                                       str(folder / "ok_einsum.py"), "--record", "--seed", "3"])
     assert result.exit_code == 1, result.output  # one file failed

@@ -1,74 +1,113 @@
 """Solutions written the way people write them, not the way the reference does.
 
-tests/solutions/<drill-id>/ok_*.py must pass (other routes: einsum, loops,
-numpy inside, any mask dtype); bad_*.py must fail. When a bad file's first line
-is `# trap: <id>` the report must name that trap; when it is `# trap: none`
-(a realistic slip that is none of the drill's traps, bad_slip_*.py) the report
-must name no trap at all: a trap named for it would teach a false lesson.
-bad_device_*.py pass every real case and fail the device case (fake CUDA
-inputs); bad_memory_*.py fail the memory-at-scale check with both peaks in the
-message.
+Each drill keeps its sample solutions beside it, in
+drills/<folder>/solutions/<drill-id>/ (drills/README.md: ok_*.py pass, bad_*.py
+fail, `# trap: <id>` / `# trap: none`, bad_slip_, bad_device_, bad_memory_).
+Each file is one test, checked by the function `drill validate` runs
+(grader.samples.check_file), so the rules are written once. What validate
+cannot see is checked here: every drill has a slip, and no solutions folder is
+left without its drill.
 """
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).parent / "solutions"
-FILES = sorted(ROOT.glob("*/*.py"))
-DRILLS = Path(__file__).parent.parent / "drills"
+from grader import samples
+from grader.spec import load_catalogue
+from grader.userfile import SOLUTION_LIMIT, read_text
+
+CATALOGUE = load_catalogue()
+FILES = [(spec, path) for spec in CATALOGUE.specs.values() for path in samples.files(spec)]
+SEED = 7
+REPO = Path(__file__).resolve().parents[1]
+TOY = Path(__file__).parent / "fixtures" / "drills" / "sandbox-toy"
 
 
-def _expected_trap(path: Path) -> str | None:
-    """The trap id after `# trap:` on the first line, "none" for a slip, None when unstated."""
-    first = path.read_text(encoding="utf-8").splitlines()[:1]
-    if first and first[0].startswith("# trap:"):
-        return first[0].split(":", 1)[1].split()[0]
-    return None
-
-
-@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_solution_file(grader, path):
-    drill_id = path.parent.name
-    report = grader.grade(drill_id, path.read_text(encoding="utf-8"), str(path), seed=7)
-    if path.name.startswith("ok_"):
-        bad = [(c.name, c.function, c.verdict, c.message) for c in report.cases if c.verdict != "pass"]
-        assert report.verdict == "pass", bad
-    else:
-        assert path.name.startswith("bad_"), "name solution files ok_*.py or bad_*.py"
-        assert report.verdict != "pass"
-        trap = _expected_trap(path)
-        assert not path.name.startswith("bad_slip_") or trap == "none", "a bad_slip_*.py file starts with `# trap: none`"
-        if trap == "none":
-            assert report.trap is None, f"no trap explains this slip, but the report names {report.trap.id!r}"
-        elif trap:
-            assert report.trap is not None and report.trap.id == trap, report.first_failure and report.first_failure.message
-        if path.name.startswith("bad_device_"):  # correct on a CPU, mixes CPU tensors with GPU inputs (issue 14)
-            device = [c for c in report.cases if c.name == "device" and c.verdict == "error"]
-            assert device, [(c.name, c.verdict, c.message) for c in report.cases if c.verdict != "pass"]
-            assert "device" in device[0].message and "device=x.device" in device[0].message
-            assert all(c.verdict == "pass" for c in report.cases if c.name not in ("device", "scale")), report.first_failure
-        if path.name.startswith("bad_memory_"):  # right values, too much memory at the scale sizes
-            res = next(c for c in report.cases if c.name == "scale")
-            assert res.verdict == "memory" and "the reference peaks at" in res.message, res.message
+@pytest.mark.parametrize("spec,path", FILES, ids=[f"{s.id}/{p.name}" for s, p in FILES])
+def test_solution_file(grader, spec, path):
+    assert samples.check_file(grader, spec, path, seed=SEED) == []
 
 
 def test_every_drill_has_a_slip():
     """Issue 10: every drill has at least one realistic wrong solution that is none of its traps."""
-    drills = {p.stem for p in DRILLS.glob("*/*.yaml")}
-    slips = {p.parent.name for p in FILES if _expected_trap(p) == "none"}
-    assert drills, "no drill specs found"
-    assert sorted(drills - slips) == []
+    slips = {spec.id for spec, path in FILES if samples.expected_trap(read_text(path, SOLUTION_LIMIT)) == samples.SLIP}
+    assert CATALOGUE.specs, "no drill specs found"
+    assert sorted(set(CATALOGUE.specs) - slips) == []
 
 
-def test_trap_headers_name_real_traps(catalogue):
-    """`# trap: <id>` names a trap of the file's own drill (a typo would make the test vacuous)."""
-    wrong = []
-    for path in FILES:
-        trap = _expected_trap(path)
-        if trap and trap != "none":
-            ids = {t.id for t in catalogue.get(path.parent.name).traps}
-            if trap not in ids:
-                wrong.append(f"{path.parent.name}/{path.name}: {trap}")
-    assert wrong == []
+def test_every_solutions_folder_belongs_to_a_drill_beside_it():
+    """validate finds solutions through their drill, so a folder named for no drill of its
+    topic folder (a typo, a renamed drill) would silently go unchecked."""
+    found = sorted(p for p in (REPO / "drills").glob("*/solutions/*") if p.is_dir())
+    checked = {samples.folder(spec) for spec in CATALOGUE.specs.values()}
+    assert found, "no sample solutions found"
+    assert [str(p) for p in found if p not in checked] == []
+    assert not (Path(__file__).parent / "solutions").exists(), "sample solutions live beside their drill"
+
+
+def test_validate_checks_the_solutions_of_a_drill_path_drill(tmp_path):
+    """A DRILL_PATH author gets the same check: a `# trap: none` slip that the grader
+    names as a trap is one problem line naming the file, and validate exits 1."""
+    folder = tmp_path / "my-drills" / "01-toys"
+    (folder / "solutions" / "add-one").mkdir(parents=True)
+    spec = TOY.with_suffix(".yaml").read_text().replace("id: sandbox-toy", "id: add-one")
+    (folder / "add-one.yaml").write_text(spec + "scale: {dims: {N: 100000}, budget: 4}\n")
+    (folder / "add-one.py").write_text(TOY.with_suffix(".py").read_text())
+    (folder / "solutions" / "add-one" / "ok_plus.py").write_text("def add_one(x):\n    return x + 1\n")
+    bad = folder / "solutions" / "add-one" / "bad_x.py"
+    bad.write_text("# trap: none\ndef add_one(x):\n    return x + 2\n")
+    env = {**os.environ, "DRILL_PATH": str(folder.parent), "PYTHONPATH": str(REPO)}
+    proc = subprocess.run([sys.executable, "-m", "trainer", "validate", str(folder / "add-one.yaml"), "--quiet"],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert f"{bad}:1: (solution): `# trap: none`, but the report names the trap add-two" in proc.stderr
+    assert "ok_plus.py" not in proc.stderr and "1 problem(s) in 1 file(s)" in proc.stderr, proc.stderr
+
+
+def test_what_a_sample_promises_is_checked_before_grading():
+    """The name and the first line, without running anything: one line per problem, naming the file."""
+    spec = CATALOGUE.get("mha-padding")
+    at = Path("/x/bad_slip_y.py")
+    assert samples.header_problems(spec, Path("/x/ok_y.py"), "import torch\n") == []
+    assert samples.header_problems(spec, at, "# trap: none\n") == []
+    assert samples.header_problems(spec, Path("/x/y.py"), "") == [
+        "/x/y.py:1: (solution): name sample solutions ok_*.py (must pass) or bad_*.py (must fail)"]
+    assert samples.header_problems(spec, at, "# trap: no-mask\n") == [
+        "/x/bad_slip_y.py:1: (solution): a bad_slip_ file starts with `# trap: none`"]
+    unknown = samples.header_problems(spec, Path("/x/bad_y.py"), "# trap: no-such\n")
+    assert unknown == ["/x/bad_y.py:1: (solution): `# trap: no-such` is not a trap of mha-padding (its traps: scale-by-d, "
+                       "softmax-over-queries, mask-on-queries, no-mask, merge-without-transpose)"]
+    assert "names no trap" in samples.header_problems(spec, Path("/x/bad_y.py"), "# trap:\n")[0]
+
+
+def test_what_a_report_must_say_for_each_kind_of_sample():
+    from grader.report import CaseResult, Report, TrapMatch
+
+    def report(verdict: str, trap: str | None = None, *cases: CaseResult) -> Report:
+        return Report("d", verdict, list(cases), trap=TrapMatch(trap, "m") if trap else None)
+
+    ok, wrong = CaseResult("a", "f", "pass"), CaseResult("b", "f", "wrong", "values differ\nmore")
+    check = samples.report_problems
+    assert check(Path("ok_x.py"), "", report("pass", None, ok)) == []
+    assert check(Path("ok_x.py"), "", report("wrong", None, ok, wrong)) == [
+        "ok_x.py:1: (solution): an ok_ file must pass, but it fails 1 case(s); first: case b, f(): wrong: values differ"]
+    assert check(Path("bad_x.py"), "", report("pass", None, ok)) == [
+        "bad_x.py:1: (solution): a bad_ file must fail, but it passes every case"]
+    assert check(Path("bad_x.py"), "# trap: none\n", report("wrong", None, wrong)) == []
+    assert check(Path("bad_x.py"), "# trap: none\n", report("wrong", "t", wrong)) == [
+        "bad_x.py:1: (solution): `# trap: none`, but the report names the trap t; a slip must name no trap"]
+    assert check(Path("bad_x.py"), "# trap: t\n", report("wrong", "t", wrong)) == []
+    assert "the report names no trap; first: case b" in check(Path("bad_x.py"), "# trap: t\n", report("wrong", None, wrong))[0]
+    device = CaseResult("device", "f", "error", "cpu and cuda:0; make it with device=x.device")
+    assert check(Path("bad_device_x.py"), "", report("error", None, ok, device)) == []
+    assert "must pass every real case" in check(Path("bad_device_x.py"), "", report("error", None, wrong, device))[0]
+    assert "must fail the device case" in check(Path("bad_device_x.py"), "", report("wrong", None, wrong))[0]
+    memory = CaseResult("scale", "f", "memory", "peak 9 GiB; the reference peaks at 1 MiB")
+    assert check(Path("bad_memory_x.py"), "", report("memory", None, ok, memory)) == []
+    assert "must fail the memory-at-scale check; got no scale check ran" in check(
+        Path("bad_memory_x.py"), "", report("wrong", None, wrong))[0]

@@ -19,7 +19,7 @@ import pytest
 from tests.tmux_screen import TmuxSession
 
 ROOT = Path(__file__).resolve().parent.parent
-SOLUTION = ROOT / "tests" / "solutions" / "mha-padding" / "ok_einsum.py"
+SOLUTION = ROOT / "drills" / "02-attention" / "solutions" / "mha-padding" / "ok_einsum.py"
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 

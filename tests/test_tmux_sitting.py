@@ -19,7 +19,7 @@ import pytest
 from tests.tmux_screen import TmuxSession
 
 ROOT = Path(__file__).resolve().parent.parent
-SOLUTIONS = ROOT / "tests" / "solutions" / "mha-padding"
+SOLUTIONS = ROOT / "drills" / "02-attention" / "solutions" / "mha-padding"
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 

@@ -7,7 +7,7 @@ from trainer.repl.grading import InProcessGrading
 from trainer.verdict import plain
 from trainer.watch import watch
 
-SOLUTIONS = Path(__file__).parent / "solutions" / "masked-mean"
+SOLUTIONS = Path(__file__).resolve().parents[1] / "drills" / "03-ragged" / "solutions" / "masked-mean"
 
 
 def test_grades_on_start_and_on_every_save(tmp_path, grader):

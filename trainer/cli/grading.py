@@ -141,7 +141,8 @@ def validate(
     seed: int = typer.Option(1, "--seed", help="case seed"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
 ) -> None:
-    """Prove every spec: schema, reference passes its oracle, traps rejected, skeleton fails, quiz parses."""
+    """Prove every spec: schema, reference passes its oracle, traps rejected, skeleton fails, quiz parses,
+    and the sample solutions in solutions/<id>/ beside the spec do what their names say."""
     from grader.spec import SpecError, load_catalogue
 
     roots = None
@@ -154,7 +155,7 @@ def validate(
     if not cat.specs and not problems:
         usage_error(f"no drill specs found under {path}")
     from grader.engine import Grader
-    from grader.validation import fake_checks, validate_spec
+    from grader.validation import fake_checks, validate_drill
 
     grader = Grader(cat)
     specs = list(cat.specs.values())
@@ -165,7 +166,7 @@ def validate(
         if not quiet:
             _progress(i, len(specs), spec.id, show_bar)
         try:
-            problems.extend(validate_spec(grader, spec, seed))
+            problems.extend(validate_drill(grader, spec, seed))
             checks.extend(f"{spec.id}: {line}" for line in fake_checks(grader, spec, seed))
         except SpecError as exc:
             problems.extend(exc.problems)
@@ -178,7 +179,8 @@ def validate(
         for p in problems:
             typer.echo(printable(p), err=True)
         failing = sorted({p.split(":", 1)[0] for p in problems})
-        typer.echo(f"validate: {len(problems)} problem(s) in {len(failing)} file(s), {len(specs)} drills checked in {elapsed:.1f} s", err=True)
+        typer.echo(f"validate: {len(problems)} problem(s) in {len(failing)} file(s), {len(specs)} drills checked "
+                   f"in {elapsed:.1f} s", err=True)
         raise typer.Exit(1)
     typer.echo(f"validate: {len(specs)} drills ok in {elapsed:.1f} s")
 

@@ -1,0 +1,152 @@
+"""A drill's sample solutions, checked by `drill validate`.
+
+They live beside the drill, as exercism keeps `.meta/` beside each exercise:
+`<folder>/solutions/<id>/` next to `<folder>/<id>.yaml`, for a built-in drill
+and for a `DRILL_PATH` drill alike, so an author gets the same check either
+way. The file name says what a file must do, and its first line may say more:
+
+- `ok_*.py` passes every case (other routes: einsum, loops, numpy inside);
+- `bad_*.py` fails; a first line `# trap: <id>` must be named as that trap of
+  the drill, `# trap: none` must be named as no trap at all (a trap named for
+  it would teach a false lesson); `bad_slip_*.py` start with `# trap: none`;
+- `bad_device_*.py` pass every real case and fail the device case (fake CUDA
+  inputs), with a message that says `device=x.device`;
+- `bad_memory_*.py` fail the memory-at-scale check with both peaks.
+
+Each problem is one line, `file:line: (solution): what went wrong`, like the
+spec's problems. A drill without a solutions folder has nothing to check.
+Files come from an author's folder, so they are read with the capped readers.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from grader.cases import CaseError
+from grader.engine import Grader
+from grader.report import Report
+from grader.spec import Spec
+from grader.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
+
+FIELD = "(solution)"
+SLIP = "none"
+
+
+def folder(spec: Spec) -> Path:
+    """Where the drill's sample solutions live: `solutions/<id>/` beside its spec."""
+    return Path(spec.path).parent / "solutions" / spec.id
+
+
+def files(spec: Spec) -> list[Path]:
+    """The drill's sample solution files, sorted (none when it has no solutions folder)."""
+    where = folder(spec)
+    if not where.is_dir():
+        return []
+    return sorted(p for p in where.glob("*.py"))
+
+
+def expected_trap(source: str) -> str | None:
+    """The trap id after `# trap:` on the first line, "none" for a slip, "" when the line names
+    nothing, None when there is no such line."""
+    first = source.splitlines()[:1]
+    if not first or not first[0].startswith("# trap:"):
+        return None
+    words = first[0].split(":", 1)[1].split()
+    return words[0] if words else ""
+
+
+def _first_failure(report: Report) -> str:
+    bad = [c for c in report.cases if c.verdict != "pass"]
+    if not bad:
+        return (report.message.splitlines() or [str(report.verdict)])[0]
+    case = bad[0]
+    message = case.message.splitlines()[0] if case.message else ""
+    return f"case {case.name}, {case.function}(): {case.verdict}" + (f": {message}" if message else "")
+
+
+def header_problems(spec: Spec, path: Path, source: str) -> list[str]:
+    """What the file's name and first line promise, checked before grading."""
+    at = f"{path}:1: {FIELD}:"
+    name = path.name
+    if not (name.startswith("ok_") or name.startswith("bad_")):
+        return [f"{at} name sample solutions ok_*.py (must pass) or bad_*.py (must fail)"]
+    trap = expected_trap(source)
+    out = []
+    if trap == "":
+        out.append(f"{at} `# trap:` names no trap; write `# trap: <id>` or `# trap: none`")
+    elif trap is not None and trap != SLIP and trap not in {t.id for t in spec.traps}:
+        known = ", ".join(t.id for t in spec.traps) or "none"
+        out.append(f"{at} `# trap: {trap}` is not a trap of {spec.id} (its traps: {known})")
+    if name.startswith("bad_slip_") and trap != SLIP:
+        out.append(f"{at} a bad_slip_ file starts with `# trap: none`")
+    return out
+
+
+def report_problems(path: Path, source: str, report: Report) -> list[str]:
+    """What the grader's report says against the file's name and first line."""
+    at = f"{path}:1: {FIELD}:"
+    name = path.name
+    if name.startswith("ok_"):
+        if report.verdict != "pass":
+            failing = sum(1 for c in report.cases if c.verdict != "pass")
+            what = f"fails {failing} case(s); first" if failing else f"gives {report.verdict}"
+            return [f"{at} an ok_ file must pass, but it {what}: {_first_failure(report)}"]
+        return []
+    if report.verdict == "pass":
+        return [f"{at} a bad_ file must fail, but it passes every case"]
+    out = []
+    trap = expected_trap(source)
+    named = report.trap.id if report.trap else None
+    if trap == SLIP and named is not None:
+        out.append(f"{at} `# trap: none`, but the report names the trap {named}; a slip must name no trap")
+    elif trap and trap != SLIP and named != trap:
+        out.append(f"{at} `# trap: {trap}`, but the report names {named or 'no trap'}; "
+                   f"first: {_first_failure(report)}")
+    if name.startswith("bad_device_"):
+        out.extend(_device_problems(at, report))
+    if name.startswith("bad_memory_"):
+        res = next((c for c in report.cases if c.name == "scale"), None)
+        if res is None or res.verdict != "memory" or "the reference peaks at" not in res.message:
+            got = f"{res.verdict}: {res.message.splitlines()[0] if res.message else ''}" if res else "no scale check ran"
+            out.append(f"{at} a bad_memory_ file must fail the memory-at-scale check; got {got}")
+    return out
+
+
+def _device_problems(at: str, report: Report) -> list[str]:
+    """bad_device_*: correct on a CPU, mixes CPU tensors with GPU inputs (issue 14)."""
+    device = [c for c in report.cases if c.name == "device" and c.verdict == "error"]
+    if not device:
+        return [f"{at} a bad_device_ file must fail the device case with an error; it does not "
+                f"(first: {_first_failure(report)})"]
+    out = []
+    if "device=x.device" not in device[0].message:
+        out.append(f"{at} the device case fails, but its message does not say device=x.device")
+    real = [c for c in report.cases if c.name not in ("device", "scale") and c.verdict != "pass"]
+    if real:
+        out.append(f"{at} a bad_device_ file must pass every real case; it fails {real[0].name} "
+                   f"({real[0].verdict})")
+    return out
+
+
+def check_file(grader: Grader, spec: Spec, path: Path, seed: int = 1) -> list[str]:
+    """One sample solution against its name and first line: problems, one line each."""
+    try:
+        source = read_text(path, SOLUTION_LIMIT)
+    except UnreadableFile as exc:
+        return [f"{path}:1: {FIELD}: {exc.reason}"]
+    problems = header_problems(spec, path, source)
+    if problems:
+        return problems
+    try:
+        prep = grader.prepared(spec, seed)
+    except CaseError as exc:
+        return [f"{path}:1: {FIELD}: the cases could not be built: {exc}"]
+    report = grader.grade_prepared(prep, source, str(path))
+    return report_problems(path, source, report)
+
+
+def check_samples(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
+    """Every sample solution of the drill (none is fine)."""
+    problems: list[str] = []
+    for path in files(spec):
+        problems.extend(check_file(grader, spec, path, seed))
+    return problems
