@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-# extra_drill_paths: the one reader of DRILL_PATH is grader.catalogue (a worker process reads it too)
-from grader.catalogue import extra_drill_paths
+# the one reader of DRILL_PATH is grader.catalogue (a worker process started on its own reads it too)
+from grader.catalogue import default_roots
 
 
 def drill_home() -> Path:
@@ -20,7 +20,6 @@ def drill_home() -> Path:
 
 
 def drill_roots() -> list[Path]:
-    """The roots the trainer loads its catalogue from: the built-in drills, then DRILL_PATH."""
-    from grader.catalogue import builtin_drill_root
-
-    return [builtin_drill_root(), *extra_drill_paths()]
+    """The roots the trainer loads its catalogue from and passes to the grader: the
+    built-in drills, then DRILL_PATH."""
+    return default_roots()

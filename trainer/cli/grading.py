@@ -18,12 +18,15 @@ from typing import List, Optional
 import typer
 
 from grader.sandbox import confine
+from grader.catalogue import load_catalogue
 from grader.cuda import CHILD_ENV, cuda_problem
+from grader.spec import SpecError
 from grader.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
 from trainer.attempts import attempt_from
 from trainer.cli.app import app, no_color, usage_error
 from trainer.cli.catalogue import complete_drill_id, get_spec_or_exit
 from trainer.markup import printable
+from trainer.paths import drill_roots
 from trainer.sittings import SittingRecorder
 from trainer.verdict import ansi, render
 
@@ -143,9 +146,7 @@ def validate(
 ) -> None:
     """Prove every spec: schema, reference passes its oracle, traps rejected, skeleton fails, quiz parses,
     and the sample solutions in solutions/<id>/ beside the spec do what their names say."""
-    from grader.spec import SpecError, load_catalogue
-
-    roots = None
+    roots = drill_roots()
     if path is not None:
         if not path.exists():
             usage_error(f"{path} does not exist")
