@@ -1,11 +1,26 @@
 """Shared fixtures: one grader per test session (torch is slow to import), and a
-private DRILL_HOME for every test."""
+private DRILL_HOME for every test; and the rule that marks the tests that grade
+as `slow`, so day-to-day work can run `python -m pytest -m "not slow"`."""
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
 import pytest
+
+
+# Fixtures that start a real grader: every test that uses one, directly or
+# through another fixture, grades drills in the sandbox and is marked slow.
+# A rule, not a list of tests: it follows the fixtures wherever the files move.
+# (Tests that grade or drive a terminal without these fixtures carry the mark
+# themselves, on the test or as the file's `pytestmark`.)
+GRADING_FIXTURES = frozenset({"grader", "toy_grader"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if GRADING_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(autouse=True)

@@ -250,6 +250,7 @@ def test_try_shows_the_device_case_and_the_scale_figures(grader):
     assert lines[0].endswith(": pass") and lines[1].startswith("memory at scale (B=8, T=4096, d=1024): 1.0x the reference")
 
 
+@pytest.mark.slow
 def test_doctor_reports_fake_tensors_and_cuda():
     from typer.testing import CliRunner
 

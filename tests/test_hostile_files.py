@@ -366,6 +366,7 @@ def test_printable_shows_control_characters_as_escapes():
     assert "\x1b" not in md_text("x" + ESC)
 
 
+@pytest.mark.slow
 def test_session_title_and_spec_keys_reach_the_terminal_escaped(tmp_path):
     from datetime import datetime, timezone
 
@@ -446,6 +447,7 @@ def test_a_full_stdout_is_one_line():
     assert proc.returncode == 1 and proc.stderr.strip().splitlines() == ["drill: cannot write: No space left on device"]
 
 
+@pytest.mark.slow
 def test_an_address_space_too_small_for_torch_is_named():
     import resource
 
