@@ -1,11 +1,47 @@
 """Shared fixtures: one grader per test session (torch is slow to import), and a
-private DRILL_HOME for every test."""
+private DRILL_HOME for every test; and the rule that marks the tests that grade
+as `slow`, so day-to-day work can run `python -m pytest -m "not slow"`."""
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
 import pytest
+
+
+# Fixtures that grade with the real grader: every test that uses one, directly
+# or through another fixture, grades drills in the sandbox and is marked slow.
+# `catalogue` only reads the drills the grader holds (building a Grader starts
+# nothing), so a test that uses it alone stays fast. A rule, not a list of
+# tests: it follows the fixtures wherever the test files move. (Tests that
+# grade, attack the sandbox or drive a terminal without these fixtures carry
+# the mark themselves, on the test or as the file's `pytestmark`.)
+GRADING_FIXTURES = frozenset({"grader", "toy_grader"})
+READ_ONLY_FIXTURES = frozenset({"catalogue"})
+
+
+def _grades(item: pytest.Item) -> bool:
+    """Whether a grading fixture is reached from the test's fixtures, not through a read-only one."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:  # not a test function (a doctest, say): judge by every fixture it uses
+        return bool(GRADING_FIXTURES.intersection(getattr(item, "fixturenames", ())))
+    todo, seen = list(info.initialnames), set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name in READ_ONLY_FIXTURES:
+            continue
+        seen.add(name)
+        if name in GRADING_FIXTURES:
+            return True
+        for fixturedef in info.name2fixturedefs.get(name, ()):
+            todo.extend(fixturedef.argnames)
+    return False
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if _grades(item):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(autouse=True)

@@ -61,6 +61,7 @@ def test_check_json_pass(runner, grader):
     assert "file" not in data
 
 
+@pytest.mark.slow
 def test_check_json_several_files_in_order(runner):
     files = [SOLUTIONS / "bad_scale_d_einsum.py", SOLUTIONS / "ok_einsum.py"]
     result = runner.invoke(app, ["check", "mha-padding", *map(str, files), "--json", "--seed", "5"])
@@ -71,6 +72,7 @@ def test_check_json_several_files_in_order(runner):
     assert lines[1]["verdict"] == "pass"
 
 
+@pytest.mark.slow
 def test_check_wrong_shape_explained(runner, tmp_path):
     sol = tmp_path / "sol.py"
     sol.write_text("import torch\ndef multi_head_attention(Q, K, V, pad_mask, H):\n    return Q.transpose(0, 1)\n")
@@ -82,6 +84,7 @@ def test_check_wrong_shape_explained(runner, tmp_path):
     assert case["got_shape"] == [case["expected_shape"][1], case["expected_shape"][0], case["expected_shape"][2]]
 
 
+@pytest.mark.slow
 def test_check_syntax_error_reports_line(runner, tmp_path):
     sol = tmp_path / "sol.py"
     sol.write_text("import torch\n\ndef multi_head_attention(Q, K, V, pad_mask, H)\n    return Q\n")
@@ -90,6 +93,7 @@ def test_check_syntax_error_reports_line(runner, tmp_path):
     assert data["verdict"] == "error" and "line 3" in data["cases"][0]["message"]
 
 
+@pytest.mark.slow
 def test_check_missing_function(runner, tmp_path):
     sol = tmp_path / "sol.py"
     sol.write_text("def attention(Q, K, V, pad_mask, H):\n    return Q\n")
@@ -103,6 +107,7 @@ def test_check_usage_errors(runner, tmp_path):
     assert result.exit_code == 2 and "cannot read" in result.output
 
 
+@pytest.mark.slow
 def test_check_record_stores_the_attempt(runner, tmp_path):
     result = runner.invoke(app, ["check", "mha-padding", str(SOLUTIONS / "ok_einsum.py"), "--record", "--seed", "3"])
     assert result.exit_code == 0, result.output
@@ -112,12 +117,14 @@ def test_check_record_stores_the_attempt(runner, tmp_path):
     assert [(a["drill"], a["verdict"]) for a in attempts] == [("mha-padding", "pass")]
 
 
+@pytest.mark.slow
 def test_validate_a_path(runner):
     result = runner.invoke(app, ["validate", str(EXAMPLE), "--quiet"])
     assert result.exit_code == 0, result.output
     assert "1 drills ok" in result.output
 
 
+@pytest.mark.slow
 def test_validate_names_a_trap_that_passes(runner, tmp_path):
     folder = tmp_path / "99-test"
     folder.mkdir()

@@ -15,7 +15,8 @@ from grader.sandbox import confine
 HERE = Path(__file__).parent
 TOY = HERE / "fixtures" / "drills"
 
-pytestmark = pytest.mark.skipif(not confine.supported_arch(), reason="the sandbox is Linux x86_64 only")
+pytestmark = [pytest.mark.slow,  # runs the sandbox (doctor, check)
+              pytest.mark.skipif(not confine.supported_arch(), reason="the sandbox is Linux x86_64 only")]
 
 
 @pytest.fixture

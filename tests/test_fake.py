@@ -192,6 +192,7 @@ def test_a_pass_carries_the_ratio_to_the_reference(grader):
     assert out["scale"]["text"].startswith("memory at scale (B=8, T=1024, S=2048, H=32, dh=128, d=4096): 1.0x the reference")
 
 
+@pytest.mark.slow  # grades, with a Grader of its own
 def test_without_fake_tensors_grading_degrades_with_a_note(monkeypatch, catalogue):
     from grader.engine import Grader
 
@@ -205,6 +206,7 @@ def test_without_fake_tensors_grading_degrades_with_a_note(monkeypatch, catalogu
     assert "no device/scale check" in report.to_dict()["notes"][-1]
 
 
+@pytest.mark.slow  # grades, with a Grader of its own
 def test_the_device_path_moves_inputs_and_brings_results_back(catalogue):
     """`check --device cuda` code path, exercised with a CPU device name (no GPU needed)."""
     from grader.engine import Grader
@@ -250,6 +252,7 @@ def test_try_shows_the_device_case_and_the_scale_figures(grader):
     assert lines[0].endswith(": pass") and lines[1].startswith("memory at scale (B=8, T=4096, d=1024): 1.0x the reference")
 
 
+@pytest.mark.slow
 def test_doctor_reports_fake_tensors_and_cuda():
     from typer.testing import CliRunner
 

@@ -83,6 +83,7 @@ def test_dev_zero_folder_and_oversized_files_are_refused(tmp_path):
         read_text(tmp_path / "latin.py", 1024)
 
 
+@pytest.mark.slow
 def test_check_refuses_fifo_and_dev_zero_solutions(tmp_path):
     fifo = tmp_path / "solution.py"
     os.mkfifo(fifo)
@@ -92,6 +93,7 @@ def test_check_refuses_fifo_and_dev_zero_solutions(tmp_path):
         no_traceback(proc)
 
 
+@pytest.mark.slow
 def test_bad_drill_path_specs_never_break_the_builtin_drills(tmp_path):
     extra = tmp_path / "extra"
     extra.mkdir()
@@ -238,6 +240,7 @@ def test_team_session_bombs_are_team_errors(tmp_path):
         assert info.value.problems[0].startswith("s.yaml:") and "not a valid session file" in info.value.problems[0]
 
 
+@pytest.mark.slow
 def test_team_board_skips_a_bomb_session_and_a_fifo_in_its_folder(tmp_path):
     folder = tmp_path / "results"
     folder.mkdir()
@@ -318,6 +321,7 @@ def test_import_with_ill_typed_ids_is_refused_not_a_type_error():
         assert words in str(info.value), str(info.value)
 
 
+@pytest.mark.slow
 def test_import_command_refuses_hostile_files_without_a_traceback(tmp_path):
     runner_cases = [
         ("deep.json", "[" * 100000 + "]" * 100000, "nested too deeply"),
@@ -367,6 +371,7 @@ def test_printable_shows_control_characters_as_escapes():
     assert "\x1b" not in md_text("x" + ESC)
 
 
+@pytest.mark.slow
 def test_session_title_and_spec_keys_reach_the_terminal_escaped(tmp_path):
     from datetime import datetime, timezone
 
@@ -405,6 +410,7 @@ def test_spec_text_with_control_characters_is_refused_with_its_line(tmp_path, ol
     assert "\x1b" not in problems[0] and "\x07" not in problems[0] and "\u202e" not in problems[0]
 
 
+@pytest.mark.slow
 def test_a_solution_path_with_escapes_is_printed_escaped(tmp_path):
     target = tmp_path / f"sol{ESC}.py"
     proc = drill(["check", "gqa", str(target)], timeout=60)
@@ -415,6 +421,7 @@ def test_a_solution_path_with_escapes_is_printed_escaped(tmp_path):
 # ---------------------------------------------------------------- odd streams
 
 
+@pytest.mark.slow
 def test_closed_stdout_ends_with_one_line_naming_it():
     full = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.run([sys.executable, "-m", "trainer", "list"], env=full, timeout=60, stdout=subprocess.DEVNULL,
@@ -429,6 +436,7 @@ def test_closed_stdout_ends_with_one_line_naming_it():
     assert proc.returncode == 2 and "standard output is closed or not writable" in proc.stderr
 
 
+@pytest.mark.slow
 def test_closed_stdin_and_stderr_do_not_crash():
     full = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.run([sys.executable, "-m", "trainer", "list"], env=full, timeout=60, capture_output=True,
@@ -439,6 +447,7 @@ def test_closed_stdin_and_stderr_do_not_crash():
     assert proc.returncode == 0 and "gqa" in proc.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 def test_a_full_stdout_is_one_line():
     with open("/dev/full", "w") as full_dev:
@@ -447,6 +456,7 @@ def test_a_full_stdout_is_one_line():
     assert proc.returncode == 1 and proc.stderr.strip().splitlines() == ["drill: cannot write: No space left on device"]
 
 
+@pytest.mark.slow
 def test_an_address_space_too_small_for_torch_is_named():
     import resource
 

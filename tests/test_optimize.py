@@ -60,6 +60,7 @@ def app():
     return app
 
 
+@pytest.mark.slow
 def test_the_fit_beats_the_defaults_on_held_out_reviews_of_a_simulated_person(app, monkeypatch):
     pytest.importorskip("pandas")
     pytest.importorskip("tqdm")

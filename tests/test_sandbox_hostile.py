@@ -28,7 +28,8 @@ FAST = Limits(case_timeout=1.0, total_timeout=4.0, memory_bytes=2**30, rss_poll=
 SHORT = dataclasses.replace(FAST, case_timeout=0.6, total_timeout=2.0)  # for what must time out
 TICKS = os.sysconf("SC_CLK_TCK")
 
-pytestmark = pytest.mark.skipif(not confine.supported_arch(), reason="the sandbox confinement is Linux x86_64 only")
+pytestmark = [pytest.mark.slow,  # attacks the sandbox
+              pytest.mark.skipif(not confine.supported_arch(), reason="the sandbox confinement is Linux x86_64 only")]
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,8 @@ HERE = Path(__file__).parent
 ROOT = HERE.parent
 GRADE_ONE = HERE / "fixtures" / "grade_one.py"
 
-pytestmark = pytest.mark.skipif(not confine.supported_arch(), reason="the sandbox is Linux x86_64 only")
+pytestmark = [pytest.mark.slow,  # runs the sandbox
+              pytest.mark.skipif(not confine.supported_arch(), reason="the sandbox is Linux x86_64 only")]
 
 
 def _dead_pid() -> int:

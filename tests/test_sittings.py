@@ -282,6 +282,7 @@ def test_watch_left_after_fails_is_again(home):
         assert [(s.outcome, s.rating) for s in store.sittings()] == [("left", int(Rating.Again))]
 
 
+@pytest.mark.slow
 def test_check_record_is_one_sitting_per_run(home):
     from typer.testing import CliRunner
 

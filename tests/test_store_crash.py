@@ -24,6 +24,8 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
+
 from trainer.store import MIGRATIONS, NewAttempt, list_backups, open_store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -73,6 +75,7 @@ def _acked(output: bytes) -> set[str]:
     return {line.split()[1] for line in complete if line.startswith("ACK ") and len(line.split()) == 2}
 
 
+@pytest.mark.slow
 def test_sigkilled_writers_never_lose_an_acknowledged_attempt(tmp_path):
     home = tmp_path / "home"
     home.mkdir()

@@ -21,7 +21,8 @@ from tests.tmux_screen import TmuxSession
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTION = ROOT / "drills" / "02-attention" / "solutions" / "mha-padding" / "ok_einsum.py"
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+pytestmark = [pytest.mark.slow,  # drives tmux
+              pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")]
 
 
 class Tmux(TmuxSession):

@@ -20,7 +20,8 @@ from trainer.store import NewAttempt, open_store
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "drills" / "01-broadcasting" / "outer-typo.py"
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+pytestmark = [pytest.mark.slow,  # drives tmux
+              pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")]
 
 
 class Tmux(TmuxSession):

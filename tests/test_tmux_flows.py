@@ -30,7 +30,8 @@ from tests.test_tmux import Tmux
 
 ROOT = Path(__file__).resolve().parent.parent
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+pytestmark = [pytest.mark.slow,  # drives tmux
+              pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")]
 
 LONG = "total = (x * m).sum(dim=1)  # the sum over the real tokens only, one row per sample"
 # a line of the code pane that holds a `:`-command: "12 :submit", " 3     :hint"

@@ -19,6 +19,8 @@ TOY = Path(__file__).parent / "fixtures" / "drills"
 CORRECT = (Path(__file__).parent / "hostile" / "correct.py").read_text()
 LOOP = (Path(__file__).parent / "hostile" / "loop_function.py").read_text()
 
+pytestmark = pytest.mark.slow  # a real worker process, killed and restarted
+
 
 @pytest.fixture(scope="module")
 def client():
