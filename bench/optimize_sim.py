@@ -1,4 +1,4 @@
-"""`drill optimize` on a simulated person (tests/test_optimize.py's `simulate`): the
+"""`drill optimize` on a simulated person (tests/trainer/test_optimize.py's `simulate`): the
 real fit (fsrs's five epochs, not the test's one), its CPU and wall time, and the
 held-out log loss of the default and the fitted parameters.
 

@@ -3,8 +3,8 @@ every trap is rejected (and named as itself), the empty skeleton fails, the
 coverage rules of DRILLS.md hold, and the sample solutions beside the drill do
 what their names say (grader.samples). Problems name file, line and field.
 
-The tests call these same functions (tests/test_drills.py,
-tests/test_solutions.py): this module is the one definition of a valid drill."""
+The tests call these same functions (tests/drills/test_drills.py,
+tests/drills/test_solutions.py): this module is the one definition of a valid drill."""
 from __future__ import annotations
 
 from pathlib import Path

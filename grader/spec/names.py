@@ -4,7 +4,7 @@ is parsed (a misspelt name is a SpecError with its line, not a failure when
 the drill is first prepared).
 
 The real registries are `grader.generators.GENERATORS` and
-`grader.oracles.registry()` (they import torch); tests/test_spec_names.py
+`grader.oracles.registry()` (they import torch); tests/grader/spec/test_package.py
 keeps this list equal to them. A new generator or oracle is added in both.
 """
 from __future__ import annotations

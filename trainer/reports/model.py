@@ -19,7 +19,7 @@ MISTAKES = 8
 TREND_POINTS = 12
 MOCK_POINTS = 20
 
-# How trainer.sessions.score() scores a mock interview (tests/test_reports.py checks
+# How trainer.sessions.score() scores a mock interview (tests/trainer/reports/test_reports.py checks
 # the two agree).
 MOCK_SCORE_FORMULA = "score out of 100: " + SCORE_FORMULA  # the one formula, trainer.sessions'
 

@@ -1,0 +1,138 @@
+"""CLI tests through typer's runner: list, show, check (--json, exit codes), validate."""
+from __future__ import annotations
+
+from tests.paths import REPO
+
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from trainer.cli import _register, app
+
+SOLUTIONS = REPO / "drills" / "02-attention" / "solutions" / "mha-padding"
+EXAMPLE = REPO / "drills" / "02-attention" / "mha-padding.yaml"
+
+
+@pytest.fixture(scope="module")
+def runner():
+    _register()
+    return CliRunner()
+
+
+def test_list_shows_the_catalogue(runner):
+    result = runner.invoke(app, ["list"])
+    assert result.exit_code == 0, result.output
+    assert "mha-padding" in result.output and "state" in result.output
+
+
+def test_list_never_imports_torch():
+    code = ("import sys; from typer.testing import CliRunner; from trainer.cli import app, _register; _register(); "
+            "r = CliRunner().invoke(app, ['list']); assert r.exit_code == 0, r.output; "
+            "bad = [m for m in ('torch', 'torchvision', 'scipy') if m in sys.modules]; print(bad); assert not bad")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_show(runner):
+    result = runner.invoke(app, ["show", "mha-padding"])
+    assert result.exit_code == 0
+    assert "multi_head_attention(Q, K, V, pad_mask, H: int)" in result.output
+    assert "(B, T, d)" in result.output and "target: 7:00" in result.output
+
+
+def test_unknown_id_is_a_usage_error(runner):
+    result = runner.invoke(app, ["show", "mha-paddin"])
+    assert result.exit_code == 2
+    assert "unknown drill id 'mha-paddin'" in result.output and "mha-padding" in result.output
+
+
+def test_check_json_pass(runner, grader):
+    result = runner.invoke(app, ["check", "mha-padding", str(SOLUTIONS / "ok_einsum.py"), "--json", "--seed", "5"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["drill"] == "mha-padding" and data["verdict"] == "pass"
+    assert data["passed"] == data["total"] == len(data["cases"]) > 0
+    assert data["trap"] is None
+    case = data["cases"][0]
+    assert set(case) >= {"name", "function", "verdict", "message", "dims", "expected_shape", "got_shape"}
+    assert case["id"].startswith(case["name"] + "@")  # a spec case's id: grader.spec.case_id
+    assert "file" not in data
+
+
+@pytest.mark.slow
+def test_check_json_several_files_in_order(runner):
+    files = [SOLUTIONS / "bad_scale_d_einsum.py", SOLUTIONS / "ok_einsum.py"]
+    result = runner.invoke(app, ["check", "mha-padding", *map(str, files), "--json", "--seed", "5"])
+    assert result.exit_code == 1
+    lines = [json.loads(line) for line in result.stdout.strip().splitlines()]
+    assert [d["file"] for d in lines] == [str(f) for f in files]
+    assert lines[0]["verdict"] in ("wrong", "error") and lines[0]["trap"]["id"] == "scale-by-d"
+    assert lines[1]["verdict"] == "pass"
+
+
+@pytest.mark.slow
+def test_check_wrong_shape_explained(runner, tmp_path):
+    sol = tmp_path / "sol.py"
+    sol.write_text("import torch\ndef multi_head_attention(Q, K, V, pad_mask, H):\n    return Q.transpose(0, 1)\n")
+    result = runner.invoke(app, ["check", "mha-padding", str(sol), "--json", "--seed", "5"])
+    data = json.loads(result.stdout)
+    assert result.exit_code == 1 and data["verdict"] == "wrong"
+    case = data["cases"][0]
+    assert "axes 0 and 1 are swapped (B and T)" in case["message"]
+    assert case["got_shape"] == [case["expected_shape"][1], case["expected_shape"][0], case["expected_shape"][2]]
+
+
+@pytest.mark.slow
+def test_check_syntax_error_reports_line(runner, tmp_path):
+    sol = tmp_path / "sol.py"
+    sol.write_text("import torch\n\ndef multi_head_attention(Q, K, V, pad_mask, H)\n    return Q\n")
+    result = runner.invoke(app, ["check", "mha-padding", str(sol), "--json"])
+    data = json.loads(result.stdout)
+    assert data["verdict"] == "error" and "line 3" in data["cases"][0]["message"]
+
+
+@pytest.mark.slow
+def test_check_missing_function(runner, tmp_path):
+    sol = tmp_path / "sol.py"
+    sol.write_text("def attention(Q, K, V, pad_mask, H):\n    return Q\n")
+    data = json.loads(runner.invoke(app, ["check", "mha-padding", str(sol), "--json"]).stdout)
+    assert data["verdict"] == "missing" and "multi_head_attention" in data["cases"][0]["message"]
+
+
+def test_check_usage_errors(runner, tmp_path):
+    assert runner.invoke(app, ["check", "nope", str(SOLUTIONS / "ok_einsum.py")]).exit_code == 2
+    result = runner.invoke(app, ["check", "mha-padding", str(tmp_path / "absent.py")])
+    assert result.exit_code == 2 and "cannot read" in result.output
+
+
+@pytest.mark.slow
+def test_check_record_stores_the_attempt(runner, tmp_path):
+    result = runner.invoke(app, ["check", "mha-padding", str(SOLUTIONS / "ok_einsum.py"), "--record", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    out = tmp_path / "export.json"
+    assert runner.invoke(app, ["export", str(out)]).exit_code == 0
+    attempts = json.loads(out.read_text())["attempts"]
+    assert [(a["drill"], a["verdict"]) for a in attempts] == [("mha-padding", "pass")]
+
+
+@pytest.mark.slow
+def test_validate_a_path(runner):
+    result = runner.invoke(app, ["validate", str(EXAMPLE), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "1 drills ok" in result.output
+
+
+@pytest.mark.slow
+def test_validate_names_a_trap_that_passes(runner, tmp_path):
+    folder = tmp_path / "99-test"
+    folder.mkdir()
+    (folder / "mha-padding.yaml").write_text(EXAMPLE.read_text())
+    ref = EXAMPLE.with_suffix(".py").read_text()
+    ref = ref.replace("def trap_no_mask(Q, K, V, pad_mask, H: int):", "def trap_no_mask(Q, K, V, pad_mask, H: int):\n    keep = pad_mask.bool()[:, None, None, :]\n    return _merge(_attend(Q, K, V, keep, H, math.sqrt(Q.shape[-1] // H)))\n\n\ndef _unused(Q, K, V, pad_mask, H):")
+    (folder / "mha-padding.py").write_text(ref)
+    result = runner.invoke(app, ["validate", str(folder), "--quiet"])
+    assert result.exit_code == 1
+    assert "traps.no-mask: the trap trap_no_mask() passes every case" in result.output

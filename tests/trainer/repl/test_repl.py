@@ -1,0 +1,424 @@
+"""The REPL driven through prompt_toolkit's pipe input and a dummy output."""
+from __future__ import annotations
+
+from tests.paths import REPO
+
+import asyncio
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+from prompt_toolkit.document import Document
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from trainer.repl.app import DrillRepl, ReplOptions
+from trainer.clock import FakeClock
+from trainer.repl.drafts import Drafts
+from trainer.repl.editor import EditResult, edit_text
+from trainer.repl.grading import InProcessGrading
+from trainer.repl.keys import next_indent
+from trainer.verdict import plain
+from trainer.store import NewAttempt, open_store
+
+DRILLS = REPO / "drills"
+PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"
+CTRL_C, CTRL_Q, CTRL_S = "\x03", "\x11", "\x13"
+
+
+def solution(drill: str, name: str) -> str:
+    return next(DRILLS.glob(f"*/solutions/{drill}/{name}")).read_text(encoding="utf-8")
+
+
+def paste(text: str) -> str:
+    return PASTE_START + text + PASTE_END
+
+
+async def until(cond: Callable[[], Any], timeout: float = 30.0) -> None:
+    waited = 0.0
+    while not cond():
+        await asyncio.sleep(0.02)
+        waited += 0.02
+        if waited > timeout:
+            raise AssertionError("timed out waiting for the REPL")
+
+
+def store_recorder() -> Callable[..., Any]:
+    def record(attempt: NewAttempt) -> Any:
+        with open_store() as store:
+            return store.record_attempt(attempt)
+
+    return record
+
+
+def set_text(repl: DrillRepl, text: str) -> None:
+    """Put text in the buffer with the cursor at its end, as after typing it."""
+    repl.buffer.set_document(Document(text, len(text)))
+
+
+async def leave(repl: DrillRepl, pipe: Any) -> None:
+    """:quit, answering yes when it asks about unsubmitted changes."""
+    pipe.send_text(":quit\r")
+    await until(lambda: repl.question is not None or not repl.app.is_running)
+    if repl.question is not None:
+        pipe.send_text("y")
+
+
+def run_repl(spec: Any, grading: Any, home: Path, script: Callable[[DrillRepl, Any], Any], **kw: Any) -> Any:
+    """Start the REPL on a pipe, play `script(repl, pipe)` (a coroutine), return the outcome."""
+
+    async def main() -> Any:
+        with create_pipe_input() as pipe:
+            repl = DrillRepl(spec, grading, home=home, input=pipe, output=DummyOutput(),
+                             clock=kw.pop("clock", FakeClock()), **kw)
+            task = asyncio.ensure_future(repl.run_async())
+            await until(lambda: repl.app.is_running)
+            await script(repl, pipe)
+            outcome = await asyncio.wait_for(task, 30)
+            return repl, outcome
+
+    return asyncio.run(main())
+
+
+@pytest.fixture
+def mha(catalogue):
+    return catalogue.get("mha-padding")
+
+
+@pytest.fixture
+def grading(grader):
+    return InProcessGrading(grader)
+
+
+def test_type_submit_see_pass_and_quit(mha, grading, _drill_home):
+    clock = FakeClock()
+
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        set_text(repl, "")
+        pipe.send_text(paste(solution("mha-padding", "ok_einsum.py")) + "\r")
+        clock.advance(200)
+        pipe.send_text(":submit\r")
+        await until(lambda: repl.results)
+        text = plain(repl.output)
+        assert text.startswith("PASS  9/9 cases")  # 8 cases and the device case
+        assert "solved in 3:20, target 7:00 (3:40 to spare)" in text
+        assert "Back for review" in text
+        assert "Reference solution:" in text and "def multi_head_attention" in text
+        assert "The trap this drill is about:" in text and "sqrt(dh)" in text
+        assert ":submit" not in repl.buffer.text  # the command line left the buffer
+        pipe.send_text(":quit\r")
+
+    repl, outcome = run_repl(mha, grading, _drill_home, script, record=store_recorder(), clock=clock)
+    assert outcome.status == "passed" and outcome.attempts == 1 and outcome.verdict == "pass"
+    with open_store() as store:
+        [attempt] = store.attempts()
+    assert attempt.mode == "solve" and attempt.verdict == "pass" and attempt.first_try
+    assert attempt.seconds == pytest.approx(200) and "def multi_head_attention" in attempt.code
+    assert not Drafts(_drill_home).path("mha-padding").exists()  # a pass clears the draft
+
+
+def test_wrong_verdict_teaches_and_keeps_the_buffer(mha, grading, _drill_home):
+    bad = solution("mha-padding", "bad_scale_d_einsum.py")
+
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        set_text(repl, bad)
+        pipe.send_text(CTRL_S)
+        await until(lambda: repl.results)
+        text = plain(repl.output)
+        assert text.split()[0] in ("WRONG", "ERROR")
+        assert "case " in text and "B=" in text and "dh=" in text  # the failing case with its sizes
+        flat = " ".join(text.split())  # wrapped to the pane's width
+        assert "trap: scale-by-d — matches scaling the scores by sqrt(d) instead of sqrt(dh)" in flat
+        assert "spread grows with sqrt(dh)" in flat and "flattens attention" in flat  # the two-line why
+        assert "values differ" in text or "RuntimeError" in text
+        assert repl.buffer.text == bad
+        pipe.send_text(CTRL_Q)
+        await until(lambda: repl.question is not None or not repl.app.is_running)
+
+    repl, outcome = run_repl(mha, grading, _drill_home, script, record=store_recorder())
+    assert outcome.status == "quit" and outcome.traps == ["scale-by-d"]
+    with open_store() as store:
+        [attempt] = store.attempts()
+    assert attempt.traps == ("scale-by-d",) and attempt.failing_case
+
+
+def test_try_prints_every_intermediate_shape(mha, grading, _drill_home):
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        set_text(repl, solution("mha-padding", "ok_einsum.py"))
+        pipe.send_text("\x14")  # Ctrl-T
+        await until(lambda: repl.output and not repl.busy)
+        text = plain(repl.output)
+        assert text.startswith("TRY on the example inputs  B=2 T=3 S=5")
+        assert "multi_head_attention(Q: (B, T, d) float32, K: (B, S, d) float32" in text
+        assert 'scores = torch.einsum("bthd,bshd->bhts", q, k) / dh ** 0.5' in text
+        assert "einsum" in text and "(B, H, T, S)  (2, 4, 3, 5)" in text
+        assert ".softmax" in text
+        assert "return (B, T, d) float32" in text
+        await leave(repl, pipe)
+
+    _, outcome = run_repl(mha, grading, _drill_home, script)
+    assert outcome.attempts == 0  # :try is not an attempt
+
+
+def test_try_names_the_error_line(mha, grading, _drill_home):
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        set_text(repl, "def multi_head_attention(Q, K, V, pad_mask, H):\n    s = Q @ K\n    return s\n")
+        pipe.send_text(":try\r")
+        await until(lambda: repl.output and not repl.busy)
+        text = plain(repl.output)
+        assert "RuntimeError" in text and "line 2" in text
+        await leave(repl, pipe)
+
+    run_repl(mha, grading, _drill_home, script)
+
+
+def test_quit_asks_with_unsubmitted_changes_and_keeps_a_draft(mha, grading, _drill_home):
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        pipe.send_text("x = 1\r:quit\r")
+        await until(lambda: repl.question is not None)
+        assert "unsubmitted changes" in repl.question.text
+        pipe.send_text("n")
+        await until(lambda: repl.question is None)
+        assert repl.app.is_running and "x = 1" in repl.buffer.text
+        pipe.send_text(CTRL_C)
+        await until(lambda: repl.question is not None)
+        assert "kept as a draft" in repl.question.text
+        pipe.send_text("y")
+
+    _, outcome = run_repl(mha, grading, _drill_home, script)
+    assert outcome.status == "quit" and outcome.stop
+    assert "x = 1" in Drafts(_drill_home).path("mha-padding").read_text()
+
+
+def test_draft_is_offered_back(mha, grading, _drill_home):
+    Drafts(_drill_home).save("mha-padding", "import torch\n# my half-done attempt\n")
+
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        assert repl.question and "Restore your unsubmitted draft" in repl.question.text
+        pipe.send_text("y")
+        await until(lambda: repl.question is None)
+        assert repl.buffer.text == "import torch\n# my half-done attempt\n"
+        pipe.send_text(":skip\r")
+
+    _, outcome = run_repl(mha, grading, _drill_home, script)
+    assert outcome.status == "skipped"
+
+
+def test_declined_draft_is_set_aside_not_lost(mha, grading, _drill_home):
+    drafts = Drafts(_drill_home)
+    drafts.save("mha-padding", "# old work\n")
+
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        pipe.send_text("n")
+        await until(lambda: repl.question is None)
+        assert repl.buffer.text == mha.skeleton()
+        pipe.send_text(":quit\r")
+
+    run_repl(mha, grading, _drill_home, script)
+    assert (drafts.folder / "mha-padding.prev.py").read_text() == "# old work\n"
+
+
+def test_every_change_is_saved_as_a_draft(mha, grading, _drill_home):
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        pipe.send_text("y = 2")
+        await until(lambda: "y = 2" in repl.buffer.text)
+        assert "y = 2" in Drafts(_drill_home).path("mha-padding").read_text()
+        repl._hangup()  # what SIGHUP runs
+
+    _, outcome = run_repl(mha, grading, _drill_home, script)
+    assert outcome.stop
+
+
+def test_hint_shapes_help_and_auto_indent(mha, grading, _drill_home):
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        pipe.send_text(":hint\r")
+        await until(lambda: repl.hints == 1)
+        assert plain(repl.output).startswith("hint 1/4: Split:")
+        assert ":hint" not in repl.buffer.text
+        pipe.send_text("\x07")  # Ctrl-G: the next hint
+        await until(lambda: repl.hints == 2)
+        pipe.send_text(":help\r")
+        await until(lambda: "Commands" in plain(repl.output))
+        for name in ("submit", "try", "hint", "shapes", "reset", "edit", "solution", "skip", "quit"):
+            assert f":{name}" in plain(repl.output)
+        pipe.send_text(":shapes\r")
+        await until(lambda: "pad_mask     (B, S)" in plain(repl.output))
+        assert "Split d into H heads" in plain(repl.output)
+        pipe.send_text("def f(x):\rreturn x\r")  # typed on the `pass` line, which gives way
+        await until(lambda: "    def f(x):\n        return x\n    " in repl.buffer.text)
+        assert "pass" not in repl.buffer.text
+        pipe.send_text(":reset\r")
+        await until(lambda: repl.question is not None)
+        pipe.send_text("y")
+        await until(lambda: repl.buffer.text == mha.skeleton())
+        pipe.send_text(":quit\r")
+
+    _, outcome = run_repl(mha, grading, _drill_home, script)
+    assert outcome.hints == 2
+
+
+def test_edit_loads_the_file_back(mha, grading, _drill_home):
+    calls = []
+
+    def fake_editor(text: str, drill: str) -> EditResult:
+        calls.append((text, drill))
+        return EditResult("# from the editor")
+
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        pipe.send_text(":edit\r")
+        await until(lambda: repl.buffer.text == "# from the editor\n")
+        await leave(repl, pipe)
+
+    run_repl(mha, grading, _drill_home, script, editor=fake_editor)
+    assert calls and calls[0][1] == "mha-padding" and "def multi_head_attention" in calls[0][0]
+
+
+def test_editor_command_may_carry_arguments(tmp_path):
+    src = tmp_path / "sol.py"
+    src.write_text("print('hi')\n")
+    assert edit_text("old\n", "mha-padding", ["cp", str(src)]).text == "print('hi')\n"
+    failed = edit_text("old\n", "mha-padding", ["false"])
+    assert failed.text is None and "status 1" in failed.problem
+    assert "could not start" in edit_text("x", "d", ["/no/such/editor"]).problem
+
+
+def test_solution_counts_as_a_fail(mha, grading, _drill_home):
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        pipe.send_text(":solution\r")
+        await until(lambda: repl.question is not None)
+        pipe.send_text("y")
+        await until(lambda: "Reference solution" in plain(repl.output))
+        pipe.send_text(":quit\r")
+
+    _, outcome = run_repl(mha, grading, _drill_home, script, record=store_recorder())
+    assert outcome.revealed
+    with open_store() as store:
+        [attempt] = store.attempts()
+    assert attempt.revealed and attempt.verdict == "wrong" and attempt.rating == 1
+
+
+def test_mock_locks_hints_try_and_solution(mha, grading, _drill_home):
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        for cmd in ("hint", "try", "solution"):
+            pipe.send_text(f":{cmd}\r")
+            await until(lambda: "locked" in repl.message)
+            repl.message = ""
+        assert repl.hints == 0 and not repl.output
+        assert all(name not in ("hint", "try") for _, name in repl.key_hints())
+        pipe.send_text(":quit\r")
+
+    run_repl(mha, grading, _drill_home, script,
+             options=ReplOptions(mode="mock", locked=frozenset({"hint", "try", "solution"})))
+
+
+def test_countdown_turns_red_when_over(mha, grading, _drill_home):
+    clock = FakeClock()
+
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        from trainer.repl.toolbar import bar
+
+        under = bar(repl.bar_state())
+        assert any("7:00 left of 7:00" in t and "clock" in s for s, t in under)
+        clock.advance(100)
+        assert any("5:20 left of 7:00" in t and "clock" in s for s, t in bar(repl.bar_state()))
+        clock.advance(321)
+        over = bar(repl.bar_state())
+        assert any("+0:01 over 7:00" in t and "over" in s for s, t in over)
+        assert any("^S submit" in t for _, t in over)
+        pipe.send_text(":quit\r")
+
+    run_repl(mha, grading, _drill_home, script, clock=clock)
+
+
+def test_mock_deadline_ends_the_drill(mha, grading, _drill_home):
+    clock = FakeClock()
+
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        clock.advance(61)
+
+    _, outcome = run_repl(mha, grading, _drill_home, script, clock=clock,
+                          options=ReplOptions(mode="mock", deadline=clock.monotonic() + 60))
+    assert outcome.status == "timeout"
+
+
+def test_vi_mode_setting(mha, grading, _drill_home):
+    from prompt_toolkit.enums import EditingMode
+
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        assert repl.app.editing_mode == EditingMode.VI
+        pipe.send_text("x = 1\x1b")  # insert mode, then Escape to normal mode
+        await until(lambda: "x = 1" in repl.buffer.text)
+        await asyncio.sleep(0.1)
+        pipe.send_text(":hint\r")  # ':' in normal mode opens a command line, as in vi
+        await until(lambda: repl.hints == 1)
+        assert ":hint" not in repl.buffer.text and "x = 1" in repl.buffer.text
+        await leave(repl, pipe)
+
+    run_repl(mha, grading, _drill_home, script, options=ReplOptions(vi=True))
+
+
+def test_next_indent():
+    assert next_indent("def f(x):") == "    "
+    assert next_indent("    y = x") == "    "
+    assert next_indent("        return y") == "    "
+    assert next_indent("# a comment:") == ""
+
+
+def test_commands_typed_ahead_wait_for_the_running_job(mha, grading, _drill_home):
+    """':edit' and ':submit' sent in one burst: the submit runs on the edited buffer."""
+    good = solution("mha-padding", "ok_einsum.py")
+
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        pipe.send_text(":edit\r:submit\r")
+        await until(lambda: repl.results)
+        assert repl.results[0].verdict == "pass"
+        pipe.send_text(":quit\r")
+
+    _, outcome = run_repl(mha, grading, _drill_home, script, editor=lambda text, drill: EditResult(good))
+    assert outcome.status == "passed"
+
+
+def test_the_repl_never_imports_torch_at_start():
+    import subprocess
+    import sys
+
+    code = ("import sys, trainer.cli; trainer.cli._register(); import trainer.repl.app, trainer.repl.quickfire, "
+            "trainer.watch, trainer.repl.grading, trainer.sessions; print('torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "False", out.stderr
+
+
+def test_up_never_swaps_the_buffer_and_alt_p_brings_back_a_submission(mha, grader, _drill_home):
+    from prompt_toolkit.history import InMemoryHistory
+
+    history = InMemoryHistory()
+    history.append_string("# an earlier submission\n")
+
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        pipe.send_text("\x1b[A" * 30)  # Up, far past the first line
+        await asyncio.sleep(0.3)
+        assert repl.buffer.text == mha.skeleton() and repl.buffer.document.cursor_position_row == 0
+        pipe.send_text("\x1bp")  # Alt-P
+        await until(lambda: repl.buffer.text == "# an earlier submission\n")
+        pipe.send_text("\x1bn")  # Alt-N: back to the working buffer
+        await until(lambda: repl.buffer.text == mha.skeleton())
+        pipe.send_text("\x11")
+
+    run_repl(mha, InProcessGrading(grader), _drill_home, script, history=history)
+
+
+def test_in_a_session_ctrl_n_goes_on_after_a_pass(mha, grading, _drill_home):
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        pipe.send_text("\x0e")  # before a pass Ctrl-N is only a line down
+        await asyncio.sleep(0.2)
+        assert repl.app.is_running
+        set_text(repl, solution("mha-padding", "ok_einsum.py"))
+        pipe.send_text(CTRL_S)
+        await until(lambda: repl.results)
+        assert "Enter (or ^N): the next item" in plain(repl.output)
+        assert ("Enter", "next") in repl.key_hints()
+        pipe.send_text("\x0e")
+
+    _, outcome = run_repl(mha, grading, _drill_home, script,
+                          options=ReplOptions(mode="warmup", in_session=True, label="warm-up 1/3"))
+    assert outcome.status == "passed" and not outcome.stop
