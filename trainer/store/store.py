@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from datetime import date, datetime, timedelta, timezone, tzinfo
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Iterator, Mapping
 
 from trainer.paths import drill_home
 from trainer.scheduling import VERDICTS, CardState, as_utc, retrievability, utc_now
