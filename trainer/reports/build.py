@@ -248,8 +248,9 @@ def mock_scores(sessions: Iterable[Any], tz: tzinfo, limit: int = MOCK_POINTS) -
         if score is None or total is None or passed is None:
             continue
         minutes = summary.get("minutes")
-        ok_minutes = isinstance(minutes, (int, float)) and not isinstance(minutes, bool) and 0 < minutes < 10_000
-        out.append(MockScore(s.started_at.astimezone(tz), score, passed, total, float(minutes) if ok_minutes else None))
+        if not (isinstance(minutes, (int, float)) and not isinstance(minutes, bool) and 0 < minutes < 10_000):
+            minutes = None
+        out.append(MockScore(s.started_at.astimezone(tz), score, passed, total, None if minutes is None else float(minutes)))
     out.sort(key=lambda m: m.at)
     return out[-limit:] if limit else out
 
