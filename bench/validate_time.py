@@ -49,7 +49,8 @@ def main() -> None:
           f"over {len(times)} runs (min {min(times):.1f}, max {max(times):.1f})")
     rows = per_drill()
     total = sum(t for _, t in rows)
-    print(f"in-process, warm: {len(rows)} drills in {total:.1f} s; median {statistics.median(t for _, t in rows):.2f} s per drill")
+    median = statistics.median(t for _, t in rows)
+    print(f"in-process, warm: {len(rows)} drills in {total:.1f} s; median {median:.2f} s per drill")
     for drill, t in sorted(rows, key=lambda r: -r[1])[:5]:
         print(f"  slowest: {drill:<22} {t:.2f} s")
 

@@ -11,7 +11,7 @@ import ast
 import random
 import re
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the spec parser imports this module for its expressions
     from grader.spec.records import CaseSpec, DimRule
@@ -38,7 +38,8 @@ def check_expr(expr: str) -> str | None:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return f"cannot parse expression {expr!r}"
     for node in ast.walk(tree):
-        if isinstance(node, (ast.Expression, ast.BinOp, ast.Name, ast.Load, ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.UnaryOp, ast.USub)):
+        if isinstance(node, (ast.Expression, ast.BinOp, ast.Name, ast.Load, ast.Add, ast.Sub, ast.Mult, ast.FloorDiv,
+                             ast.UnaryOp, ast.USub)):
             continue
         if isinstance(node, ast.Constant) and isinstance(node.value, int):
             continue
@@ -58,7 +59,8 @@ def eval_expr(expr: str | int, sizes: dict[str, int]) -> int:
         if isinstance(node, ast.Expression):
             return ev(node.body)
         if isinstance(node, ast.Constant):
-            return int(node.value)
+            value: Any = node.value  # an int: check_expr admits no other constant
+            return int(value)
         if isinstance(node, ast.Name):
             return sizes[node.id]
         if isinstance(node, ast.UnaryOp):
@@ -85,6 +87,12 @@ class DimError(ValueError):
     pass
 
 
+def _bounds(rule: DimRule) -> tuple[int, int]:
+    """A ranged (not derived) rule's inclusive bounds: the parser sets both."""
+    assert rule.low is not None and rule.high is not None
+    return rule.low, rule.high
+
+
 def assign_sizes(rules: dict[str, DimRule], case: CaseSpec, rng: random.Random, tries: int = 400) -> dict[str, int]:
     """Sizes for one case: case overrides first, then distinct draws for the rest."""
     fixed: dict[str, int] = {}
@@ -101,7 +109,8 @@ def assign_sizes(rules: dict[str, DimRule], case: CaseSpec, rng: random.Random, 
         used = set(v for v in fixed.values() if v > 1)
         ok = True
         for rule in rng.sample(ranged, len(ranged)):
-            choices = [v for v in range(rule.low, rule.high + 1) if v not in used or v <= 1 and rule.low == rule.high]
+            low, high = _bounds(rule)
+            choices = [v for v in range(low, high + 1) if v not in used or v <= 1 and low == high]
             if not choices:
                 ok = False
                 break
@@ -185,7 +194,8 @@ def explain_shape(expected_names: tuple[str, ...], expected: tuple[int, ...], go
     dimension has it, since a product (B*P) that matches one case can be a coincidence."""
     expected = tuple(int(x) for x in expected)
     got = tuple(int(x) for x in got)
-    exp_part = f"expected {shape_names(expected_names)} = {shape_text(expected)}" if expected_names else f"expected {shape_text(expected)}"
+    exp_part = (f"expected {shape_names(expected_names)} = {shape_text(expected)}" if expected_names
+                else f"expected {shape_text(expected)}")
     if labels is None:
         labels = [lab if lab and "*" not in lab else None
                   for lab in (name_axis(s, sizes, expected_names) for s in got)]

@@ -13,9 +13,14 @@ import functools
 import sys
 import time
 import weakref
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+from torch.utils._pytree import tree_leaves
+
+if TYPE_CHECKING:
+    from types import FrameType
 
 
 class TooManyOps(BaseException):
@@ -38,107 +43,108 @@ def needs_values(exc_type: str, message: str) -> bool:
             or "fake tensor" in message.lower() or "numpy() is not supported" in message)
 
 
-def make_meter(filename: str, max_ops: int, max_seconds: float) -> Any:
-    from torch.utils._python_dispatch import TorchDispatchMode
-    from torch.utils._pytree import tree_leaves
+class Meter(TorchDispatchMode):
+    """Adds each new storage's bytes when an op makes it and subtracts them when its
+    last tensor dies: the peak of live tensor bytes. Also remembers the solution's
+    line that made each CPU tensor, to name it when it meets a CUDA one."""
 
-    class Meter(TorchDispatchMode):
-        """Adds each new storage's bytes when an op makes it and subtracts them when its
-        last tensor dies: the peak of live tensor bytes. Also remembers the solution's
-        line that made each CPU tensor, to name it when it meets a CUDA one."""
+    def __init__(self, filename: str, max_ops: int, max_seconds: float) -> None:
+        super().__init__()
+        self.filename = filename
+        self.max_ops = max_ops
+        self.live: dict[int, list] = {}  # storage id -> [bytes, tensors alive, shape, dtype, CPU origin]
+        self.now = 0
+        self.peak = 0
+        self.culprit: tuple[tuple[int, ...], str, int] | None = None
+        self.ops = 0
+        self.deadline = time.monotonic() + max_seconds
+        self.unknown = False  # a data-dependent size with no bound: its bytes are not counted
+        self.bounded = False  # a data-dependent size counted at its upper bound (nonzero: at most numel)
+        self.mixed_at: tuple[int, str] | None = None
+        self.refs: dict[int, Any] = {}  # weak references to every tracked tensor (their callbacks subtract)
 
-        def __init__(self) -> None:
-            super().__init__()
-            self.live: dict[int, list] = {}  # storage id -> [bytes, tensors alive, shape, dtype, CPU origin]
-            self.now = 0
-            self.peak = 0
-            self.culprit: tuple[tuple[int, ...], str, int] | None = None
-            self.ops = 0
-            self.deadline = time.monotonic() + max_seconds
-            self.unknown = False  # a data-dependent size with no bound: its bytes are not counted
-            self.bounded = False  # a data-dependent size counted at its upper bound (nonzero: at most numel)
-            self.mixed_at: tuple[int, str] | None = None
-            self.refs: dict[int, Any] = {}  # weak references to every tracked tensor (their callbacks subtract)
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # noqa: ANN001
+        self.ops += 1
+        if self.ops > self.max_ops or time.monotonic() > self.deadline:
+            raise TooManyOps()
+        try:
+            out = func(*args, **(kwargs or {}))
+        except Exception as exc:
+            if self.mixed_at is None and is_device_mix(type(exc).__name__, str(exc)):
+                self.mixed_at = self._cpu_origin(tree_leaves((args, kwargs)))
+            raise
+        if isinstance(out, torch.Tensor):
+            self._track(out)
+        else:
+            for t in tree_leaves(out):
+                if isinstance(t, torch.Tensor):
+                    self._track(t)
+        return out
 
-        def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # noqa: ANN001
-            self.ops += 1
-            if self.ops > max_ops or time.monotonic() > self.deadline:
-                raise TooManyOps()
-            try:
-                out = func(*args, **(kwargs or {}))
-            except Exception as exc:
-                if self.mixed_at is None and is_device_mix(type(exc).__name__, str(exc)):
-                    self.mixed_at = self._cpu_origin(tree_leaves((args, kwargs)))
-                raise
-            if isinstance(out, torch.Tensor):
-                self._track(out)
-            else:
-                for t in tree_leaves(out):
-                    if isinstance(t, torch.Tensor):
-                        self._track(t)
-            return out
+    def _cpu_origin(self, leaves: list) -> tuple[int, str] | None:
+        for t in leaves:
+            if isinstance(t, torch.Tensor) and t.device.type == "cpu" and t.dim() > 0:
+                try:
+                    entry = self.live.get(t.untyped_storage()._cdata)
+                except Exception:  # noqa: BLE001, S112 - a tensor without a real storage has no origin to report
+                    continue
+                if entry is not None and entry[4]:
+                    return entry[4]
+        return None
 
-        def _cpu_origin(self, leaves: list) -> tuple[int, str] | None:
-            for t in leaves:
-                if isinstance(t, torch.Tensor) and t.device.type == "cpu" and t.dim() > 0:
-                    try:
-                        entry = self.live.get(t.untyped_storage()._cdata)
-                    except Exception:  # noqa: BLE001
-                        continue
-                    if entry is not None and entry[4]:
-                        return entry[4]
-            return None
+    def _track(self, t: torch.Tensor) -> None:
+        try:
+            storage = t.untyped_storage()
+            key = storage._cdata
+        except Exception:  # noqa: BLE001 - no storage (sparse, nested): not counted
+            return
+        entry = self.live.get(key)
+        if entry is None:
+            nbytes = _bytes_or_bound(storage.nbytes())
+            if nbytes is None:  # a data-dependent size with no upper bound
+                nbytes = 0
+                self.unknown = True
+            elif not isinstance(storage.nbytes(), int):
+                self.bounded = True
+            origin = _solution_line(self.filename) if t.device.type == "cpu" and t.dim() > 0 else None
+            entry = self.live[key] = [nbytes, 0, t.shape, t.dtype, origin]
+            self.now += nbytes
+            if self.now > self.peak:
+                self.peak = self.now
+                big = max(self.live.values(), key=lambda e: e[0])
+                self.culprit = (ints(big[2]), str(big[3]).replace("torch.", ""), big[0])
+        entry[1] += 1
+        ref = weakref.ref(t, functools.partial(self._gone, key))
+        self.refs[id(ref)] = ref  # by id: weak references compare their (tensor) referents
 
-        def _track(self, t: torch.Tensor) -> None:
-            try:
-                storage = t.untyped_storage()
-                key = storage._cdata
-            except Exception:  # noqa: BLE001 - no storage (sparse, nested): not counted
-                return
-            entry = self.live.get(key)
-            if entry is None:
-                nbytes = _bytes_or_bound(storage.nbytes())
-                if nbytes is None:  # a data-dependent size with no upper bound
-                    nbytes = 0
-                    self.unknown = True
-                elif not isinstance(storage.nbytes(), int):
-                    self.bounded = True
-                origin = _solution_line(filename) if t.device.type == "cpu" and t.dim() > 0 else None
-                entry = self.live[key] = [nbytes, 0, t.shape, t.dtype, origin]
-                self.now += nbytes
-                if self.now > self.peak:
-                    self.peak = self.now
-                    big = max(self.live.values(), key=lambda e: e[0])
-                    self.culprit = (ints(big[2]), str(big[3]).replace("torch.", ""), big[0])
-            entry[1] += 1
-            ref = weakref.ref(t, functools.partial(self._gone, key))
-            self.refs[id(ref)] = ref  # by id: weak references compare their (tensor) referents
+    def _gone(self, key: int, ref: Any = None) -> None:
+        self.refs.pop(id(ref), None)
+        entry = self.live.get(key)
+        if entry is None:
+            return
+        entry[1] -= 1
+        if entry[1] <= 0:
+            del self.live[key]
+            self.now -= entry[0]
 
-        def _gone(self, key: int, ref: Any = None) -> None:
-            self.refs.pop(id(ref), None)
-            entry = self.live.get(key)
-            if entry is None:
-                return
-            entry[1] -= 1
-            if entry[1] <= 0:
-                del self.live[key]
-                self.now -= entry[0]
 
-    return Meter()
+def make_meter(filename: str, max_ops: int, max_seconds: float) -> Meter:
+    """A fresh meter for one fake run of `filename`'s code."""
+    return Meter(filename, max_ops, max_seconds)
 
 
 def _bytes_or_bound(n: Any) -> int | None:
     """A storage's bytes; for a data-dependent size, its upper bound from the ShapeEnv; None when unbounded."""
     try:
         return int(n)
-    except Exception:  # noqa: BLE001 - symbolic
+    except Exception:  # noqa: BLE001, S110 - symbolic: try its bound next
         pass
     try:
         node = n.node
         upper = node.shape_env.bound_sympy(node.expr).upper
         if upper.is_finite:
             return int(upper)
-    except Exception:  # noqa: BLE001 - no bound to be had
+    except Exception:  # noqa: BLE001, S110 - no bound to be had: None says unbounded
         pass
     return None
 
@@ -192,7 +198,7 @@ def fast_refusals(max_ops: int) -> Iterator[None]:
 
 
 def _solution_line(filename: str) -> tuple[int, str] | None:
-    frame = sys._getframe(2)
+    frame: FrameType | None = sys._getframe(2)
     while frame is not None:
         if frame.f_code.co_filename == filename:
             import linecache

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grader import sandbox
 from grader.dims import name_axis, shape_names
 from grader.sandbox.solution import new_module, run_source
+
+if TYPE_CHECKING:
+    from types import FrameType
 
 MAX_STEPS = 400  # per function call; a loop over T prints its pattern, not every turn
 
@@ -193,14 +196,14 @@ class _Recorder:
                 result = func(*args, **(kwargs or {}))
                 try:
                     recorder.record(func, result)
-                except Exception:  # noqa: BLE001 - tracing never breaks the run
+                except Exception:  # noqa: BLE001, S110 - tracing never breaks the run
                     pass
                 return result
 
         return _Mode()
 
     def _caller_line(self) -> int | None:
-        frame = sys._getframe(2)
+        frame: FrameType | None = sys._getframe(2)
         torch_dir = _torch_dir()
         here = os.path.abspath(__file__)
         while frame is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import struct
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -148,58 +149,29 @@ def _plain(value: Any, blobs: list[bytes], depth: int) -> Any:
             return {"t": "int", "v": str(int(value)), "via": f"numpy.{type(value).__name__}"}
         if isinstance(value, np.generic):
             return {"t": "foreign", "type": f"numpy.{type(value).__name__}", "detail": repr(value.item())[:40]}
-    except Exception:  # noqa: BLE001
+    except Exception:  # noqa: BLE001, S110 - numpy misbehaving: fall through to the generic encodings
         pass
     if hasattr(value, "__index__") and not isinstance(value, type):
         try:
             return {"t": "int", "v": str(int(value.__index__())), "via": type(value).__name__}
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001, S110 - a broken __index__: encoded as foreign below
             pass
     return {"t": "foreign", "type": type(value).__name__}
 
 
 def decode(desc: Any, blobs: list[bytes]) -> Any:
     """Parent side: rebuild plain values. Unknown shapes become Foreign."""
-    import torch
-
     if not isinstance(desc, dict):
         return Foreign("invalid")
     kind = desc.get("t")
     if kind == "tensor":
-        dtype_name = desc.get("dtype")
-        if dtype_name not in DTYPE_NAMES:
-            return Foreign("tensor", f"dtype {dtype_name}")
-        dtype = getattr(torch, dtype_name)
-        shape = [int(s) for s in desc.get("shape", [])]
-        idx = int(desc.get("blob", -1))
-        raw = blobs[idx] if 0 <= idx < len(blobs) else b""
-        numel = 1
-        for s in shape:
-            numel *= s
-        itemsize = torch.empty((), dtype=dtype).element_size()
-        if len(raw) != numel * itemsize:
-            return Foreign("tensor", "byte count does not match its shape")
-        if numel == 0:
-            return torch.empty(shape, dtype=dtype)
-        if dtype == torch.bfloat16:
-            flat = torch.frombuffer(bytearray(raw), dtype=torch.int16).view(torch.bfloat16)
-        else:
-            flat = torch.frombuffer(bytearray(raw), dtype=dtype)
-        return flat.reshape(shape).clone()
+        return _decode_tensor(desc, blobs)
     if kind == "oversized":
         return Oversized(tuple(int(s) for s in desc.get("shape", [])), str(desc.get("dtype")))
     if kind == "bool":
         return bool(desc.get("v"))
-    if kind == "int":
-        try:
-            return int(desc.get("v"))
-        except (TypeError, ValueError):
-            return Foreign("int")
-    if kind == "float":
-        try:
-            return float(desc.get("v"))
-        except (TypeError, ValueError):
-            return Foreign("float")
+    if kind in ("int", "float"):
+        return _number(kind, desc.get("v"))
     if kind == "none":
         return None
     if kind == "tuple":
@@ -211,12 +183,46 @@ def decode(desc: Any, blobs: list[bytes]) -> Any:
                    tuple(int(s) for s in shape) if isinstance(shape, list) else None, desc.get("dtype"))
 
 
+def _number(kind: str, v: Any) -> Any:
+    """An int or a float from its wire form; Foreign(kind) when it is not one."""
+    try:
+        return int(v) if kind == "int" else float(v)
+    except (TypeError, ValueError):
+        return Foreign(kind)
+
+
+def _decode_tensor(desc: dict[str, Any], blobs: list[bytes]) -> Any:
+    """A tensor from its header and blob; Foreign when the two disagree."""
+    import torch
+
+    dtype_name = desc.get("dtype")
+    if dtype_name not in DTYPE_NAMES:
+        return Foreign("tensor", f"dtype {dtype_name}")
+    dtype = getattr(torch, dtype_name)
+    shape = [int(s) for s in desc.get("shape", [])]
+    idx = int(desc.get("blob", -1))
+    raw = blobs[idx] if 0 <= idx < len(blobs) else b""
+    numel = 1
+    for s in shape:
+        numel *= s
+    itemsize = torch.empty((), dtype=dtype).element_size()
+    if len(raw) != numel * itemsize:
+        return Foreign("tensor", "byte count does not match its shape")
+    if numel == 0:
+        return torch.empty(shape, dtype=dtype)
+    if dtype == torch.bfloat16:
+        flat = torch.frombuffer(bytearray(raw), dtype=torch.int16).view(torch.bfloat16)
+    else:
+        flat = torch.frombuffer(bytearray(raw), dtype=dtype)
+    return flat.reshape(shape).clone()
+
+
 # ---- framing: 4-byte big-endian header length, header JSON, then each blob with its length
 # The one place the wire format is written: the sandbox child's frames (grader.sandbox.wire) and
 # write_frame both come through frame_head; FrameReader below is the one reader.
 
 
-def frame_head(header: dict, blobs: list[bytes] = ()) -> bytes:
+def frame_head(header: dict, blobs: Sequence[bytes] = ()) -> bytes:
     """The length prefix and JSON header of a frame carrying `blobs` (they follow it, in order)."""
     header = dict(header)
     header["blob_sizes"] = [len(b) for b in blobs]
@@ -224,12 +230,12 @@ def frame_head(header: dict, blobs: list[bytes] = ()) -> bytes:
     return struct.pack(">I", len(head)) + head
 
 
-def frame(header: dict, blobs: list[bytes] = ()) -> bytes:
+def frame(header: dict, blobs: Sequence[bytes] = ()) -> bytes:
     """A whole frame as bytes: what write_frame writes."""
     return frame_head(header, blobs) + b"".join(blobs)
 
 
-def write_frame(fd: int, header: dict, blobs: list[bytes] = ()) -> None:
+def write_frame(fd: int, header: dict, blobs: Sequence[bytes] = ()) -> None:
     write_all(fd, frame_head(header, blobs))
     for b in blobs:
         write_all(fd, b)

@@ -101,7 +101,7 @@ class Worker:
 
             try:
                 sandbox.prefork()
-            except Exception:  # noqa: BLE001 - an optimisation; the next grade forks afresh
+            except Exception:  # noqa: BLE001, S110 - an optimisation; the next grade forks afresh
                 pass
 
     def handle(self, request: Any) -> dict[str, Any]:
@@ -248,6 +248,8 @@ class UnknownDrillError(LookupError):
 class WorkerError(Exception):
     """The worker could not answer (it died twice, timed out, or never started)."""
 
+    final: bool = False  # True when retrying would only fail the same way (a timeout)
+
 
 class WorkerClient:
     """Talks to `python -m grader.worker`. Importing this module does not import torch.
@@ -296,7 +298,7 @@ class WorkerClient:
                     return self._exchange(payload, timeout)
                 except WorkerError as exc:
                     self._stop()
-                    if attempt == 2 or getattr(exc, "final", False) or self._closed:
+                    if attempt == 2 or exc.final or self._closed:
                         return {"id": payload.get("id"), "ok": False, "error": str(exc)}
                     self.restarts += 1
                     self._start()
@@ -365,7 +367,7 @@ class WorkerClient:
     def __del__(self) -> None:  # pragma: no cover - best effort
         try:
             self._stop()
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001, S110 - best-effort cleanup at interpreter exit; nothing to report to
             pass
 
     # ------------------------------------------------------------ private
@@ -374,7 +376,7 @@ class WorkerClient:
         env = dict(os.environ if self.env is None else self.env)
         root = str(Path(__file__).resolve().parent.parent)
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-        self._stderr = tempfile.TemporaryFile()
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the worker; _stop closes it
         self._buf = bytearray()
         self._ready = False
         self._proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -394,6 +396,8 @@ class WorkerClient:
             except subprocess.TimeoutExpired:  # pragma: no cover
                 pass
             for stream in (proc.stdin, proc.stdout):
+                if stream is None:
+                    continue
                 try:
                     stream.close()
                 except (OSError, AttributeError):
@@ -441,7 +445,7 @@ class WorkerClient:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     exc = WorkerError(f"the worker took longer than allowed while {doing}")
-                    exc.final = True  # type: ignore[attr-defined] - retrying would take as long again
+                    exc.final = True  # retrying would take as long again
                     raise exc
                 if not sel.select(timeout=left):
                     continue

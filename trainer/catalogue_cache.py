@@ -17,7 +17,10 @@ import os
 import pickle
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, BinaryIO
+
+if TYPE_CHECKING:
+    from grader.catalogue import Catalogue
 
 CACHE_FILE = "catalogue.pickle"
 _MAGIC = "drill-catalogue-2"  # 2: Catalogue lives in grader.catalogue
@@ -48,7 +51,7 @@ def cache_path() -> Path:
     return drill_home() / "cache" / CACHE_FILE
 
 
-def load_catalogue() -> Any:
+def load_catalogue() -> Catalogue:
     """grader.catalogue.load_catalogue() for the trainer's roots, through the cache."""
     from grader.catalogue import Catalogue, spec_files
     from grader.catalogue import load_catalogue as parse_all
@@ -67,14 +70,15 @@ def load_catalogue() -> Any:
     return catalogue
 
 
-def _trusted(fh: Any) -> bool:
+def _trusted(fh: BinaryIO) -> bool:
     """Only a cache file this user owns and nobody else can write is unpickled (a pickle
     can run code when loaded, so a file planted by someone else is parsed around)."""
     st = os.fstat(fh.fileno())
     return st.st_uid == os.getuid() and not st.st_mode & 0o022
 
 
-def _read(path: Path, key: tuple) -> Any:
+def _read(path: Path, key: tuple) -> object:
+    """Whatever the cache file holds for `key` (the caller checks it is a Catalogue); None when it holds nothing usable."""
     try:
         with open(path, "rb") as fh:
             if not _trusted(fh):
@@ -85,7 +89,7 @@ def _read(path: Path, key: tuple) -> Any:
     return catalogue if stored_key == key else None
 
 
-def _write(path: Path, key: tuple, catalogue: Any) -> None:
+def _write(path: Path, key: tuple, catalogue: Catalogue) -> None:
     from trainer.files import write_atomically
 
     try:

@@ -16,7 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, timezone, tzinfo
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+
+if TYPE_CHECKING:
+    from trainer.plans import StudyPlan
+    from trainer.store import DrillSummary, Store
 
 
 @dataclass(frozen=True)
@@ -55,7 +59,7 @@ def end_of_day(moment: datetime) -> datetime:
     return datetime.combine(local.date() + timedelta(days=1), time.min, local.tzinfo)
 
 
-def build_agenda(cards: Iterable[tuple[str, datetime]], summaries: Mapping[str, Any], plan: Any,
+def build_agenda(cards: Iterable[tuple[str, datetime]], summaries: Mapping[str, DrillSummary], plan: StudyPlan,
                  limit: int, known: Iterable[str] | None, now: datetime) -> Agenda:
     """The agenda at `now` (aware; its zone decides the calendar day) from every card's
     (drill, due), the store's drill summaries, the study plan and the daily new limit.
@@ -84,7 +88,7 @@ def build_agenda(cards: Iterable[tuple[str, datetime]], summaries: Mapping[str, 
     )
 
 
-def read_agenda(store: Any, known: Iterable[str] | None, now: datetime) -> Agenda:
+def read_agenda(store: Store, known: Iterable[str] | None, now: datetime) -> Agenda:
     """The agenda from an open store (its public reads only)."""
     from trainer.plans import load_plan
 
@@ -108,7 +112,7 @@ def agenda_now(known: Iterable[str] | None, now: datetime | None = None) -> Agen
                         int(SETTING_DEFAULTS["daily_new_limit"]), known, now)
 
 
-def card_dues(store: Any, known: Iterable[str] | None = None) -> list[datetime]:
+def card_dues(store: Store, known: Iterable[str] | None = None) -> list[datetime]:
     """Every card's due time, for drills the catalogue knows (the report's due calendar)."""
     keep = set(known) if known is not None else None
     return [c.due for c in store.cards() if keep is None or c.drill in keep]

@@ -10,7 +10,7 @@ but the plan does not (user-authored drills from DRILL_PATH) come last.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, timezone, tzinfo
+from datetime import date, datetime, timezone, tzinfo
 from importlib.resources import files
 from typing import Any, Iterable, Mapping, Protocol
 
@@ -27,7 +27,7 @@ class PlanError(Exception):
 
 class _Summary(Protocol):  # what next_new_drills needs of trainer.store.DrillSummary
     @property
-    def first_attempt(self) -> Any: ...
+    def first_attempt(self) -> datetime | None: ...
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,8 @@ def sdpa_gqa(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
     return F.scaled_dot_product_attention(q, k, v, enable_gqa=True)
 
 
-def sdpa_decode_step(q_new, k_new, v_new, k_cache, v_cache):
+def sdpa_decode_step(q_new: torch.Tensor, k_new: torch.Tensor, v_new: torch.Tensor, k_cache: torch.Tensor,
+                     v_cache: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """One decode step: append the new key/value on the sequence axis (dim 2), attend over the grown cache."""
     k = torch.cat([k_cache, k_new], dim=2)
     v = torch.cat([v_cache, v_new], dim=2)

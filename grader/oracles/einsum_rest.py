@@ -15,7 +15,8 @@ def einsum_scores(q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
 
 # ------------------------------------------------------------- detr-matching
 
-def detr_hungarian(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class=1.0, w_l1=5.0, w_giou=2.0):
+def detr_hungarian(pred_logits: torch.Tensor, pred_boxes: torch.Tensor, gt_labels: torch.Tensor, gt_boxes: torch.Tensor,
+                   w_class: float = 1.0, w_l1: float = 5.0, w_giou: float = 2.0) -> tuple[torch.Tensor, torch.Tensor]:
     """DETR's matcher: (Q, N) cost = -w_class * softmax prob of the gt class + w_l1 * L1 box
     distance - w_giou * GIoU (torchvision), solved by scipy's linear_sum_assignment."""
     from scipy.optimize import linear_sum_assignment

@@ -83,7 +83,7 @@ def forget_references() -> None:
             linecache.cache.pop(getattr(module, "__file__", None) or "", None)  # its source, if a traceback read it
             module.__dict__.clear()
             module.__dict__["__name__"] = "emptied"  # still a module, holding nothing of the reference
-        except Exception:  # noqa: BLE001 - a module without a namespace has nothing to drop
+        except Exception:  # noqa: BLE001, S110 - a module without a namespace has nothing to drop
             pass
     sys.stdin = open(os.devnull)  # noqa: SIM115
     os.environ["OMP_NUM_THREADS"] = "1"

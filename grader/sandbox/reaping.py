@@ -124,7 +124,7 @@ def reap_orphans(since_ticks: int, exclude: int = 0, rounds: int = 64) -> int:
 
 def _processes() -> list[tuple[int, int, int, int]]:
     """(pid, ppid, pgid, start ticks) of every process we can see."""
-    out = []
+    out: list[tuple[int, int, int, int]] = []
     try:
         names = os.listdir("/proc")
     except OSError:  # no /proc (not Linux): nothing to scan

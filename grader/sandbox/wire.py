@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 
 from grader import transport
 
@@ -19,7 +20,7 @@ GO_FD = 4  # a standby child reads its job (source, filename) here
 _HELD: list[bytes] = []  # child only: frames waiting to go out with the next one
 
 
-def _send(header: dict, blobs: list[bytes] = ()) -> None:
+def _send(header: dict, blobs: Sequence[bytes] = ()) -> None:
     """Send a frame, with any held ones, in one write. Results, "loaded" and
     "missing" are held until the next frame ("start" of the next call, or
     "done"), which is always sent before any of the solution's code runs, so a

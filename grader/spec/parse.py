@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -33,8 +34,11 @@ from grader.spec.records import (
     MAX_TARGET_SECONDS,
     NAME_RE,
     TOPICS,
+    FunctionSpec,
+    Invariant,
     Spec,
     SpecError,
+    Trap,
 )
 from grader.spec.yaml_lines import _line_of, _LineLoader
 from grader.userfile import REFERENCE_LIMIT, SPEC_LIMIT, UnreadableFile, read_text
@@ -44,19 +48,7 @@ def parse_spec(path: Path, text: str | None = None, *, reference_names: set[str]
     """Parse and validate one spec file. Raises SpecError with every problem found."""
     path = Path(path)
     problems = _Problems(path)
-    if text is None:
-        try:
-            text = read_text(path, SPEC_LIMIT)
-        except UnreadableFile as exc:
-            raise SpecError([f"{path}:0: (file): {exc.reason}"]) from None
-    try:
-        data = safe_yaml.load(text, _LineLoader)
-    except yaml.YAMLError as exc:
-        line, problem = safe_yaml.problem_line(exc, text)
-        raise SpecError([f"{path}:{line}: (yaml): malformed YAML: {problem}"]) from None
-    if data is None:
-        raise SpecError([f"{path}:1: (file): the file is empty"])
-    top = _Reader(data, "", 1, problems, "top")
+    top = _Reader(_load(path, text), "", 1, problems, "top")
 
     drill_id = top.get("id") or ""
     if drill_id and not ID_RE.fullmatch(drill_id):
@@ -93,55 +85,16 @@ def parse_spec(path: Path, text: str | None = None, *, reference_names: set[str]
     hints = tuple(_str_list(top, "hints", problems))
     if top.has("hints") and not hints:
         problems.add(top.line_of("hints"), "hints", "give at least one hint")
-    example_raw = top.get("example", default={}) or {}
-    example = {}
-    for k, v in example_raw.items():
-        if k not in dim_names:
-            problems.add(_line_of(example_raw, k, top.line_of("example")), f"example.{_k(k)}", "unknown dimension")
-        elif not isinstance(v, int) or isinstance(v, bool):
-            problems.add(_line_of(example_raw, k, top.line_of("example")), f"example.{_k(k)}", "expected an integer size")
-        else:
-            example[k] = v
+    example = _parse_example(top, problems, dim_names)
     allowed_imports = tuple(_str_list(top, "allowed_imports", problems))
-    must_call_raw = top.get("must_call", default={}) or {}
-    must_call = {}
-    for k, v in must_call_raw.items():
-        if not isinstance(k, str) or not all(NAME_RE.fullmatch(p) for p in k.split(".")):
-            problems.add(_line_of(must_call_raw, k, top.line_of("must_call")), f"must_call.{_k(k)}", "expected a dotted name")
-        elif not isinstance(v, int) or isinstance(v, bool) or v < 0:
-            problems.add(_line_of(must_call_raw, k, top.line_of("must_call")), f"must_call.{_k(k)}", "expected a call count >= 0")
-        else:
-            must_call[k] = v
+    must_call = _parse_must_call(top, problems)
 
     scale = _parse_scale(top, problems, dims)
     no_device_case = top.get("no_device_case", default="") or ""
     if top.has("no_device_case") and not no_device_case.strip():
         problems.add(top.line_of("no_device_case"), "no_device_case", "give the reason this drill has no device case")
 
-    reference_path = path.with_suffix(".py")
-    if not reference_path.exists() and not reference_path.is_symlink():
-        problems.add(1, "(reference)", f"missing the reference file {reference_path.name} beside the spec")
-    elif reference_names is None:
-        reference_names = _defined_names(reference_path, problems)
-    if reference_names is not None:
-        for fn in functions:
-            if fn.name not in reference_names:
-                problems.add(top.line_of("functions"), f"functions.{fn.name}", f"the reference file does not define {fn.name}()")
-            for attr in ("oracle", "inputs", "checker"):
-                ref = getattr(fn, attr)
-                if ref and ref.startswith("py:") and ref[3:] not in reference_names:
-                    problems.add(top.line_of("functions"), f"functions.{fn.name}.{attr}", f"the reference file does not define {ref[3:]}()")
-            for a in fn.args:
-                if a.gen and a.gen.startswith("py:") and a.gen[3:] not in reference_names:
-                    problems.add(top.line_of("functions"), f"functions.{fn.name}.args.{a.name}.gen", f"the reference file does not define {a.gen[3:]}()")
-        for i, trap in enumerate(traps):
-            if trap.function not in reference_names:
-                problems.add(top.line_of("traps"), f"traps[{i}].function", f"the reference file does not define {trap.function}()")
-            if trap.match and trap.match[3:] not in reference_names:
-                problems.add(top.line_of("traps"), f"traps[{i}].match", f"the reference file does not define {trap.match[3:]}()")
-        for i, inv in enumerate(invariants):
-            if inv.kind.startswith("py:") and inv.kind[3:] not in reference_names:
-                problems.add(top.line_of("invariants"), f"invariants[{i}].kind", f"the reference file does not define {inv.kind[3:]}()")
+    reference_path = _check_reference(path, top, problems, reference_names, functions, traps, invariants)
 
     if problems.items:
         raise SpecError(problems.lines())
@@ -154,6 +107,90 @@ def parse_spec(path: Path, text: str | None = None, *, reference_names: set[str]
         example=example, timeout=float(timeout or 5.0), allowed_imports=allowed_imports, must_call=must_call,
         scale=scale, no_device_case=no_device_case.strip(),
     )
+
+
+def _load(path: Path, text: str | None) -> Any:
+    """The spec's YAML, read with limits when `text` is not given; a SpecError when unreadable or empty."""
+    if text is None:
+        try:
+            text = read_text(path, SPEC_LIMIT)
+        except UnreadableFile as exc:
+            raise SpecError([f"{path}:0: (file): {exc.reason}"]) from None
+    try:
+        data = safe_yaml.load(text, _LineLoader)
+    except yaml.YAMLError as exc:
+        line, problem = safe_yaml.problem_line(exc, text)
+        raise SpecError([f"{path}:{line}: (yaml): malformed YAML: {problem}"]) from None
+    if data is None:
+        raise SpecError([f"{path}:1: (file): the file is empty"])
+    return data
+
+
+def _parse_example(top: _Reader, problems: _Problems, dim_names: set[str]) -> dict[str, int]:
+    """`example`: the sizes the prompt's worked example uses, one per known dimension."""
+    example_raw = top.get("example", default={}) or {}
+    example = {}
+    for k, v in example_raw.items():
+        if k not in dim_names:
+            problems.add(_line_of(example_raw, k, top.line_of("example")), f"example.{_k(k)}", "unknown dimension")
+        elif not isinstance(v, int) or isinstance(v, bool):
+            problems.add(_line_of(example_raw, k, top.line_of("example")), f"example.{_k(k)}", "expected an integer size")
+        else:
+            example[k] = v
+    return example
+
+
+def _parse_must_call(top: _Reader, problems: _Problems) -> dict[str, int]:
+    """`must_call`: dotted names the solution must call, each with its least call count."""
+    must_call_raw = top.get("must_call", default={}) or {}
+    must_call = {}
+    for k, v in must_call_raw.items():
+        if not isinstance(k, str) or not all(NAME_RE.fullmatch(p) for p in k.split(".")):
+            problems.add(_line_of(must_call_raw, k, top.line_of("must_call")), f"must_call.{_k(k)}", "expected a dotted name")
+        elif not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            problems.add(_line_of(must_call_raw, k, top.line_of("must_call")), f"must_call.{_k(k)}",
+                         "expected a call count >= 0")
+        else:
+            must_call[k] = v
+    return must_call
+
+
+def _check_reference(path: Path, top: _Reader, problems: _Problems, reference_names: set[str] | None,
+                     functions: tuple[FunctionSpec, ...], traps: tuple[Trap, ...],
+                     invariants: tuple[Invariant, ...]) -> Path:
+    """The reference file beside the spec: it must exist and define every `py:` name the spec uses."""
+    reference_path = path.with_suffix(".py")
+    if not reference_path.exists() and not reference_path.is_symlink():
+        problems.add(1, "(reference)", f"missing the reference file {reference_path.name} beside the spec")
+    elif reference_names is None:
+        reference_names = _defined_names(reference_path, problems)
+    if reference_names is not None:
+        _check_names(top, problems, reference_names, functions, traps, invariants)
+    return reference_path
+
+
+def _check_names(top: _Reader, problems: _Problems, reference_names: set[str], functions: tuple[FunctionSpec, ...],
+                 traps: tuple[Trap, ...], invariants: tuple[Invariant, ...]) -> None:
+    """Every function, `py:` oracle, generator, trap matcher and invariant the spec names is defined in the reference."""
+    missing = "the reference file does not define {}()"
+    for fn in functions:
+        if fn.name not in reference_names:
+            problems.add(top.line_of("functions"), f"functions.{fn.name}", missing.format(fn.name))
+        for attr in ("oracle", "inputs", "checker"):
+            ref = getattr(fn, attr)
+            if ref and ref.startswith("py:") and ref[3:] not in reference_names:
+                problems.add(top.line_of("functions"), f"functions.{fn.name}.{attr}", missing.format(ref[3:]))
+        for a in fn.args:
+            if a.gen and a.gen.startswith("py:") and a.gen[3:] not in reference_names:
+                problems.add(top.line_of("functions"), f"functions.{fn.name}.args.{a.name}.gen", missing.format(a.gen[3:]))
+    for i, trap in enumerate(traps):
+        if trap.function not in reference_names:
+            problems.add(top.line_of("traps"), f"traps[{i}].function", missing.format(trap.function))
+        if trap.match and trap.match[3:] not in reference_names:
+            problems.add(top.line_of("traps"), f"traps[{i}].match", missing.format(trap.match[3:]))
+    for i, inv in enumerate(invariants):
+        if inv.kind.startswith("py:") and inv.kind[3:] not in reference_names:
+            problems.add(top.line_of("invariants"), f"invariants[{i}].kind", missing.format(inv.kind[3:]))
 
 
 def _defined_names(path: Path, problems: _Problems) -> set[str] | None:

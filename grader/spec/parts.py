@@ -67,9 +67,11 @@ def _parse_dims(top: _Reader, problems: _Problems) -> dict[str, DimRule]:
         if d.expr:
             for n in _dims.expr_names(d.expr):
                 if n not in dims:
-                    problems.add(_line_of(raw, d.name, top.line_of("dims")), f"dims.{d.name}", f"expression uses unknown dimension '{n}'")
+                    problems.add(_line_of(raw, d.name, top.line_of("dims")), f"dims.{d.name}",
+                                 f"expression uses unknown dimension '{n}'")
                 elif dims[n].expr:
-                    problems.add(_line_of(raw, d.name, top.line_of("dims")), f"dims.{d.name}", f"expression uses derived dimension '{n}'; derive from ranged dimensions only")
+                    problems.add(_line_of(raw, d.name, top.line_of("dims")), f"dims.{d.name}",
+                                 f"expression uses derived dimension '{n}'; derive from ranged dimensions only")
     return dims
 
 
@@ -169,24 +171,34 @@ def _parse_arg(name: Any, adef: Any, line: int, where: str, problems: _Problems,
     if shape is None and typ is not None and gen is None and param is None and "value" not in r.data:
         problems.add(line, where, "a Python argument needs 'value', 'param' or 'gen'")
     if isinstance(value, str):
-        bad = _dims.check_expr(value)
-        if bad:
-            problems.add(r.line_of("value"), f"{where}.value", bad)
-        else:
-            unknown = [n for n in _dims.expr_names(value) if n not in dim_names]
-            if unknown:
-                problems.add(r.line_of("value"), f"{where}.value", f"unknown dimension '{unknown[0]}'")
+        _check_value_expr(r, where, value, problems, dim_names)
     options = r.get("options", default={}) or {}
     if gen is not None and not gen.startswith("py:"):
-        if gen not in names.GENERATORS:
-            problems.add(r.line_of("gen"), f"{where}.gen", names.unknown("generator", gen, names.GENERATORS))
-        else:
-            for opt in options:
-                if opt not in names.GENERATORS[gen]:
-                    takes = ", ".join(names.GENERATORS[gen]) or "none"
-                    problems.add(_line_of(options, opt, r.line_of("options")), f"{where}.options.{_k(opt)}",
-                                 f"generator {gen!r} has no option {_k(opt)!r} (its options: {takes})")
+        _check_generator(r, where, gen, options, problems)
     return ArgSpec(name, shape, dtype, typ, gen, value, param, r.data.get("default"), "default" in r.data, dict(options))
+
+
+def _check_value_expr(r: _Reader, where: str, value: str, problems: _Problems, dim_names: set[str]) -> None:
+    """An argument's `value` given as a text: an expression over known dimensions."""
+    bad = _dims.check_expr(value)
+    if bad:
+        problems.add(r.line_of("value"), f"{where}.value", bad)
+    else:
+        unknown = [n for n in _dims.expr_names(value) if n not in dim_names]
+        if unknown:
+            problems.add(r.line_of("value"), f"{where}.value", f"unknown dimension '{unknown[0]}'")
+
+
+def _check_generator(r: _Reader, where: str, gen: str, options: Any, problems: _Problems) -> None:
+    """A built-in generator's name, and the options it is given: each one it takes."""
+    if gen not in names.GENERATORS:
+        problems.add(r.line_of("gen"), f"{where}.gen", names.unknown("generator", gen, names.GENERATORS))
+        return
+    for opt in options:
+        if opt not in names.GENERATORS[gen]:
+            takes = ", ".join(names.GENERATORS[gen]) or "none"
+            problems.add(_line_of(options, opt, r.line_of("options")), f"{where}.options.{_k(opt)}",
+                         f"generator {gen!r} has no option {_k(opt)!r} (its options: {takes})")
 
 
 def _parse_return(rdef: Any, line: int, where: str, problems: _Problems, dim_names: set[str]) -> ReturnSpec | None:
@@ -280,7 +292,8 @@ def _parse_invariants(top: _Reader, problems: _Problems, fn_names: set[str]) -> 
         r = _Reader(idef, where, line, problems, "invariant")
         kind = r.get("kind") or ""
         if kind and not kind.startswith("py:") and kind not in KINDS:
-            problems.add(r.line_of("kind"), f"{where}.kind", f"unknown invariant {kind!r}; known: {', '.join(sorted(KINDS))}, or py:name")
+            problems.add(r.line_of("kind"), f"{where}.kind",
+                         f"unknown invariant {kind!r}; known: {', '.join(sorted(KINDS))}, or py:name")
         fn = r.get("function")
         if fn is not None and fn not in fn_names:
             problems.add(r.line_of("function"), f"{where}.function", f"unknown function '{fn}'")

@@ -69,7 +69,7 @@ class _Reader:
                 self.p.add(self.line_of(key), self._at(key), "the number is too large")
                 return default
             return float(value)
-        if isinstance(value, bool) and kind is not bool and (kind == int or (isinstance(kind, tuple) and bool not in kind)):
+        if isinstance(value, bool) and kind is not bool and (kind is int or (isinstance(kind, tuple) and bool not in kind)):
             self.p.add(self.line_of(key), self._at(key), f"expected {_kind_name(kind)}, got a boolean")
             return default
         if not isinstance(value, kind):

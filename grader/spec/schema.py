@@ -71,7 +71,8 @@ SECTIONS: dict[str, dict[str, Field]] = {
         "no_device_case": F(str, doc="why this drill has no device case"),
     },
     "scale": {
-        "dims": F(dict, True, "a size for every ranged dimension", json={"additionalProperties": {"type": "integer", "minimum": 1}}),
+        "dims": F(dict, True, "a size for every ranged dimension",
+                  json={"additionalProperties": {"type": "integer", "minimum": 1}}),
         "budget": F(float, doc="the solution's peak may be at most this many times the reference's"),
     },
     "function": {

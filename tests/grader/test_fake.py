@@ -50,7 +50,8 @@ def test_device_aware_code_runs_and_stays_on_the_device(body):
 
 def test_peak_bytes_at_scale_without_allocating():
     naive = _compiled("def f(A, B):\n    return ((A[:, None, :] - B[None, :, :]) ** 2).sum(-1)\n")["f"]
-    expanded = _compiled("def f(A, B):\n    return ((A * A).sum(1, keepdim=True) - 2 * A @ B.T + (B * B).sum(1)).clamp_min(0)\n")["f"]
+    expanded = _compiled("def f(A, B):\n"
+                         "    return ((A * A).sum(1, keepdim=True) - 2 * A @ B.T + (B * B).sum(1)).clamp_min(0)\n")["f"]
     args = [fake.Sketch((2000, 512), torch.float32), fake.Sketch((1500, 512), torch.float32)]
     big = fake.run(naive, args, "cpu", FILE)
     small = fake.run(expanded, args, "cpu", FILE)

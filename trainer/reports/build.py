@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from datetime import date, datetime, timedelta, tzinfo
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from trainer.streak import streak  # the one definition, shared with the store
 from trainer.reports.model import (
@@ -54,17 +54,20 @@ from trainer.reports.model import (
     WeakDrill,
 )
 
+if TYPE_CHECKING:
+    from trainer.store import AttemptRecord, SessionRecord
+
 
 def local_day(moment: datetime, tz: tzinfo) -> date:
     return moment.astimezone(tz).date()
 
 
-def counted(attempts: Iterable[Any]) -> list[Any]:
+def counted(attempts: Iterable[AttemptRecord]) -> list[AttemptRecord]:
     """Attempts that count as practice (an ``internal`` verdict is the grader's fault)."""
     return [a for a in attempts if a.verdict != "internal"]
 
 
-def day_counts(attempts: Iterable[Any], tz: tzinfo) -> dict[date, int]:
+def day_counts(attempts: Iterable[AttemptRecord], tz: tzinfo) -> dict[date, int]:
     """Counted attempts per local day."""
     return dict(Counter(local_day(a.started_at, tz) for a in counted(attempts)))
 
@@ -107,25 +110,25 @@ def heatmap_range(today: date, since: date | None, weeks: int = HEATMAP_WEEKS) -
     return max(min(since, today), today - timedelta(days=370)), today
 
 
-def is_clean_pass(a: Any) -> bool:
+def is_clean_pass(a: AttemptRecord) -> bool:
     return a.verdict == "pass" and not a.revealed
 
 
 UNTIMED_MODES = ("check", "team", "watch")
 
 
-def is_timed(a: Any) -> bool:
+def is_timed(a: AttemptRecord) -> bool:
     """Whether ``seconds`` is a solving time. `drill check --record` and `team run --file`
     record the grader's time with no target; those attempts count as practice, but
     they say nothing about how fast the person solves the drill."""
     return not (getattr(a, "mode", "solve") in UNTIMED_MODES and getattr(a, "target_seconds", 1) is None)
 
 
-def untimed_passes(attempts: Iterable[Any]) -> int:
+def untimed_passes(attempts: Iterable[AttemptRecord]) -> int:
     return sum(1 for a in attempts if is_clean_pass(a) and not is_timed(a))
 
 
-def trends(attempts: Iterable[Any], drills: Mapping[str, DrillInfo], limit: int = TREND_POINTS) -> list[DrillTrend]:
+def trends(attempts: Iterable[AttemptRecord], drills: Mapping[str, DrillInfo], limit: int = TREND_POINTS) -> list[DrillTrend]:
     """Time to solve per drill: its timed passing attempts in time order, in catalogue order."""
     by_drill: dict[str, list[TrendPoint]] = defaultdict(list)
     for a in sorted(attempts, key=lambda a: a.started_at):
@@ -141,13 +144,13 @@ def trends(attempts: Iterable[Any], drills: Mapping[str, DrillInfo], limit: int 
     return out
 
 
-def first_try(attempts: Iterable[Any]) -> FirstTry:
+def first_try(attempts: Iterable[AttemptRecord]) -> FirstTry:
     """Pass rate of first submits (an attempt marked first_try; internal verdicts left out)."""
     firsts = [a for a in counted(attempts) if a.first_try]
     return FirstTry(len(firsts), sum(1 for a in firsts if is_clean_pass(a)))
 
 
-def mistakes(attempts: Iterable[Any], drills: Mapping[str, DrillInfo], limit: int = MISTAKES) -> list[Mistake]:
+def mistakes(attempts: Iterable[AttemptRecord], drills: Mapping[str, DrillInfo], limit: int = MISTAKES) -> list[Mistake]:
     """Trap ids matched most often, each with where it happened and the drills that drill it."""
     counts: Counter[str] = Counter()
     made_in: dict[str, list[str]] = defaultdict(list)
@@ -207,10 +210,10 @@ def weakness_score(recall: float, attempts: int, passes: int, best: float | None
     return round(0.5 * (1 - recall) + 0.3 * fail + 0.2 * slow, 4)
 
 
-def weakest(attempts: Iterable[Any], recall: Mapping[str, float], drills: Mapping[str, DrillInfo],
+def weakest(attempts: Iterable[AttemptRecord], recall: Mapping[str, float], drills: Mapping[str, DrillInfo],
             limit: int = WEAKEST) -> list[WeakDrill]:
     """The practised drills most in need of work, weakest first (ties by id)."""
-    stats: dict[str, list[Any]] = defaultdict(list)
+    stats: dict[str, list[AttemptRecord]] = defaultdict(list)
     for a in counted(attempts):
         stats[a.drill].append(a)
     rows = []
@@ -234,7 +237,7 @@ def _count(v: Any, top: int) -> int | None:
     return v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= top else None
 
 
-def mock_scores(sessions: Iterable[Any], tz: tzinfo, limit: int = MOCK_POINTS) -> list[MockScore]:
+def mock_scores(sessions: Iterable[SessionRecord], tz: tzinfo, limit: int = MOCK_POINTS) -> list[MockScore]:
     """The finished mock interviews whose summary holds a score, oldest first (the last
     ``limit``). A summary that does not hold one (an interrupted or odd session) is left out."""
     out = []
@@ -248,13 +251,14 @@ def mock_scores(sessions: Iterable[Any], tz: tzinfo, limit: int = MOCK_POINTS) -
         if score is None or total is None or passed is None:
             continue
         minutes = summary.get("minutes")
-        ok_minutes = isinstance(minutes, (int, float)) and not isinstance(minutes, bool) and 0 < minutes < 10_000
-        out.append(MockScore(s.started_at.astimezone(tz), score, passed, total, float(minutes) if ok_minutes else None))
+        if not (isinstance(minutes, (int, float)) and not isinstance(minutes, bool) and 0 < minutes < 10_000):
+            minutes = None
+        out.append(MockScore(s.started_at.astimezone(tz), score, passed, total, None if minutes is None else float(minutes)))
     out.sort(key=lambda m: m.at)
     return out[-limit:] if limit else out
 
 
-def totals(attempts: Sequence[Any], tz: tzinfo) -> Totals:
+def totals(attempts: Sequence[AttemptRecord], tz: tzinfo) -> Totals:
     real = counted(attempts)
     return Totals(len(real), sum(1 for a in real if is_clean_pass(a)), len({a.drill for a in real}),
                   len({local_day(a.started_at, tz) for a in real}), round(sum(float(a.seconds) for a in real), 1))
@@ -277,14 +281,14 @@ def next_steps(empty: bool, due_today: int, weak: Sequence[WeakDrill], first_dri
 
 
 def build_report(
-    attempts: Sequence[Any],
+    attempts: Sequence[AttemptRecord],
     due_dates: Iterable[datetime],
     recall: Mapping[str, float],
     drills: Sequence[DrillInfo],
     now: datetime,
     tz: tzinfo,
     since: date | None = None,
-    sessions: Iterable[Any] = (),
+    sessions: Iterable[SessionRecord] = (),
 ) -> Report:
     """Everything `drill report` shows, from the whole history (``attempts`` and the
     ``sessions`` records), every card's due date, the retrievability of every drill with

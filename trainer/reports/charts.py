@@ -65,7 +65,7 @@ def heat_grid(hm: Heatmap) -> list[str]:
     """The calendar: a month row, then one row per weekday (Monday first), then a legend."""
     lines = [month_row(hm)]
     for row in range(7):
-        cells = [" " if week[row] is None else HEAT_GLYPHS[week[row].level] for week in hm.weeks]
+        cells = [" " if (cell := week[row]) is None else HEAT_GLYPHS[cell.level] for week in hm.weeks]
         lines.append(f"{WEEKDAYS[row]} " + " ".join(cells))
     lines.append("    less " + " ".join(HEAT_GLYPHS) + " more")
     return lines

@@ -41,7 +41,8 @@ h2{font-size:15px;margin:0 0 12px;text-transform:uppercase;letter-spacing:.04em;
 table{border-collapse:collapse;width:100%}
 th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #f0f1f3;vertical-align:top}
 th{font-size:12px;color:#6b7280;text-transform:uppercase;letter-spacing:.03em}
-code{white-space:nowrap;background:#f3f4f6;border-radius:4px;padding:1px 5px;font:12.5px ui-monospace,SFMono-Regular,Menlo,monospace}
+code{white-space:nowrap;background:#f3f4f6;border-radius:4px;padding:1px 5px;\
+font:12.5px ui-monospace,SFMono-Regular,Menlo,monospace}
 .muted{color:#6b7280}.good{color:#16a34a}.bad{color:#dc2626}
 .hero{padding:28px}.hero ol{margin:8px 0 0;padding-left:20px}.hero li{margin:6px 0}
 @media (max-width:800px){.grid{grid-template-columns:1fr}}

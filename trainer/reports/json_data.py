@@ -5,9 +5,12 @@ script reading it can tell when it changes.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trainer.reports.model import MOCK_SCORE_FORMULA, Report
+
+if TYPE_CHECKING:
+    from trainer.reports.scheduler import SchedulerSection
 
 
 def to_dict(report: Report) -> dict[str, Any]:
@@ -52,7 +55,7 @@ def to_dict(report: Report) -> dict[str, Any]:
     }
 
 
-def _scheduler_dict(section: Any) -> dict[str, Any] | None:
+def _scheduler_dict(section: SchedulerSection | None) -> dict[str, Any] | None:
     from trainer.reports.scheduler import to_dict as scheduler_to_dict
 
     return None if section is None else scheduler_to_dict(section)

@@ -53,7 +53,8 @@ def render_md(report: Report) -> str:
         f"- **Streak:** {plural(report.streak, 'day')}",
         f"- **Mastery:** {percent(report.overall_mastery)} (FSRS recall across the catalogue)",
         f"- **First-try pass rate:** {percent(ft.rate)} ({ft.passes} of {ft.attempts})",
-        f"- **Attempts:** {t.passes} passed of {t.attempts}, {plural(t.drills, 'drill')}, {plural(t.days, 'day')}, {duration(t.seconds)} practising",
+        f"- **Attempts:** {t.passes} passed of {t.attempts}, {plural(t.drills, 'drill')}, {plural(t.days, 'day')}, "
+        f"{duration(t.seconds)} practising",
         "",
         "## Mastery per topic", "",
     ]

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from trainer.sessions import SCORE_FORMULA
+
+if TYPE_CHECKING:
+    from grader.spec import Spec
+    from trainer.reports.scheduler import SchedulerSection
 
 HEATMAP_WEEKS = 26
 DUE_DAYS = 14
@@ -37,7 +41,7 @@ class DrillInfo:
     traps: tuple[tuple[str, str], ...] = ()  # (trap id, message)
 
 
-def drill_infos(specs: Iterable[Any]) -> list[DrillInfo]:
+def drill_infos(specs: Iterable[Spec]) -> list[DrillInfo]:
     """DrillInfo for each catalogue spec (anything with id, title, topic, target_seconds, traps)."""
     return [DrillInfo(s.id, s.title, s.topic, float(s.target_seconds) if s.target_seconds else None,
                       tuple((t.id, t.message) for t in s.traps)) for s in specs]
@@ -184,7 +188,7 @@ class Report:
     weakest: tuple[WeakDrill, ...]
     next_steps: tuple[str, ...]  # shell commands, most useful first
     mocks: tuple[MockScore, ...] = ()  # oldest first, the last MOCK_POINTS in the window
-    scheduler: Any = None  # trainer.reports.scheduler.SchedulerSection, when the store was read
+    scheduler: SchedulerSection | None = None  # when the store was read
 
     @property
     def overall_mastery(self) -> float:

@@ -14,7 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from html import escape
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+if TYPE_CHECKING:
+    from trainer.store import ReviewRecord
 
 WINDOW_DAYS = 30
 
@@ -34,7 +37,7 @@ class SchedulerSection:
         return "default" if self.fitted_at is None else "fitted"
 
 
-def scheduler_section(reviews: Sequence[Any], fitted: Mapping[str, Any] | None, retention: float,
+def scheduler_section(reviews: Sequence[ReviewRecord], fitted: Mapping[str, Any] | None, retention: float,
                       now: datetime, days: int = WINDOW_DAYS) -> SchedulerSection:
     """From the store's review log (``Store.reviews()``), its ``fitted()`` and retention."""
     from trainer.optimizing import Point, predictions

@@ -10,7 +10,7 @@ import io
 from dataclasses import replace
 
 from rich import box
-from rich.console import Console, Group
+from rich.console import Console, Group, JustifyMethod
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -33,10 +33,17 @@ HEAT_STYLES = ("grey50", "green4", "green3", "green1", "bold bright_green")
 
 
 def make_console(color: bool, width: int = 100) -> Console:
-    """A console writing into a string buffer (read it back with ``console.file.getvalue()``)."""
+    """A console writing into a string buffer (read it back with `console_text`)."""
     return Console(file=io.StringIO(), force_terminal=color, no_color=not color, width=width,
                    color_system="standard" if color else None, highlight=False, emoji=False,
                    legacy_windows=False)
+
+
+def console_text(console: Console) -> str:
+    """What a `make_console` console has printed so far."""
+    buffer = console.file
+    assert isinstance(buffer, io.StringIO), "not a make_console console"
+    return buffer.getvalue()
 
 
 def make_table(title: str) -> Table:
@@ -105,8 +112,9 @@ def _trends(report: Report) -> Group | Table | Text:
     if not report.trends:
         return Text(f"Time to solve: no timed pass in this window yet. {note}".rstrip(), style="dim")
     table = make_table("Time to solve (passing attempts, oldest → newest)")
-    for name, justify in (("drill", "left"), ("trend", "left"), ("best", "right"), ("latest", "right"),
-                          ("target", "right"), ("", "left")):
+    columns: tuple[tuple[str, JustifyMethod], ...] = (("drill", "left"), ("trend", "left"), ("best", "right"),
+                                                     ("latest", "right"), ("target", "right"), ("", "left"))
+    for name, justify in columns:
         table.add_column(name, justify=justify, no_wrap=name != "drill")
     for t in report.trends:
         verdict = Text("on target", style="green") if t.on_target else \
@@ -135,16 +143,18 @@ def _weakest(report: Report, width: int) -> Group | Table:
     (the command is then said once, under the table)."""
     wide, topic = width >= 112, width >= 90
     table = make_table("Weakest drills")
-    columns = [("drill", "left"), ("topic", "left"), ("first try", "right"), ("passed", "right"),
-               ("recall", "right"), ("best / target", "right"), ("practise", "left")]
+    columns: list[tuple[str, JustifyMethod]] = [("drill", "left"), ("topic", "left"), ("first try", "right"),
+                                                ("passed", "right"), ("recall", "right"), ("best / target", "right"),
+                                                ("practise", "left")]
     shown = [c for c in columns if (c[0] != "topic" or topic) and (c[0] != "practise" or wide)]
     for name, justify in shown:
         table.add_column(name, justify=justify, no_wrap=name != "topic")
     for w in report.weakest:
-        cells = {"drill": Text(w.drill), "topic": Text(w.topic), "first try": first_try_text(w),
-                 "passed": f"{w.passes}/{w.attempts}", "recall": percent(w.recall),
-                 "best / target": Text(best_text(w), style="" if w.passed else "yellow"),
-                 "practise": Text(w.command, style="bold")}
+        cells: dict[str, Text | str] = {
+            "drill": Text(w.drill), "topic": Text(w.topic), "first try": first_try_text(w),
+            "passed": f"{w.passes}/{w.attempts}", "recall": percent(w.recall),
+            "best / target": Text(best_text(w), style="" if w.passed else "yellow"),
+            "practise": Text(w.command, style="bold")}
         table.add_row(*(cells[name] for name, _ in shown))
     if wide or not report.weakest:
         return table
@@ -156,8 +166,9 @@ def _mocks(report: Report) -> Group | Text:
     if not report.mocks:
         return Text("Mock interviews: none finished in this window yet (`drill mock`).", style="dim")
     table = make_table("Mock interview scores (oldest → newest)")
-    for name, justify in (("day", "left"), ("score", "right"), ("", "left"), ("passed", "right"),
-                          ("minutes", "right")):
+    columns: tuple[tuple[str, JustifyMethod], ...] = (("day", "left"), ("score", "right"), ("", "left"),
+                                                     ("passed", "right"), ("minutes", "right"))
+    for name, justify in columns:
         table.add_column(name, justify=justify, no_wrap=True)
     for m in report.mocks:
         table.add_row(m.at.strftime("%Y-%m-%d %H:%M"), str(m.score), Text(bar(m.score, 100, 20), style="cyan"),
@@ -203,7 +214,7 @@ def render_text(report: Report, color: bool = False, width: int = 100) -> str:
     console = make_console(color, width)
     if report.empty:
         console.print(_empty(report))
-        return console.file.getvalue()
+        return console_text(console)
     parts = [
         _headline(report), Text(""),
         _mastery(report), Text(""),
@@ -217,4 +228,4 @@ def render_text(report: Report, color: bool = False, width: int = 100) -> str:
         Text("Next: " + " · ".join(report.next_steps), style="bold"),
     ]
     console.print(Group(*parts))
-    return console.file.getvalue()
+    return console_text(console)

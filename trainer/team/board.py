@@ -147,8 +147,8 @@ def build_board(results: Sequence[MemberResult], drills: Sequence[str] | None = 
     rows: list[BoardRow] = []
     for i, (member, run, bad) in enumerate(entries):
         prev = rows[-1] if rows else None
-        same = prev is not None and run_key(prev.run) == run_key(run)
-        rows.append(BoardRow(prev.rank if same else i + 1, member, run, bad))
+        rank = prev.rank if prev is not None and run_key(prev.run) == run_key(run) else i + 1
+        rows.append(BoardRow(rank, member, run, bad))
     columns = []
     for drill in order:
         cells = [(row.cell(drill), row.member.name) for row in rows]

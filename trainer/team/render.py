@@ -16,7 +16,7 @@ from trainer.markup import md_code, md_text, printable
 from trainer.reports import mmss
 from trainer.reports.html import page
 from trainer.reports.svg import hbar_chart
-from trainer.reports.text import make_console, make_table
+from trainer.reports.text import console_text, make_console, make_table
 from trainer.team.board import Board, BoardRow
 from trainer.team.results import DrillResult
 
@@ -108,7 +108,7 @@ def render_board_text(board: Board, title: str = "", skipped: list[str] | None =
     if not board.rows:
         console.print(Text("No results yet. Each member runs `drill team run SESSION.yaml --name NAME "
                            "--results DIR`; their file lands in DIR.", style="bold"))
-        return console.file.getvalue()
+        return console_text(console)
     table = _leaderboard(board, title, drills=True)
     narrow = console.measure(table, options=console.options.update_width(10_000)).maximum > width
     if narrow:  # the drills go below, one line each, instead of one column each
@@ -141,7 +141,7 @@ def render_board_text(board: Board, title: str = "", skipped: list[str] | None =
         parts.append(Text(f"note: {note}", style="dim"))
     for part in parts:
         console.print(part)
-    return console.file.getvalue()
+    return console_text(console)
 
 
 # ---------------------------------------------------------------- markdown
@@ -169,9 +169,9 @@ def render_board_md(board: Board, title: str = "", skipped: list[str] | None = N
                      f"{md_text(', '.join(c.fastest_names)) or '—'} |")
     if board.mistakes:
         lines += ["", "## Mistakes most common in the team", "", "| trap | members | times | in |", "|---|---|---|---|"]
-        for m in board.mistakes:
-            lines.append(f"| {md_code(m.trap)} | {m.members} | {m.count} | "
-                         f"{', '.join(md_code(d) for d in m.drills)} |")
+        for mistake in board.mistakes:
+            lines.append(f"| {md_code(mistake.trap)} | {mistake.members} | {mistake.count} | "
+                         f"{', '.join(md_code(d) for d in mistake.drills)} |")
     notes = _notes(board, skipped or [])
     if notes:
         for n in notes:

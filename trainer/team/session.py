@@ -16,7 +16,7 @@ import hashlib
 import json
 import math
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Sequence, TypeGuard
 
 import yaml
 
@@ -35,12 +35,12 @@ class TeamError(Exception):
         super().__init__("; ".join(self.problems))
 
 
-def is_int(v: Any) -> bool:
+def is_int(v: Any) -> TypeGuard[int]:
     """An int that is not a bool (True is an int to Python, not to a file format)."""
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def is_number(v: Any) -> bool:
+def is_number(v: Any) -> TypeGuard[int | float]:
     """A finite int or float, not a bool."""
     # an int is finite (math.isfinite would overflow on a 400-digit one)
     return (isinstance(v, (int, float)) and not isinstance(v, bool)) and (isinstance(v, int) or math.isfinite(v))
@@ -60,8 +60,9 @@ class TeamSession:
         return hashlib.sha256(canon.encode()).hexdigest()[:16]
 
 
-def new_session(drills: Sequence[str], minutes: float, seed: int, known: Iterable[str], title: str = "") -> TeamSession:
-    """A validated session; TeamError lists unknown or repeated ids and bad numbers."""
+def new_session(drills: Sequence[str], minutes: Any, seed: Any, known: Iterable[str], title: str = "") -> TeamSession:
+    """A validated session; TeamError lists unknown or repeated ids and bad numbers.
+    `minutes` and `seed` are checked here, so a session file's values (anything YAML holds) come as they are."""
     known_set = set(known)
     problems = []
     ids = [d.strip() for d in drills if d.strip()]
@@ -91,7 +92,7 @@ def session_yaml(session: TeamSession) -> str:
     head = ("# A drill team study session: every member runs\n"
             "#   drill team run THIS_FILE --name YOUR_NAME --results SHARED_FOLDER\n"
             "# and `drill team board SHARED_FOLDER` shows the leaderboard.\n")
-    body = {"format": SESSION_FORMAT}
+    body: dict[str, Any] = {"format": SESSION_FORMAT}
     if session.title:
         body["title"] = session.title
     minutes = int(session.minutes) if float(session.minutes).is_integer() else session.minutes

@@ -42,8 +42,9 @@ def test_malformed_yaml_names_file_and_line(tmp_path):
 def test_unknown_key_names_field_line_and_suggestion(tmp_path):
     text = EXAMPLE.read_text().replace("target_seconds: 420", "target_secs: 420")
     problems = _problems(_write(tmp_path, text))
-    line = next(i for i, l in enumerate(text.splitlines(), 1) if l.startswith("target_secs"))
-    assert any(p.startswith(f"{tmp_path / '99-test' / 'mha-padding.yaml'}:{line}: target_secs: unknown key") and "target_seconds" in p for p in problems)
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if ln.startswith("target_secs"))
+    where = f"{tmp_path / '99-test' / 'mha-padding.yaml'}:{line}: target_secs: unknown key"
+    assert any(p.startswith(where) and "target_seconds" in p for p in problems)
     assert any("target_seconds: missing required field" in p for p in problems)
 
 
@@ -70,7 +71,7 @@ def test_all_problems_reported_together(tmp_path):
 def test_bad_dimension_rules(tmp_path, rule, message):
     text = EXAMPLE.read_text().replace("  dh: [2, 6]", f"  dh: {rule}")
     problems = _problems(_write(tmp_path, text))
-    line = next(i for i, l in enumerate(text.splitlines(), 1) if l.startswith("  dh:"))
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if ln.startswith("  dh:"))
     assert any(f"mha-padding.yaml:{line}: dims.dh: {message}" in p for p in problems), problems
 
 

@@ -131,7 +131,11 @@ def test_validate_names_a_trap_that_passes(runner, tmp_path):
     folder.mkdir()
     (folder / "mha-padding.yaml").write_text(EXAMPLE.read_text())
     ref = EXAMPLE.with_suffix(".py").read_text()
-    ref = ref.replace("def trap_no_mask(Q, K, V, pad_mask, H: int):", "def trap_no_mask(Q, K, V, pad_mask, H: int):\n    keep = pad_mask.bool()[:, None, None, :]\n    return _merge(_attend(Q, K, V, keep, H, math.sqrt(Q.shape[-1] // H)))\n\n\ndef _unused(Q, K, V, pad_mask, H):")
+    ref = ref.replace("def trap_no_mask(Q, K, V, pad_mask, H: int):",
+                      "def trap_no_mask(Q, K, V, pad_mask, H: int):\n"
+                      "    keep = pad_mask.bool()[:, None, None, :]\n"
+                      "    return _merge(_attend(Q, K, V, keep, H, math.sqrt(Q.shape[-1] // H)))\n\n\n"
+                      "def _unused(Q, K, V, pad_mask, H):")
     (folder / "mha-padding.py").write_text(ref)
     result = runner.invoke(app, ["validate", str(folder), "--quiet"])
     assert result.exit_code == 1

@@ -152,7 +152,8 @@ def test_a_failing_migration_step_leaves_the_previous_version_intact(home, monke
     with pytest.raises(StoreError):
         open_store(clock=Clock())
     conn = sqlite3.connect(home / "progress.db")
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION  # the real steps applied, the broken one rolled back
+    # the real steps applied, the broken one rolled back
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     columns = [r[1] for r in conn.execute("PRAGMA table_info(attempts)")]
     assert "traps" in columns and "extra" not in columns
     conn.close()
