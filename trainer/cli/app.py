@@ -6,8 +6,8 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-import click
 import typer
+from typer._click.core import Context  # typer vendors click: its Group.invoke takes this Context
 from typer.core import TyperGroup
 
 from trainer.cli.errors import domain_errors
@@ -30,7 +30,7 @@ class DrillGroup(TyperGroup):
     """Commands in COMMANDS order; each description whole (wrapped, never cut with '...');
     every command runs inside the one error edge (trainer.cli.errors)."""
 
-    def invoke(self, ctx: click.Context) -> Any:
+    def invoke(self, ctx: Context) -> Any:
         with domain_errors():
             return super().invoke(ctx)
 

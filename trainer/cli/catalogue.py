@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import difflib
-from typing import Optional
+from typing import TYPE_CHECKING, Optional, Sequence
 
 import typer
 
@@ -16,6 +16,11 @@ from trainer.ledger import ledger_lines
 from trainer.markup import printable
 from trainer.scheduling import utc_now
 from trainer.store import database_exists, open_store
+
+if TYPE_CHECKING:
+    from grader.spec import DimRule
+    from trainer.due import Agenda
+    from trainer.store import DrillSummary
 
 
 def load_catalogue_or_exit():
@@ -39,7 +44,7 @@ def get_spec_or_exit(drill_id: str):
     return load_catalogue_or_exit().get(drill_id)
 
 
-def _dim_rule_text(rule) -> str:
+def _dim_rule_text(rule: DimRule) -> str:
     if rule.expr:
         return f"= {rule.expr}"
     if rule.low == rule.high:
@@ -105,10 +110,10 @@ def list_drills(
     typer.echo("\n".join(lines))
 
 
-def table_lines(rows: list[tuple[str, ...]], width: int) -> list[str]:
+def table_lines(rows: Sequence[tuple[str, ...]], width: int) -> list[str]:
     """The table folded to `width`: the title wraps in its column; when even that does not
     fit, each drill takes two lines, the title (and topic) on the second."""
-    cols = [max(len(str(r[i])) for r in rows + [_HEADER]) for i in range(len(_HEADER) - 1)]
+    cols = [max(len(str(r[i])) for r in [*rows, _HEADER]) for i in range(len(_HEADER) - 1)]
     fixed = sum(cols) + 2 * len(cols)
     if width - fixed >= _MIN_TITLE:
         pad = " " * fixed
@@ -127,11 +132,11 @@ def table_lines(rows: list[tuple[str, ...]], width: int) -> list[str]:
     return out
 
 
-def _row(cells, widths) -> str:
+def _row(cells: Sequence[object], widths: Sequence[int]) -> str:
     return "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()
 
 
-def _due_text(drill: str, info, agenda) -> str:
+def _due_text(drill: str, info: DrillSummary | None, agenda: Agenda) -> str:
     if drill in agenda.due:
         return "now"
     at = getattr(info, "due", None) if info else None
@@ -143,7 +148,7 @@ def _due_text(drill: str, info, agenda) -> str:
     return f"{local:%Y-%m-%d}"
 
 
-def _nothing_due(agenda) -> str:
+def _nothing_due(agenda: Agenda) -> str:
     text = "Nothing is due now."
     if agenda.later_today:
         drill, at = agenda.later_today[0]

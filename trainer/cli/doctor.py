@@ -107,18 +107,21 @@ def doctor_command(
 _LABEL = 13  # "  [ yes ] " + the name padded to this width + " "
 
 
-def _folder():
+class _Folder:
     """Print one line folded to the terminal at spaces; continuation lines get `more`."""
-    width = terminal_width()
 
-    def say(text: str, more: str = "") -> None:
-        typer.echo("\n".join(fold_line(text, width, more=more)))
+    def __init__(self) -> None:
+        self.width = terminal_width()
 
-    say.width = width  # type: ignore[attr-defined]
-    return say
+    def __call__(self, text: str, more: str = "") -> None:
+        typer.echo("\n".join(fold_line(text, self.width, more=more)))
 
 
-def _row(say, ok: bool, name: str, detail: str) -> None:
+def _folder() -> _Folder:
+    return _Folder()
+
+
+def _row(say: _Folder, ok: bool, name: str, detail: str) -> None:
     """`  [ yes ] name          detail`, the detail folded under itself."""
     pad = 2 + 7 + 1 + _LABEL + 1
     lines = fold_line(detail, max(20, say.width - pad), more="")

@@ -13,7 +13,7 @@ import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
@@ -29,6 +29,10 @@ from trainer.markup import printable
 from trainer.paths import drill_roots
 from trainer.sittings import SittingRecorder
 from trainer.verdict import ansi, render
+
+if TYPE_CHECKING:
+    from grader.report import Report
+    from grader.spec import Spec
 
 
 def _read_sources(files: list[Path]) -> list[str]:
@@ -72,7 +76,8 @@ def check(
     raise typer.Exit(0 if all(r.verdict == "pass" for r in reports) else 1)
 
 
-def _check_all(spec, files, sources, reports, as_json, seed, record, verbose, device: str = "cpu") -> None:
+def _check_all(spec: Spec, files: list[Path], sources: list[str], reports: list[Report], as_json: bool, seed: int | None,
+               record: bool, verbose: bool, device: str = "cpu") -> None:
     from grader.engine import Grader  # heavy import only now
 
     grader = Grader(device=device)
@@ -114,7 +119,7 @@ def _sitting():
     return SittingRecorder()
 
 
-def _record(spec, report, source: str, started: datetime, sitting) -> None:
+def _record(spec: Spec, report: Report, source: str, started: datetime, sitting: SittingRecorder) -> None:
     # grading time is not solving time: no target, so a pass is rated Good, not Easy
     attempt = attempt_from(report, drill=spec.id, mode="check", started_at=started, seconds=report.seconds,
                            code=source, target_seconds=None)
@@ -127,7 +132,7 @@ def _print_confinement() -> None:
         typer.echo(f"sandbox: {feature.name}: {state} ({feature.detail})", err=True)
 
 
-def render_report(report, path: str = "", verbose: bool = False) -> str:
+def render_report(report: Report, path: str = "", verbose: bool = False) -> str:
     """The full verdict for a terminal (or plain text for a pipe or NO_COLOR)."""
     footer = "" if verbose or len(report.failing) < 2 or report.alone else "--verbose lists every failing case"
     fragments = render(report, "full", width=shutil.get_terminal_size().columns, path=path, verbose=verbose,

@@ -7,6 +7,8 @@ desired retention that costs least time per remembered drill.
 """
 from __future__ import annotations
 
+from datetime import datetime
+
 import typer
 
 from trainer.cli.app import app
@@ -15,7 +17,7 @@ from trainer.scheduling import utc_now
 from trainer.store import PARAMETERS_KEY, open_store
 
 
-def _stamp(moment) -> str:
+def _stamp(moment: datetime) -> str:
     return moment.astimezone().strftime("%Y-%m-%d")
 
 
@@ -46,7 +48,7 @@ def optimize(
                f"held out (from {_stamp(result.held_out_from)}). Log loss, lower is better:")
     typer.echo(f"  default parameters   {result.loss_default:.4f}")
     if result.loss_current is not None:
-        typer.echo(f"  fitted in use now    {result.loss_current:.4f}  (fitted {str(fitted.get('fitted_at'))[:10]})")
+        typer.echo(f"  fitted in use now    {result.loss_current:.4f}  (fitted {str((fitted or {}).get('fitted_at'))[:10]})")
     typer.echo(f"  new fit              {result.loss_fitted:.4f}")
     if result.better:
         value = {"parameters": list(result.parameters), "fitted_at": utc_now().isoformat(),

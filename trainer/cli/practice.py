@@ -11,6 +11,7 @@ import shutil
 import sys
 import textwrap
 import time
+from functools import partial
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Optional
@@ -89,7 +90,7 @@ def solve(
         while spec is not None:
             current = spec.id
             outcome = open_drill(spec, grading, ReplOptions(
-                mode="solve", seed=seed, vi=vi_mode, next_drill=lambda current=current: _next_drill_offer(current)))
+                mode="solve", seed=seed, vi=vi_mode, next_drill=partial(_next_drill_offer, current)))
             _say(_outcome_line(outcome))  # before the worker's shutdown, which may take a moment
             spec = get_spec_or_exit(outcome.next_drill) if outcome.next_drill else None
     finally:
@@ -187,8 +188,9 @@ def warmup(
     grading = repl_grading.open_grading()
     done_drills = done_questions = 0
 
-    def drill(item: DrillItem) -> Done[ItemResult]:
+    def drill(item: DrillItem | QuizItem) -> Done[ItemResult]:
         nonlocal done_drills
+        assert isinstance(item, DrillItem)  # the quick-fire questions go to quiz()
         done_drills += 1
         options = ReplOptions(mode="warmup", session_id=session_id, vi=vi_mode,
                               label=f"warm-up {done_drills}/{len(drills)}", in_session=True)

@@ -196,7 +196,8 @@ def reset_command(
     typer.echo(f"Forgot {plural(result.attempts_removed, 'attempt')}, {plural(result.cards_removed, 'schedule')}"
                + (f" and {plural(result.sessions_removed, 'session')}" if drill_id is None else "") + ".")
     if result.backup is not None:
-        typer.echo(f"A backup was saved first: {printable(result.backup)} (undo with `drill restore {printable(result.backup)}`).")
+        typer.echo(f"A backup was saved first: {printable(result.backup)} "
+                   f"(undo with `drill restore {printable(result.backup)}`).")
 
 
 @app.command("restore")
@@ -262,16 +263,7 @@ def settings_command(
     if unset is not None:
         if key is not None:
             usage_error("give either --unset KEY or KEY [VALUE], not both")
-        removed = False
-        if database_exists():
-            with open_store() as store:
-                removed = store.unset_setting(unset)
-        if unset in SETTING_DEFAULTS:
-            typer.echo(f"{unset} = {json.dumps(SETTING_DEFAULTS[unset])} (the default)")
-        elif removed:
-            typer.echo(f"removed {printable(unset)}")
-        else:
-            usage_error(_unknown_setting(unset))
+        _unset_setting(unset)
         return
     if key is not None and key not in SETTING_DEFAULTS:
         stored_extra = False
@@ -281,24 +273,7 @@ def settings_command(
         if not stored_extra:
             usage_error(_unknown_setting(key))
     if value is None:
-        current: dict[str, Any] = dict(SETTING_DEFAULTS)
-        extra: dict[str, Any] = {}
-        if database_exists():
-            with open_store() as store:
-                s = store.settings()
-            current = {"retention": s.retention, "daily_new_limit": s.daily_new_limit,
-                       "vi_mode": s.vi_mode, "plan": s.plan}
-            extra = dict(s.extra)
-        if key is not None:
-            shown = {key: current[key]} if key in current else {key: extra[key]}
-        else:
-            shown = current
-        for k, v in shown.items():
-            typer.echo(f"{printable(k)} = {json.dumps(v)}" + (f"    # {SETTING_HELP[k]}" if k in SETTING_HELP and key is None
-                                                    else ""))
-        for k, v in (extra.items() if key is None else ()):
-            typer.echo(f"{printable(k)} = {printable(json.dumps(v))}    # not a setting drill reads; "
-                       f"`drill settings --unset {printable(k)}` removes it")
+        _show_settings(key)
         return
     try:
         parsed: Any = json.loads(value)
@@ -306,9 +281,45 @@ def settings_command(
         parsed = value
     if key == "plan":
         load_plan(str(parsed))
+    assert key is not None  # a VALUE always comes after a KEY
     with open_store() as store:
         try:
             store.set_setting(key, parsed)
         except ValueError as exc:
             usage_error(str(exc))
     typer.echo(f"{printable(key)} = {json.dumps(parsed)}")
+
+
+def _unset_setting(unset: str) -> None:
+    removed = False
+    if database_exists():
+        with open_store() as store:
+            removed = store.unset_setting(unset)
+    if unset in SETTING_DEFAULTS:
+        typer.echo(f"{unset} = {json.dumps(SETTING_DEFAULTS[unset])} (the default)")
+    elif removed:
+        typer.echo(f"removed {printable(unset)}")
+    else:
+        usage_error(_unknown_setting(unset))
+
+
+def _show_settings(key: str | None) -> None:
+    """Every setting (and any stored value drill does not read), or the one named."""
+    current: dict[str, Any] = dict(SETTING_DEFAULTS)
+    extra: dict[str, Any] = {}
+    if database_exists():
+        with open_store() as store:
+            s = store.settings()
+        current = {"retention": s.retention, "daily_new_limit": s.daily_new_limit,
+                   "vi_mode": s.vi_mode, "plan": s.plan}
+        extra = dict(s.extra)
+    if key is not None:
+        shown = {key: current[key]} if key in current else {key: extra[key]}
+    else:
+        shown = current
+    for k, v in shown.items():
+        typer.echo(f"{printable(k)} = {json.dumps(v)}" + (f"    # {SETTING_HELP[k]}" if k in SETTING_HELP and key is None
+                                                else ""))
+    for k, v in (extra.items() if key is None else ()):
+        typer.echo(f"{printable(k)} = {printable(json.dumps(v))}    # not a setting drill reads; "
+                   f"`drill settings --unset {printable(k)}` removes it")

@@ -120,8 +120,8 @@ def team_new(
         write_atomically(out, session_yaml(session), mode=SHARED_MODE)
     except OSError as exc:
         usage_error(f"cannot write {out}: {exc.strerror or exc}")
-    typer.echo(f"wrote {printable(out)}: {plural(len(session.drills), 'drill')}, {session.minutes:g} minutes, seed {session.seed} "
-               f"(session {session.id}).")
+    typer.echo(f"wrote {printable(out)}: {plural(len(session.drills), 'drill')}, {session.minutes:g} minutes, "
+               f"seed {session.seed} (session {session.id}).")
     typer.echo(f"Each member runs: drill team run {printable(out)} --name NAME --results SHARED_FOLDER")
 
 
