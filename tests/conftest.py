@@ -44,12 +44,40 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.slow)
 
 
+@pytest.fixture(scope="session")
+def _warm_catalogue(tmp_path_factory: pytest.TempPathFactory) -> bytes | None:
+    """The catalogue cache (trainer.catalogue_cache) a person has after their first
+    `drill` command, built once by the real code for the built-in drills: parsing all
+    32 specs afresh in every test's new home was most of the fast run's time."""
+    from trainer.catalogue_cache import cache_path, load_catalogue
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("DRILL_HOME", str(tmp_path_factory.mktemp("warm-home")))
+        mp.delenv("DRILL_PATH", raising=False)
+        load_catalogue()
+        path = cache_path()
+        return path.read_bytes() if path.is_file() else None
+
+
 @pytest.fixture(autouse=True)
-def _drill_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def _drill_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, _warm_catalogue: bytes | None,
+                request: pytest.FixtureRequest) -> Path:
+    """A private DRILL_HOME for every test, holding the warm catalogue cache unless the
+    test is marked `cold_catalogue` (it checks what happens without one). The cache
+    is keyed by every spec file's stamp, so a test that edits a spec or sets
+    DRILL_PATH still parses again."""
     home = tmp_path / "drill-home"
     monkeypatch.setenv("DRILL_HOME", str(home))
     monkeypatch.delenv("DRILL_PATH", raising=False)
     monkeypatch.delenv("NO_COLOR", raising=False)
+    if _warm_catalogue is not None and request.node.get_closest_marker("cold_catalogue") is None:
+        from trainer.catalogue_cache import cache_path
+
+        cache = cache_path()
+        cache.parent.mkdir(parents=True, mode=0o700)
+        fd = os.open(cache, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(_warm_catalogue)
     return home
 
 

@@ -51,6 +51,7 @@ def test_every_solutions_folder_belongs_to_a_drill_beside_it():
     assert not (TESTS / "solutions").exists(), "sample solutions live beside their drill"
 
 
+@pytest.mark.slow  # grades the toy drill in a subprocess
 def test_validate_checks_the_solutions_of_a_drill_path_drill(tmp_path):
     """A DRILL_PATH author gets the same check: a `# trap: none` slip that the grader
     names as a trap is one problem line naming the file, and validate exits 1."""

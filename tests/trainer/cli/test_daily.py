@@ -294,6 +294,7 @@ def test_only_the_named_commands_module_is_imported(monkeypatch):
 # ------------------------------------------------------------ catalogue cache
 
 
+@pytest.mark.cold_catalogue  # the first load is the one that writes the cache
 def test_the_catalogue_cache_answers_what_the_parser_answers(_drill_home):
     from grader.spec import load_catalogue as parse_all
     from trainer import catalogue_cache
