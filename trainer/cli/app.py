@@ -8,6 +8,7 @@ from typing import Any, NoReturn
 
 import typer
 from typer._click.core import Context  # typer vendors click: its Group.invoke takes this Context
+from typer._click.formatting import HelpFormatter
 from typer.core import TyperGroup
 
 from trainer.cli.errors import domain_errors
@@ -34,20 +35,20 @@ class DrillGroup(TyperGroup):
         with domain_errors():
             return super().invoke(ctx)
 
-    def list_commands(self, ctx: object) -> list[str]:  # type: ignore[override]
+    def list_commands(self, ctx: Context) -> list[str]:
         names = list(self.commands)
         rank = {name: i for i, name in enumerate(COMMANDS)}
         return sorted(names, key=lambda n: (rank.get(n, len(rank)), names.index(n)))
 
-    def format_commands(self, ctx: object, formatter: object) -> None:  # type: ignore[override]
+    def format_commands(self, ctx: Context, formatter: HelpFormatter) -> None:
         rows = []
         for name in self.list_commands(ctx):
-            cmd = self.get_command(ctx, name)  # type: ignore[arg-type]
+            cmd = self.get_command(ctx, name)
             if cmd is not None and not cmd.hidden:
                 rows.append((name, short_help(cmd)))
         if rows:
-            with formatter.section("Commands"):  # type: ignore[attr-defined]
-                formatter.write_dl(rows)  # type: ignore[attr-defined]
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
 
 def short_help(cmd: object) -> str:

@@ -14,7 +14,7 @@ import time
 from functools import partial
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 from prompt_toolkit import PromptSession
@@ -25,10 +25,10 @@ import trainer.repl.grading as repl_grading
 from trainer.cli.app import app, usage_error
 from trainer.cli.catalogue import complete_drill_id, get_spec_or_exit, load_catalogue_or_exit
 from trainer.cli.timed import Done, open_drill, run_queue
-from trainer.due import agenda_now, clock_time, read_agenda, when
+from trainer.due import Agenda, agenda_now, clock_time, read_agenda, when
 from trainer.markup import printable
 from trainer.repl import quickfire
-from trainer.repl.app import ReplOptions
+from trainer.repl.app import DrillOutcome, ReplOptions
 from trainer.clock import SystemClock
 from trainer.repl.style import repl_style
 from trainer.watch import watch
@@ -45,6 +45,10 @@ from trainer.sessions import (
 from trainer.sittings import WatchSitting
 from trainer.store import StoreError, open_store
 from trainer.verdict import mmss, plain, render
+
+if TYPE_CHECKING:
+    from grader.spec import Spec
+    from trainer.repl.grading import Grading
 
 
 def _vi_mode(flag: Optional[bool]) -> bool:
@@ -97,7 +101,7 @@ def solve(
         grading.close()
 
 
-def _next_drill_offer(current: str) -> Any:
+def _next_drill_offer(current: str) -> tuple[str, str] | None:
     """After a pass: the first drill due now, else the next new drill the plan allows today
     (trainer.due, the one answer to "what is due"), as ("id (due)", id); None for neither."""
     agenda = agenda_now(list(load_catalogue_or_exit().specs))
@@ -108,7 +112,7 @@ def _next_drill_offer(current: str) -> Any:
     return (f"{new[0]} (new)", new[0]) if new else None
 
 
-def _outcome_line(outcome: Any) -> str:
+def _outcome_line(outcome: DrillOutcome) -> str:
     if outcome.status == "passed":
         return f"{outcome.drill}: passed in {mmss(outcome.seconds)} after {outcome.attempts} submit(s)."
     if outcome.status == "timeout":
@@ -124,12 +128,12 @@ def _outcome_line(outcome: Any) -> str:
 # ------------------------------------------------------------------ warm-up
 
 
-def _run_drill(spec: Any, grading: Any, options: Any) -> Any:
+def _run_drill(spec: Spec, grading: Grading, options: ReplOptions) -> DrillOutcome:
     """One drill of a warm-up or mock in the REPL (tests replace it with a stand-in)."""
     return open_drill(spec, grading, options)
 
 
-def _drill_result(item: Any, outcome: Any) -> Any:
+def _drill_result(item: DrillItem, outcome: DrillOutcome) -> ItemResult:
     """The session's record of one drill: its status, and its last grade (verdict, the
     failing case, the compact verdict and the code graded)."""
     report = outcome.report
@@ -215,7 +219,7 @@ def warmup(
     _say("\n".join(lines[:-1] + _later_today_lines(after) + lines[-1:]))
 
 
-def _nothing_left_text(agenda: Any) -> str:
+def _nothing_left_text(agenda: Agenda) -> str:
     if agenda.fresh:
         text = (f"Nothing is due now, and today's new drills are used up ({agenda.introduced_today} met "
                 f"today; daily_new_limit is {agenda.new_limit}).")
@@ -237,7 +241,7 @@ def _confirm_more(new: int, ahead: int) -> bool:
         return False
 
 
-def _later_today_lines(agenda: Any) -> list[str]:
+def _later_today_lines(agenda: Agenda) -> list[str]:
     if agenda.due:
         return [f"Due now: {len(agenda.due)} ({', '.join(agenda.due[:6])}"
                 + (", ..." if len(agenda.due) > 6 else "") + ")"]

@@ -11,7 +11,7 @@ import re
 import shutil
 import sys
 from dataclasses import replace
-from datetime import date, datetime, timedelta, tzinfo
+from datetime import date, datetime, timedelta, timezone, tzinfo
 from pathlib import Path
 from typing import Optional
 
@@ -37,7 +37,7 @@ def now() -> datetime:
 
 
 def local_zone() -> tzinfo:
-    return datetime.now().astimezone().tzinfo or utc_now().tzinfo  # type: ignore[return-value]
+    return datetime.now().astimezone().tzinfo or timezone.utc
 
 
 def parse_since(text: str, today: date) -> date:

@@ -20,7 +20,7 @@ import random
 import shutil
 import sys
 from pathlib import Path
-from typing import Any, List, Optional
+from typing import TYPE_CHECKING, Callable, List, Optional
 
 import typer
 
@@ -34,11 +34,11 @@ from trainer.cli.reporting import terminal_width
 from trainer.cli.timed import Done, open_drill, run_queue
 from trainer.files import write_atomically
 from trainer.markup import printable
-from trainer.repl.app import ReplOptions
-from trainer.clock import SystemClock
+from trainer.repl.app import DrillOutcome, ReplOptions
+from trainer.clock import Clock, SystemClock
 from trainer.reports import plural
 from trainer.scheduling import utc_now
-from trainer.store import NewAttempt, open_store
+from trainer.store import NewAttempt, RecordResult, open_store
 from trainer.team import (
     MAX_RESULTS_BYTES,
     MAX_RUNS,
@@ -64,6 +64,10 @@ from trainer.team import (
 )
 from trainer.verdict import ansi, render
 
+if TYPE_CHECKING:
+    from grader.spec import Spec
+    from trainer.repl.grading import Grading
+
 team_app = typer.Typer(help="Team study sessions: one session file, one results file per member, a board.",
                        no_args_is_help=True, add_completion=False, rich_markup_mode=None,
                        cls=DrillGroup)  # descriptions whole, never cut with "..."
@@ -77,7 +81,7 @@ def _warn(message: str) -> None:
     typer.echo(f"drill: {printable(message)}", err=True)
 
 
-def open_grading() -> Any:
+def open_grading() -> Grading:
     """The grader for `team run` (tests replace it with an in-process one)."""
     return repl_grading.open_grading()
 
@@ -136,7 +140,7 @@ def _results_path(folder: Path, name: str) -> Path:
     return target
 
 
-def _record(attempt: NewAttempt) -> Any:
+def _record(attempt: NewAttempt) -> RecordResult:
     with open_store() as store:
         return store.record_attempt(attempt)
 
@@ -149,7 +153,7 @@ def _save(path: Path, result: MemberResult) -> None:
         raise typer.Exit(1) from None
 
 
-def case_hash(grading: Any, drill: str, seed: int) -> str | None:
+def case_hash(grading: Grading, drill: str, seed: int) -> str | None:
     """The hash of the cases ``drill`` is graded on with ``seed`` (None when the grader cannot say)."""
     getter = getattr(grading, "case_hash", None)
     if getter is None:
@@ -187,7 +191,7 @@ def _earlier(target: Path, session: TeamSession, name: str, known: set[str]) -> 
 
 
 def _grade_files(session: TeamSession, files: dict[str, str], flow: TeamRun, session_id: int,
-                 save: Any) -> None:
+                 save: Callable[[], None]) -> None:
     """Non-interactive: grade each given file once with the session's seed; other drills are skipped."""
     sources = {}
     for drill, path in files.items():
@@ -223,12 +227,13 @@ def has_terminal() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
-def run_drill(spec: Any, grading: Any, options: Any, clock: Any) -> Any:
+def run_drill(spec: Spec, grading: Grading, options: ReplOptions, clock: Clock) -> DrillOutcome:
     """One drill in the REPL (trainer.repl's DrillRepl); returns its DrillOutcome."""
     return open_drill(spec, grading, options, clock)
 
 
-def _run_repl(session: TeamSession, flow: TeamRun, session_id: int, save: Any, clock: Any, vi: bool = False) -> None:
+def _run_repl(session: TeamSession, flow: TeamRun, session_id: int, save: Callable[[], None], clock: Clock,
+              vi: bool = False) -> None:
     """The session's drills in order, one countdown (the flow's deadline), the session's seed."""
     cat = load_catalogue_or_exit()
     grading = open_grading()
@@ -251,7 +256,7 @@ def _run_repl(session: TeamSession, flow: TeamRun, session_id: int, save: Any, c
     run_queue(flow.queue, grading, drill, after=after)
 
 
-def make_clock() -> Any:
+def make_clock() -> Clock:
     """The session clock: monotonic for the countdown, UTC for the records (tests use a fake)."""
     return SystemClock()
 

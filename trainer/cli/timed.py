@@ -12,13 +12,18 @@ each item) comes in as the `drill`, `quiz` and `after` callables.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Callable, Generic, Protocol, TypeVar
 
+from trainer.clock import Clock
 from trainer.paths import drill_home
 from trainer.repl.app import DrillOutcome, DrillRepl, ReplOptions
 from trainer.sessions import QuizItem
 from trainer.sittings import SittingRecorder
 from trainer.timed_queue import TimedQueue
+
+if TYPE_CHECKING:
+    from grader.spec import Spec
+    from trainer.repl.grading import Grading
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -37,7 +42,7 @@ class Done(Generic[R]):
     stop: bool = False
 
 
-def open_drill(spec: Any, grading: Any, options: ReplOptions, clock: Any = None) -> DrillOutcome:
+def open_drill(spec: Spec, grading: Grading, options: ReplOptions, clock: Clock | None = None) -> DrillOutcome:
     """One drill in the REPL as one sitting (trainer.sittings): every submit recorded, the
     sitting closed with the drill's outcome."""
     sitting = SittingRecorder()
