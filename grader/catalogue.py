@@ -56,7 +56,8 @@ def spec_files(roots: list[Path] | None = None) -> list[Path]:
 def load_catalogue(roots: list[Path] | None = None, *, strict: bool = False) -> Catalogue:
     """Load every spec under the roots (None: `default_roots()`). Broken files are collected in `errors` and, grouped by file, in
     `broken` (or raised when strict); a broken file never stops the others from loading."""
-    from grader.spec import SpecError, parse_spec
+    from grader.spec import SpecError
+    from grader.spec.parse import parse_spec
 
     specs: dict[str, Spec] = {}
     errors: list[str] = []

@@ -11,7 +11,9 @@ parser), `names` (the torch-free list of built-in generators and oracles)
 and `case_id` (a case's generation fingerprint). The catalogue of every spec
 is `grader.catalogue`; its names are re-exported here for callers.
 
-This package must stay free of torch: `drill list` and `drill show` use it.
+This package must stay free of torch: `drill list` and `drill show` use it. The
+parser is imported from `grader.spec.parse`, not from here: `drill list` reads the
+cached catalogue and should not pay for loading the parser and its YAML reader.
 """
 from __future__ import annotations
 
@@ -24,7 +26,6 @@ from grader.catalogue import (
     unknown_drill_message,
 )
 from grader.dims import check_expr, eval_expr, expr_names
-from grader.spec.parse import parse_spec
 from grader.spec.records import (
     FLOAT_DTYPES,
     ID_RE,
@@ -55,6 +56,6 @@ __all__ = [
     "FLOAT_DTYPES", "ID_RE", "MASK_DTYPES", "MAX_NUMBER", "MAX_TARGET_SECONDS", "MAX_TIMEOUT", "NAME_RE",
     "PY_TYPES", "TENSOR_DTYPES", "TOPICS", "ArgSpec", "CaseSpec", "Catalogue", "DimRule", "FunctionSpec",
     "Invariant", "Quiz", "ReturnSpec", "ScaleSpec", "Spec", "SpecError", "Tolerance", "Trap", "UnknownDrill",
-    "builtin_drill_root", "check_expr", "eval_expr", "expr_names", "load_catalogue", "parse_spec",
+    "builtin_drill_root", "check_expr", "eval_expr", "expr_names", "load_catalogue",
     "shape_names", "spec_files", "unknown_drill_message",
 ]

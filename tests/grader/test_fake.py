@@ -8,7 +8,8 @@ import pytest
 import torch
 
 from grader import fake, scale
-from grader.spec import SpecError, parse_spec
+from grader.spec import SpecError
+from grader.spec.parse import parse_spec
 
 FILE = "/tmp/solution.py"
 

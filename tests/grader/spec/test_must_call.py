@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.spec import SpecError, parse_spec
+from grader.spec import SpecError
+from grader.spec.parse import parse_spec
 
 ROOT = REPO
 

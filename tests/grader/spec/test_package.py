@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from grader.spec import SpecError, load_catalogue, names, parse_spec
+from grader.spec import SpecError, load_catalogue, names
+from grader.spec.parse import parse_spec
 from grader.spec.schema import SECTIONS, json_schema, schema_path, schema_text
 
 ROOT = REPO

@@ -21,7 +21,8 @@ import yaml
 from typer.testing import CliRunner
 
 from grader import safe_yaml
-from grader.spec import SpecError, load_catalogue, parse_spec
+from grader.spec import SpecError, load_catalogue
+from grader.spec.parse import parse_spec
 from grader.userfile import UnreadableFile, read_bytes, read_text
 from trainer.markup import md_text, printable
 
@@ -124,7 +125,7 @@ def test_a_drill_path_entry_that_is_a_device_or_fifo_is_named(tmp_path):
 
 
 def test_catalogue_survives_a_spec_whose_loader_crashes(tmp_path, monkeypatch):
-    import grader.spec as spec_module
+    import grader.spec.parse as spec_module
 
     good = spec_copy(tmp_path / "a")
     bad = spec_copy(tmp_path / "b", stem="gqa")
