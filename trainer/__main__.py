@@ -1,3 +1,4 @@
+"""`python -m trainer`: the same command line as the `drill` script."""
 from __future__ import annotations
 
 from trainer.cli import main
