@@ -101,38 +101,16 @@ class Warmup:
     def __post_init__(self) -> None:
         self.queue = TimedQueue(self.items, self.clock, self.minutes)
 
-    @property
-    def results(self) -> list[ItemResult]:
-        return self.queue.results
-
-    @property
-    def deadline(self) -> float | None:
-        return self.queue.deadline
-
-    def time_up(self) -> bool:
-        return self.queue.time_up()
-
-    def next_item(self) -> Item | None:
-        """The next item, or None when all are done, the person stopped, or the time is up
-        (an item already started is always finished)."""
-        return self.queue.next()
-
-    def position(self) -> tuple[int, int]:
-        return self.queue.position()
-
-    def add(self, result: ItemResult, stop: bool = False) -> None:
-        self.queue.add(result, stop)
-
     def summary(self, due_tomorrow: Sequence[str]) -> WarmupSummary:
-        drills = [r for r in self.results if isinstance(r.item, DrillItem)]
-        quiz = [r for r in self.results if isinstance(r.item, QuizItem)]
+        drills = [r for r in self.queue.results if isinstance(r.item, DrillItem)]
+        quiz = [r for r in self.queue.results if isinstance(r.item, QuizItem)]
         left = [i.drill for i in self.queue.not_reached() if isinstance(i, DrillItem)]
         return WarmupSummary(
             done=[(r.item.drill, r.status, r.seconds) for r in drills],
             passed=sum(r.ok for r in drills), drills=len(drills),
             quiz_right=sum(r.ok for r in quiz), quiz_total=len(quiz),
             seconds=self.queue.elapsed(), not_reached=left,
-            due_tomorrow=list(due_tomorrow), time_up=self.time_up())
+            due_tomorrow=list(due_tomorrow), time_up=self.queue.time_up())
 
 
 @dataclass(frozen=True)
@@ -228,37 +206,9 @@ class Mock:
     def __post_init__(self) -> None:
         self.queue = TimedQueue(self.drills, self.clock, self.minutes)
 
-    @property
-    def results(self) -> list[ItemResult]:
-        return self.queue.results
-
-    @property
-    def deadline(self) -> float:
-        return self.started + self.minutes * 60
-
-    @property
-    def started(self) -> float:
-        return self.queue.started
-
-    def left(self) -> float:
-        """Seconds left; the countdown never pauses."""
-        return max(0.0, self.deadline - self.clock.monotonic())
-
-    def over(self) -> bool:
-        return self.queue.over()
-
-    def next_drill(self) -> str | None:
-        return self.queue.next()
-
-    def position(self) -> tuple[int, int]:
-        return self.queue.position()
-
-    def add(self, result: ItemResult, stop: bool = False) -> None:
-        self.queue.add(result, stop)
-
     def report(self, targets: Mapping[str, float]) -> MockReport:
         rows = []
-        done = {r.item.drill: r for r in self.results}
+        done = {r.item.drill: r for r in self.queue.results}
         for drill in self.drills:
             r = done.get(drill)
             if r is None:
@@ -269,7 +219,7 @@ class Mock:
         passed = sum(1 for r in rows if r.status == "passed")
         return MockReport(self.seed, self.minutes, rows, passed, len(rows), score(rows),
                           min(self.queue.elapsed(), self.minutes * 60),
-                          time_up=self.left() <= 0)
+                          time_up=self.queue.time_up())
 
 
 @dataclass(frozen=True)

@@ -31,16 +31,16 @@ def test_warmup_flow_times_items_and_summarises():
     clock = FakeClock()
     items = [QuizItem("a", 0), DrillItem("a", "review"), DrillItem("b", "new"), DrillItem("c", "new")]
     flow = Warmup(items, clock, minutes=10)
-    assert flow.next_item() == QuizItem("a", 0)
+    assert flow.queue.next() == QuizItem("a", 0)
     clock.advance(20)
-    flow.add(ItemResult(QuizItem("a", 0), "right", 20))
-    assert flow.next_item() == DrillItem("a", "review")
+    flow.queue.add(ItemResult(QuizItem("a", 0), "right", 20))
+    assert flow.queue.next() == DrillItem("a", "review")
     clock.advance(200)
-    flow.add(ItemResult(DrillItem("a", "review"), "passed", 200, attempts=1))
-    assert flow.next_item() == DrillItem("b", "new")
+    flow.queue.add(ItemResult(DrillItem("a", "review"), "passed", 200, attempts=1))
+    assert flow.queue.next() == DrillItem("b", "new")
     clock.advance(400)  # 620 s in: over the 10 minutes while b is open; b is still finished
-    flow.add(ItemResult(DrillItem("b", "new"), "failed", 400, attempts=2))
-    assert flow.next_item() is None  # no new item after the time is up
+    flow.queue.add(ItemResult(DrillItem("b", "new"), "failed", 400, attempts=2))
+    assert flow.queue.next() is None  # no new item after the time is up
     summary = flow.summary(due_tomorrow=["a"])
     assert (summary.passed, summary.drills, summary.quiz_right, summary.quiz_total) == (1, 2, 1, 1)
     assert summary.not_reached == ["c"] and summary.time_up and summary.seconds == 620
@@ -52,23 +52,23 @@ def test_warmup_flow_times_items_and_summarises():
 
 def test_warmup_stops_when_asked():
     flow = Warmup([DrillItem("a", "new"), DrillItem("b", "new")], FakeClock())
-    flow.add(ItemResult(flow.next_item(), "quit", 5), stop=True)
-    assert flow.next_item() is None
+    flow.queue.add(ItemResult(flow.queue.next(), "quit", 5), stop=True)
+    assert flow.queue.next() is None
 
 
 def test_mock_countdown_does_not_pause():
     clock = FakeClock()
     mock = Mock(["a", "b", "c"], minutes=20, seed=42, clock=clock)
-    assert mock.left() == 1200
-    assert mock.next_drill() == "a"
+    assert mock.queue.left() == 1200
+    assert mock.queue.next() == "a"
     clock.advance(500)
-    mock.add(ItemResult(DrillItem("a", "mock"), "passed", 500, attempts=1))
+    mock.queue.add(ItemResult(DrillItem("a", "mock"), "passed", 500, attempts=1))
     clock.advance(30)  # between drills the clock keeps running
-    assert mock.left() == 670
-    assert mock.next_drill() == "b"
+    assert mock.queue.left() == 670
+    assert mock.queue.next() == "b"
     clock.advance(700)
-    mock.add(ItemResult(DrillItem("b", "mock"), "timeout", 700, attempts=2, traps=("scale-by-d",)))
-    assert mock.over() and mock.next_drill() is None
+    mock.queue.add(ItemResult(DrillItem("b", "mock"), "timeout", 700, attempts=2, traps=("scale-by-d",)))
+    assert mock.queue.over() and mock.queue.next() is None
     report = mock.report({"a": 420, "b": 300, "c": 180})
     assert (report.passed, report.total, report.seed) == (1, 3, 42)
     assert [r.status for r in report.rows] == ["passed", "timeout", "not reached"]

@@ -297,8 +297,8 @@ def mock(
     grading = repl_grading.open_grading()
 
     def drill(drill_id: str) -> Done[ItemResult]:
-        pos, total = flow.position()
-        options = ReplOptions(mode="mock", locked=MOCK_LOCKED, deadline=flow.deadline, session_id=session_id,
+        pos, total = flow.queue.position()
+        options = ReplOptions(mode="mock", locked=MOCK_LOCKED, deadline=flow.queue.deadline, session_id=session_id,
                               seed=seed, vi=vi_mode, label=f"mock {pos}/{total}", in_session=True,
                               show_reference=False)
         outcome = _run_drill(cat.get(drill_id), grading, options)

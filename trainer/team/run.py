@@ -23,28 +23,5 @@ class TeamRun:
     def __post_init__(self) -> None:
         self.queue = TimedQueue(self.session.drills, self.clock, self.session.minutes)
 
-    @property
-    def done(self) -> list[DrillResult]:
-        return self.queue.results
-
-    @property
-    def deadline(self) -> float:
-        return self.queue.started + self.session.minutes * 60
-
-    def left(self) -> float:
-        return max(0.0, self.deadline - self.clock.monotonic())
-
-    def over(self) -> bool:
-        return self.queue.over()
-
-    def next_drill(self) -> str | None:
-        return self.queue.next()
-
-    def position(self) -> tuple[int, int]:
-        return self.queue.position()
-
-    def add(self, result: DrillResult, stop: bool = False) -> None:
-        self.queue.add(result, stop)
-
     def run(self, finished_at: datetime, mode: str = "repl") -> Run:
-        return session_run(self.session, self.done, finished_at, mode)
+        return session_run(self.session, self.queue.results, finished_at, mode)

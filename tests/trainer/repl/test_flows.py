@@ -279,12 +279,12 @@ def test_at_zero_an_untouched_buffer_is_not_graded(mm, _drill_home):
 def test_the_mock_summary_shows_verdicts_code_and_the_formula():
     clock = FakeClock()
     flow = Mock(["masked-mean", "mha-padding", "patchify"], 10, 5, clock)
-    flow.next_drill()
-    flow.add(ItemResult(DrillItem("masked-mean", "mock"), "passed", 60, 1, verdict="pass",
+    flow.queue.next()
+    flow.queue.add(ItemResult(DrillItem("masked-mean", "mock"), "passed", 60, 1, verdict="pass",
                         detail=("PASS  9/9 cases",), code="def masked_mean(x, mask):\n    return x\n"))
-    flow.next_drill()
+    flow.queue.next()
     clock.advance(600)
-    flow.add(ItemResult(DrillItem("mha-padding", "mock"), "timeout", 540, 1, verdict="wrong",
+    flow.queue.add(ItemResult(DrillItem("mha-padding", "mock"), "timeout", 540, 1, verdict="wrong",
                         failing_case="fp32-basic", detail=("WRONG  3/8 cases passed", "  fp32-basic: values differ"),
                         code="def multi_head_attention(Q, K, V, pad_mask, H):\n    return Q\x1b[2J\n"))
     report = flow.report({"masked-mean": 180, "mha-padding": 420, "patchify": 300})

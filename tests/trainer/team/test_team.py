@@ -246,10 +246,10 @@ def test_team_run_flow_stops_at_the_deadline():
 
     clock = Clock()
     flow = t.TeamRun(SESSION, clock)
-    assert flow.next_drill() == "gqa"
-    flow.add(t.DrillResult("gqa", "passed", 60))
+    assert flow.queue.next() == "gqa"
+    flow.queue.add(t.DrillResult("gqa", "passed", 60))
     clock.now += 30 * 60
-    assert flow.over() and flow.next_drill() is None
+    assert flow.queue.over() and flow.queue.next() is None
     result = flow.run(datetime(2026, 12, 1, tzinfo=UTC))
     assert [d.status for d in result.drills] == ["passed", "not reached"]
 
