@@ -83,10 +83,11 @@ def _drill_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, _warm_catalogue
 
 @pytest.fixture(scope="session")
 def grader():
-    """The one in-process grader shared by every test that grades."""
+    """The one in-process grader shared by every test that grades, on the built-in drills."""
     from grader.engine import Grader
+    from tests.builtin import builtin_catalogue
 
-    return Grader()
+    return Grader(builtin_catalogue())
 
 
 @pytest.fixture(scope="session")

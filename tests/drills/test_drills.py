@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from grader.spec import load_catalogue
+from tests.builtin import builtin_catalogue
 from grader.validation import reference_problems, validate_spec
 from tests.conftest import reference_source
 
-CATALOGUE = load_catalogue()
+CATALOGUE = builtin_catalogue()
 SPECS = list(CATALOGUE.specs.values())
 SEEDS = (11, 29)
 

@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 
 from grader import samples
-from grader.spec import load_catalogue
+from tests.builtin import builtin_catalogue
 from grader.userfile import SOLUTION_LIMIT, read_text
 
-CATALOGUE = load_catalogue()
+CATALOGUE = builtin_catalogue()
 FILES = [(spec, path) for spec in CATALOGUE.specs.values() for path in samples.files(spec)]
 SEED = 7
 TOY = TESTS / "fixtures" / "drills" / "sandbox-toy"

@@ -44,9 +44,9 @@ def builtin_drill_root() -> Path:
 
 
 def builtin_specs() -> dict[str, Any]:
-    from grader.spec import load_catalogue
+    from tests.builtin import builtin_catalogue
 
-    catalogue = load_catalogue([builtin_drill_root()])
+    catalogue = builtin_catalogue()
     if catalogue.errors:
         raise RuntimeError("the built-in drills do not load:\n" + "\n".join(catalogue.errors))
     return catalogue.specs

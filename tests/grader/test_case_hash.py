@@ -9,12 +9,12 @@ import torch
 
 from grader import case_hash as ch
 from grader.cases import prepare
-from grader.spec import load_catalogue
+from tests.builtin import builtin_catalogue
 
 
 @pytest.fixture(scope="module")
 def specs():
-    return load_catalogue().specs
+    return builtin_catalogue().specs
 
 
 def test_same_seed_same_hash_other_seed_other_hash(specs):

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from grader.spec import SpecError, load_catalogue, names
+from grader.spec import SpecError, names
+from tests.builtin import builtin_catalogue
 from grader.spec.parse import parse_spec
 from grader.spec.schema import SECTIONS, json_schema, schema_path, schema_text
 
@@ -127,7 +128,7 @@ def test_the_json_schema_has_every_key_of_the_one_schema():
 
 
 def _builtin_spec_data() -> list[tuple[str, object]]:
-    return [(s.id, yaml.safe_load(s.path.read_text())) for s in load_catalogue().specs.values()]
+    return [(s.id, yaml.safe_load(s.path.read_text())) for s in builtin_catalogue().specs.values()]
 
 
 def test_every_builtin_drill_meets_the_json_schema():

@@ -31,9 +31,9 @@ def app():
 
 @pytest.fixture(scope="module")
 def cat():
-    from grader.spec import load_catalogue
+    from tests.builtin import builtin_catalogue
 
-    return load_catalogue()
+    return builtin_catalogue()
 
 
 def run(app, *args: str, env: dict | None = None, input: str | None = None):

@@ -28,7 +28,11 @@ def _damaged(home: Path) -> Path:
     return home
 
 
-@pytest.mark.parametrize("args", [[], ["list"], ["export", "-"], ["settings"], ["report"]])
+SLOW = pytest.mark.slow  # each starts the CLI in a subprocess; two of them stay in the day-to-day run
+
+
+@pytest.mark.parametrize("args", [[], ["report"], pytest.param(["list"], marks=SLOW),
+                                  pytest.param(["export", "-"], marks=SLOW), pytest.param(["settings"], marks=SLOW)])
 def test_a_damaged_database_is_one_line_and_exit_1(tmp_path, args):
     proc = drill(args, _damaged(tmp_path / "home"))
     assert proc.returncode == 1, (args, proc.stderr)
@@ -49,6 +53,7 @@ def test_an_unknown_drill_is_a_usage_error(tmp_path):
     assert proc.stderr.startswith("drill: unknown drill id 'no-such-drill'; "), proc.stderr
 
 
+@SLOW
 def test_a_bad_team_session_lists_every_problem_with_exit_2(tmp_path):
     session = tmp_path / "s.yaml"
     session.write_text("drills: [no-such-drill]\nminutes: -1\nseed: 1\n")

@@ -2,6 +2,8 @@
 recall achieved over the last 30 days (reviews a day or more after the previous one)."""
 from __future__ import annotations
 
+from tests.builtin import builtin_catalogue
+
 import json
 from datetime import datetime, timedelta, timezone
 
@@ -27,7 +29,7 @@ def app(monkeypatch):
     from trainer.cli import _register, app
 
     _register()
-    catalogue = grader.catalogue.load_catalogue()
+    catalogue = builtin_catalogue()
     monkeypatch.setattr(reporting, "now", lambda: NOW)
     monkeypatch.setattr(reporting, "local_zone", lambda: timezone.utc)
     monkeypatch.setattr(grader.catalogue, "load_catalogue", lambda *a, **k: catalogue)

@@ -274,9 +274,9 @@ def app():
 
 @pytest.fixture(scope="module")
 def loaded_catalogue():
-    from grader.spec import load_catalogue
+    from tests.builtin import builtin_catalogue
 
-    return load_catalogue()
+    return builtin_catalogue()
 
 
 @pytest.fixture(autouse=True)
