@@ -36,7 +36,7 @@ EDGE: tuple[tuple[str, str, Callable[[BaseException], list[str]], Callable[[Base
     ("trainer.store", "StoreError", _message, _store_status),  # its exit_code: 1, or 2 for a newer schema
     ("trainer.plans", "PlanError", _message, lambda exc: 1),
     ("trainer.team", "TeamError", _problems, lambda exc: 2),  # a session file or option: usage
-    ("grader.spec", "UnknownDrill", _message, lambda exc: 2),  # usage (CLI.md)
+    ("grader.catalogue", "UnknownDrill", _message, lambda exc: 2),  # usage (CLI.md)
     ("grader.spec", "SpecError", _problems, lambda exc: 2),
 )
 
