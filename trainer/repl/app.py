@@ -1,4 +1,5 @@
-"""The REPL on one drill: state, the `:`-commands and the prompt_toolkit application.
+"""The REPL on one drill: its state and the prompt_toolkit application, composed of the
+open question (repl.question), the background job (repl.jobs) and the `:`-commands (repl.actions).
 
 Layout, top to bottom: the header (prompt and shape ledger, folded to one line
 while there is output to read), the editor (the buffer, pre-filled with the
