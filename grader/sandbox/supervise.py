@@ -209,9 +209,9 @@ def _loop(child: _Child, limits: Limits, outcome: ChildOutcome, frames_in: chann
         while pipes.open:
             _check_terminated()
             events = pipes.sel.select(timeout=wait)
-            stall = time.monotonic() - mark - wait
-            if stall > _STALL:  # stopped meanwhile (Ctrl-Z, SIGSTOP, a suspend)
-                pipes.call_started += watch.stalled(stall)
+            woke = time.monotonic()
+            if woke - mark - wait > _STALL:  # stopped meanwhile (Ctrl-Z, SIGSTOP, a suspend)
+                pipes.call_started += watch.stalled(woke - mark - wait)
             # what is waiting is read before the clock is looked at: a child that answered
             # while this process was stopped has answered in time
             if not all(pipes.read(key, watch) for key, _ in events):
@@ -219,6 +219,8 @@ def _loop(child: _Child, limits: Limits, outcome: ChildOutcome, frames_in: chann
             if not pipes.open:
                 break
             now = mark = time.monotonic()
+            if now - woke > _STALL:  # stopped while reading (reading takes milliseconds)
+                pipes.call_started += watch.stalled(now - woke)
             deadline = _deadline(outcome, frames_in.current, limits, watch, pipes.call_started, now)
             if deadline is None or watch.over_budget(outcome, now):
                 break

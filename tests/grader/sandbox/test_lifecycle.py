@@ -168,3 +168,29 @@ def test_a_stopped_grader_does_not_time_out_a_child_that_answered(tmp_path: Path
     assert proc.returncode == 0, err
     report = json.loads(out.strip().splitlines()[-1])
     assert report["verdict"] == verdict, report
+
+
+def test_a_grader_stopped_while_it_reads_a_frame_gives_the_time_back(monkeypatch: pytest.MonkeyPatch):
+    """A stop can land between reading what the child sent and looking at the clock (the
+    test above stops the grader just as its child starts, when its first frames arrive):
+    that time is the grader's, not the child's, and must not time the child out."""
+    from grader.engine import Grader
+    from grader.sandbox import supervise
+    from grader.spec import load_catalogue
+
+    real_read = supervise._Pipes.read
+    stalls = []
+
+    def stopped_once(self, key, watch):  # the process "stops" for 2.5 s right after its first read
+        ok = real_read(self, key, watch)
+        if not stalls:
+            time.sleep(2.5)
+            stalls.append(2.5)
+        return ok
+
+    monkeypatch.setattr(supervise._Pipes, "read", stopped_once)
+    limits = Limits(case_timeout=1.0, total_timeout=2.0, memory_bytes=2**30)
+    grader = Grader(load_catalogue([HERE / "fixtures" / "drills"]), limits=limits)
+    path = HERE / "hostile" / "correct.py"
+    report = grader.grade("sandbox-toy", path.read_text(), str(path), seed=7, limits=limits)
+    assert stalls and report.verdict == "pass", [c.message for c in report.cases]
