@@ -26,6 +26,10 @@ class Grading(Protocol):
 
     def trace(self, drill_id: str, source: str, filename: str = "<buffer>") -> dict[str, Any]: ...
 
+    def case_hash(self, drill_id: str, seed: int) -> str | None:
+        """grader.case_hash of the cases `drill_id` is graded on with `seed` (a team
+        result carries it); None when the grader cannot say."""
+
     def close(self) -> None: ...
 
     def cancel(self) -> None:
