@@ -90,6 +90,27 @@ def grading(grader):
     return InProcessGrading(grader)
 
 
+class _IdleGrading:
+    """For tests that never grade or trace: keeps them off the real grader (and in the
+    fast run), and fails the test if it grades after all."""
+
+    def grade(self, *a: object, **k: object) -> None:
+        raise AssertionError("this test grades: give it the `grading` fixture")
+
+    trace = case_hash = grade
+
+    def close(self) -> None:
+        pass
+
+    def cancel(self) -> None:
+        pass
+
+
+@pytest.fixture
+def idle_grading():
+    return _IdleGrading()
+
+
 def test_type_submit_see_pass_and_quit(mha, grading, _drill_home):
     clock = FakeClock()
 
@@ -172,7 +193,7 @@ def test_try_names_the_error_line(mha, grading, _drill_home):
     run_repl(mha, grading, _drill_home, script)
 
 
-def test_quit_asks_with_unsubmitted_changes_and_keeps_a_draft(mha, grading, _drill_home):
+def test_quit_asks_with_unsubmitted_changes_and_keeps_a_draft(mha, idle_grading, _drill_home):
     async def script(repl: DrillRepl, pipe: Any) -> None:
         pipe.send_text("x = 1\r:quit\r")
         await until(lambda: repl.question is not None)
@@ -185,12 +206,12 @@ def test_quit_asks_with_unsubmitted_changes_and_keeps_a_draft(mha, grading, _dri
         assert "kept as a draft" in repl.question.text
         pipe.send_text("y")
 
-    _, outcome = run_repl(mha, grading, _drill_home, script)
+    _, outcome = run_repl(mha, idle_grading, _drill_home, script)
     assert outcome.status == "quit" and outcome.stop
     assert "x = 1" in Drafts(_drill_home).path("mha-padding").read_text()
 
 
-def test_draft_is_offered_back(mha, grading, _drill_home):
+def test_draft_is_offered_back(mha, idle_grading, _drill_home):
     Drafts(_drill_home).save("mha-padding", "import torch\n# my half-done attempt\n")
 
     async def script(repl: DrillRepl, pipe: Any) -> None:
@@ -200,11 +221,11 @@ def test_draft_is_offered_back(mha, grading, _drill_home):
         assert repl.buffer.text == "import torch\n# my half-done attempt\n"
         pipe.send_text(":skip\r")
 
-    _, outcome = run_repl(mha, grading, _drill_home, script)
+    _, outcome = run_repl(mha, idle_grading, _drill_home, script)
     assert outcome.status == "skipped"
 
 
-def test_declined_draft_is_set_aside_not_lost(mha, grading, _drill_home):
+def test_declined_draft_is_set_aside_not_lost(mha, idle_grading, _drill_home):
     drafts = Drafts(_drill_home)
     drafts.save("mha-padding", "# old work\n")
 
@@ -214,22 +235,22 @@ def test_declined_draft_is_set_aside_not_lost(mha, grading, _drill_home):
         assert repl.buffer.text == mha.skeleton()
         pipe.send_text(":quit\r")
 
-    run_repl(mha, grading, _drill_home, script)
+    run_repl(mha, idle_grading, _drill_home, script)
     assert (drafts.folder / "mha-padding.prev.py").read_text() == "# old work\n"
 
 
-def test_every_change_is_saved_as_a_draft(mha, grading, _drill_home):
+def test_every_change_is_saved_as_a_draft(mha, idle_grading, _drill_home):
     async def script(repl: DrillRepl, pipe: Any) -> None:
         pipe.send_text("y = 2")
         await until(lambda: "y = 2" in repl.buffer.text)
         assert "y = 2" in Drafts(_drill_home).path("mha-padding").read_text()
         repl._hangup()  # what SIGHUP runs
 
-    _, outcome = run_repl(mha, grading, _drill_home, script)
+    _, outcome = run_repl(mha, idle_grading, _drill_home, script)
     assert outcome.stop
 
 
-def test_hint_shapes_help_and_auto_indent(mha, grading, _drill_home):
+def test_hint_shapes_help_and_auto_indent(mha, idle_grading, _drill_home):
     async def script(repl: DrillRepl, pipe: Any) -> None:
         pipe.send_text(":hint\r")
         await until(lambda: repl.hints == 1)
@@ -253,11 +274,11 @@ def test_hint_shapes_help_and_auto_indent(mha, grading, _drill_home):
         await until(lambda: repl.buffer.text == mha.skeleton())
         pipe.send_text(":quit\r")
 
-    _, outcome = run_repl(mha, grading, _drill_home, script)
+    _, outcome = run_repl(mha, idle_grading, _drill_home, script)
     assert outcome.hints == 2
 
 
-def test_edit_loads_the_file_back(mha, grading, _drill_home):
+def test_edit_loads_the_file_back(mha, idle_grading, _drill_home):
     calls = []
 
     def fake_editor(text: str, drill: str) -> EditResult:
@@ -269,7 +290,7 @@ def test_edit_loads_the_file_back(mha, grading, _drill_home):
         await until(lambda: repl.buffer.text == "# from the editor\n")
         await leave(repl, pipe)
 
-    run_repl(mha, grading, _drill_home, script, editor=fake_editor)
+    run_repl(mha, idle_grading, _drill_home, script, editor=fake_editor)
     assert calls and calls[0][1] == "mha-padding" and "def multi_head_attention" in calls[0][0]
 
 
@@ -282,7 +303,7 @@ def test_editor_command_may_carry_arguments(tmp_path):
     assert "could not start" in edit_text("x", "d", ["/no/such/editor"]).problem
 
 
-def test_solution_counts_as_a_fail(mha, grading, _drill_home):
+def test_solution_counts_as_a_fail(mha, idle_grading, _drill_home):
     async def script(repl: DrillRepl, pipe: Any) -> None:
         pipe.send_text(":solution\r")
         await until(lambda: repl.question is not None)
@@ -290,14 +311,14 @@ def test_solution_counts_as_a_fail(mha, grading, _drill_home):
         await until(lambda: "Reference solution" in plain(repl.output))
         pipe.send_text(":quit\r")
 
-    _, outcome = run_repl(mha, grading, _drill_home, script, record=store_recorder())
+    _, outcome = run_repl(mha, idle_grading, _drill_home, script, record=store_recorder())
     assert outcome.revealed
     with open_store() as store:
         [attempt] = store.attempts()
     assert attempt.revealed and attempt.verdict == "wrong" and attempt.rating == 1
 
 
-def test_mock_locks_hints_try_and_solution(mha, grading, _drill_home):
+def test_mock_locks_hints_try_and_solution(mha, idle_grading, _drill_home):
     async def script(repl: DrillRepl, pipe: Any) -> None:
         for cmd in ("hint", "try", "solution"):
             pipe.send_text(f":{cmd}\r")
@@ -307,11 +328,11 @@ def test_mock_locks_hints_try_and_solution(mha, grading, _drill_home):
         assert all(name not in ("hint", "try") for _, name in repl.key_hints())
         pipe.send_text(":quit\r")
 
-    run_repl(mha, grading, _drill_home, script,
+    run_repl(mha, idle_grading, _drill_home, script,
              options=ReplOptions(mode="mock", locked=frozenset({"hint", "try", "solution"})))
 
 
-def test_countdown_turns_red_when_over(mha, grading, _drill_home):
+def test_countdown_turns_red_when_over(mha, idle_grading, _drill_home):
     clock = FakeClock()
 
     async def script(repl: DrillRepl, pipe: Any) -> None:
@@ -327,21 +348,21 @@ def test_countdown_turns_red_when_over(mha, grading, _drill_home):
         assert any("^S submit" in t for _, t in over)
         pipe.send_text(":quit\r")
 
-    run_repl(mha, grading, _drill_home, script, clock=clock)
+    run_repl(mha, idle_grading, _drill_home, script, clock=clock)
 
 
-def test_mock_deadline_ends_the_drill(mha, grading, _drill_home):
+def test_mock_deadline_ends_the_drill(mha, idle_grading, _drill_home):
     clock = FakeClock()
 
     async def script(repl: DrillRepl, pipe: Any) -> None:
         clock.advance(61)
 
-    _, outcome = run_repl(mha, grading, _drill_home, script, clock=clock,
+    _, outcome = run_repl(mha, idle_grading, _drill_home, script, clock=clock,
                           options=ReplOptions(mode="mock", deadline=clock.monotonic() + 60))
     assert outcome.status == "timeout"
 
 
-def test_vi_mode_setting(mha, grading, _drill_home):
+def test_vi_mode_setting(mha, idle_grading, _drill_home):
     from prompt_toolkit.enums import EditingMode
 
     async def script(repl: DrillRepl, pipe: Any) -> None:
@@ -354,7 +375,7 @@ def test_vi_mode_setting(mha, grading, _drill_home):
         assert ":hint" not in repl.buffer.text and "x = 1" in repl.buffer.text
         await leave(repl, pipe)
 
-    run_repl(mha, grading, _drill_home, script, options=ReplOptions(vi=True))
+    run_repl(mha, idle_grading, _drill_home, script, options=ReplOptions(vi=True))
 
 
 def test_next_indent():
