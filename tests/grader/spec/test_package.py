@@ -9,34 +9,18 @@ from tests.paths import REPO
 import ast
 import inspect
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 import yaml
 
-from grader.spec import SpecError, names
+from grader.spec import names
 from tests.builtin import builtin_catalogue
+from tests.grader.spec.test_errors import EXAMPLE, _problems, _write  # a spec beside a copy of its reference
 from grader.spec.parse import parse_spec
 from grader.spec.schema import SECTIONS, json_schema, schema_path, schema_text
 
 ROOT = REPO
-EXAMPLE = ROOT / "drills" / "02-attention" / "mha-padding.yaml"
-
-
-def _write(tmp_path: Path, text: str) -> Path:
-    folder = tmp_path / "99-test"
-    folder.mkdir(exist_ok=True)
-    spec = folder / "mha-padding.yaml"
-    spec.write_text(text)
-    shutil.copy(EXAMPLE.with_suffix(".py"), folder / "mha-padding.py")
-    return spec
-
-
-def _problems(path: Path) -> list[str]:
-    with pytest.raises(SpecError) as info:
-        parse_spec(path)
-    return info.value.problems
 
 
 def _line(text: str, needle: str) -> int:
