@@ -276,22 +276,14 @@ def app():
     return app
 
 
-@pytest.fixture(scope="module")
-def loaded_catalogue():
-    from tests.builtin import builtin_catalogue
-
-    return builtin_catalogue()
-
-
 @pytest.fixture
-def fixed_clock(monkeypatch, loaded_catalogue):
-    """A fixed clock and zone for the report command, and the catalogue parsed once per module."""
-    import grader.catalogue
+def fixed_clock(monkeypatch):
+    """A fixed clock and zone for the report command (the catalogue comes from the warm
+    cache every test's DRILL_HOME starts with: tests/conftest.py)."""
     import trainer.cli.reporting as reporting
 
     monkeypatch.setattr(reporting, "now", lambda: NOW)
     monkeypatch.setattr(reporting, "local_zone", lambda: UTC)
-    monkeypatch.setattr(grader.catalogue, "load_catalogue", lambda *a, **k: loaded_catalogue)
 
 
 def seed_history() -> None:

@@ -2,7 +2,6 @@
 recall achieved over the last 30 days (reviews a day or more after the previous one)."""
 from __future__ import annotations
 
-from tests.builtin import builtin_catalogue
 
 import json
 from datetime import datetime, timedelta, timezone
@@ -24,15 +23,12 @@ def at(days_ago: float) -> datetime:
 
 @pytest.fixture
 def app(monkeypatch):
-    import grader.catalogue
     import trainer.cli.reporting as reporting
     from trainer.cli import _register, app
 
     _register()
-    catalogue = builtin_catalogue()
     monkeypatch.setattr(reporting, "now", lambda: NOW)
     monkeypatch.setattr(reporting, "local_zone", lambda: timezone.utc)
-    monkeypatch.setattr(grader.catalogue, "load_catalogue", lambda *a, **k: catalogue)
     return app
 
 

@@ -272,20 +272,6 @@ def app():
     return app
 
 
-@pytest.fixture(scope="module")
-def loaded_catalogue():
-    from tests.builtin import builtin_catalogue
-
-    return builtin_catalogue()
-
-
-@pytest.fixture(autouse=True)
-def _catalogue_once(monkeypatch, loaded_catalogue):
-    import grader.catalogue
-
-    monkeypatch.setattr(grader.catalogue, "load_catalogue", lambda *a, **k: loaded_catalogue)
-
-
 def invoke(app, *args: str):
     return CliRunner().invoke(app, [str(a) for a in args])
 
