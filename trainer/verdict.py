@@ -24,11 +24,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
 from grader.report import CaseResult, Report, Verdict
 from trainer.clock import mmss  # the one mm:ss; toolbar and header import it from here
 from trainer.markup import printable, printable_lines
 
-Fragments = list[tuple[str, str]]
+Fragments = StyleAndTextTuples  # prompt_toolkit's own type for styled text: (style, text) pairs
 Density = Literal["full", "compact"]
 
 _ALSO_SHOWN = 4  # other failing cases named before "and N more"
@@ -214,7 +216,7 @@ def when(due: datetime, now: datetime | None) -> str:
 
 
 def plain(fragments: Fragments) -> str:
-    return "".join(text for _, text in fragments)
+    return "".join(fragment[1] for fragment in fragments)
 
 
 _ANSI = {"pass": "32", "fail": "31", "internal": "35", "trap": "33", "dim": "2", "head": "1", "dims": "36",
@@ -226,7 +228,7 @@ def ansi(fragments: Fragments, color: bool = True) -> str:
     if not color:
         return plain(fragments)
     out = []
-    for style, text in fragments:
+    for style, text, *_ in fragments:
         codes = [_ANSI[w.removeprefix("class:")] for w in style.split() if w.removeprefix("class:") in _ANSI]
         if codes and text.strip():
             body, end = (text[:-1], "\n") if text.endswith("\n") else (text, "")

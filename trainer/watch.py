@@ -49,8 +49,8 @@ def watch(path: Path, grade: Callable[[str], Report], emit: Callable[[Fragments]
             else:
                 result = grade(source)
                 graded += 1
-                emit([("class:dim", f"[{now()}] {printable(Path(path).name)}  ")]
-                     + render(result, "compact", width=width, title=False))
+                when: Fragments = [("class:dim", f"[{now()}] {printable(Path(path).name)}  ")]
+                emit(when + render(result, "compact", width=width, title=False))
                 if after is not None:
                     emit([("class:dim", f"  {after(result, source)}\n")])
         sleep(interval)

@@ -44,7 +44,7 @@ from trainer.repl.question import Question, Questions
 from trainer.repl.keys import build_key_bindings
 from trainer.repl.style import repl_style
 from trainer.repl.toolbar import BarState, bar
-from trainer.verdict import Fragments
+from trainer.verdict import Fragments, plain
 from trainer.repl.wrap import lines_of, wrap_line
 from trainer.store.records import NewAttempt, RecordResult
 
@@ -86,7 +86,7 @@ class DrillOutcome:
 def rows(fragments: Fragments, width: int) -> int:
     """Screen rows the fragments take when wrapped at `width` columns."""
     width = max(10, width)
-    return sum(max(1, -(-sum(len(t) for _, t in line) // width)) for line in lines_of(fragments))
+    return sum(max(1, -(-len(plain(line)) // width)) for line in lines_of(fragments))
 
 
 if TYPE_CHECKING:
@@ -359,7 +359,7 @@ class DrillRepl:
         width = self.columns()
         lines = [piece for line in lines_of(self.output) for piece in wrap_line(line, width - 1)]
         lines = lines[self.output_offset:]
-        while lines and not "".join(t for _, t in lines[-1]).strip():
+        while lines and not plain(lines[-1]).strip():
             lines.pop()
         out: Fragments = []
         for i, line in enumerate(lines):

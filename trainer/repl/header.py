@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from grader.spec import DimRule, Spec, shape_names
 from trainer.ledger import ledger_lines
-from trainer.verdict import Fragments, mmss
+from trainer.verdict import Fragments, mmss, plain
 
 
 def title_fragments(spec: Spec, width: int = 200, hint: bool = True) -> Fragments:
@@ -59,7 +59,7 @@ def fitted_header(spec: Spec, width: int, max_rows: int) -> Fragments:
 
 
 def _rows(fragments: Fragments) -> int:
-    return "".join(t for _, t in fragments).count("\n") + 1
+    return plain(fragments).count("\n") + 1
 
 
 def header_fragments(spec: Spec, width: int = 200, title: bool = True) -> Fragments:

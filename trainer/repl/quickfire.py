@@ -91,6 +91,7 @@ def ask(drill: str, quiz: Quiz, *, clock: Clock | None = None, label: str = "", 
     result = QuizResult(drill, quiz.q, given, quiz.a, quiz.why, bool(given.strip()) and is_right(given, quiz),
                         clock.monotonic() - started, stop)
     if not stop:
-        print_formatted_text(FormattedText(_folded([("", "  ")] + feedback(result))), style=style, output=output,
+        indent: Fragments = [("", "  ")]
+        print_formatted_text(FormattedText(_folded(indent + feedback(result))), style=style, output=output,
                              end="")
     return result

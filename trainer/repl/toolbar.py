@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from trainer.repl.wrap import wrap_line
-from trainer.verdict import Fragments, mmss
+from trainer.verdict import Fragments, mmss, plain
 
 
 @dataclass(frozen=True)
@@ -117,17 +117,17 @@ def bar(state: BarState, width: int = 100) -> Fragments:
     need = (len(note) + 2 if note else 0) + (len("  ".join(f"{k} {c}" for k, c in kept)) + 2 if kept else 0)
     for level in range(3):
         out = _status(state, level)
-        if sum(len(t) for _, t in out) + need <= width:
+        if len(plain(out)) + need <= width:
             break
-    if sum(len(t) for _, t in out) > width:
+    if len(plain(out)) > width:
         out = _folded(out, width)
     if note:
         frag = ("class:bar.busy bold" if state.busy else "class:bar.message", f" {note} ")
-        if len("".join(t for _, t in out).split("\n")[-1]) + len(frag[1]) > width:
+        if len(plain(out).split("\n")[-1]) + len(frag[1]) > width:
             out = out + [("", "\n")] + _folded([frag], width)
         else:
             out.append(frag)
-    last = "".join(t for _, t in out).split("\n")[-1]
+    last = plain(out).split("\n")[-1]
     room = width - len(last) - 1
     hint_text = _fit_hints(state.hints, room - 1)
     if hint_text:

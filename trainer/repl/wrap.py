@@ -1,18 +1,13 @@
 """Word-wrap styled lines for the output pane (prompt_toolkit wraps mid-word)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
 from trainer.verdict import Fragments
-
-if TYPE_CHECKING:
-    from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 
 def wrap_line(line: Fragments, width: int) -> list[Fragments]:
     """One styled line as several, broken at spaces where possible; continuation lines are
     indented four more than the line's own indentation."""
-    chars = [(style, ch) for style, text in line for ch in text]
+    chars = [(style, ch) for style, text, *_ in line for ch in text]
     text = "".join(ch for _, ch in chars)
     if width < 20 or len(text) <= width:
         return [line]
@@ -45,10 +40,10 @@ def wrap_line(line: Fragments, width: int) -> list[Fragments]:
 
 
 def lines_of(fragments: Fragments) -> list[Fragments]:
-    """`fragments` split at its newlines (prompt_toolkit's split_lines, typed as our (style, text) pairs)."""
+    """`fragments` split at its newlines (prompt_toolkit's split_lines)."""
     from prompt_toolkit.formatted_text.utils import split_lines
 
-    return [cast(Fragments, line) for line in split_lines(cast("StyleAndTextTuples", fragments))]
+    return list(split_lines(fragments))
 
 
 def wrap_all(fragments: Fragments, width: int) -> Fragments:
