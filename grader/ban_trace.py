@@ -1,26 +1,29 @@
-"""Which dispatcher kernels a drill's `banned:` functions reach, found by tracing.
+"""Which dispatcher kernels a drill's `banned:` functions reach, by family, on every machine.
 
 A banned function can be reached by other routes than its name:
 `torch.ops.aten.einsum`, `torch._VF.einsum`, `torch._cdist_forward`,
-`torch._C._nn.im2col`. All of them end in the same operator kernels, so the
-sandbox child refuses those kernels (grader.dispatch_bans). This module finds
-them, in the parent, once per drill, with no table kept by hand:
+`torch._C._nn.im2col`, a backend's own kernel (`aten::thnn_conv2d` on one CPU,
+`aten::mkldnn_convolution` on another). The sandbox child refuses those kernels
+(grader.dispatch_bans). This module finds them, in the parent, once per drill,
+with no table per drill kept by hand, and with the same answer on every CPU:
 
 - a banned builtin names its operator (`torch.bincount` -> `aten::bincount`,
   `torch.Tensor.bincount` too), and so does a front end in torch.functional
   of the `_VF` operator of its name (`torch.broadcast_tensors`);
-- the drill's oracles are run on its prepared cases under the profiler, with
-  every call to a banned function marked; when a marked call reaches exactly
-  one operator, that operator is the function's own (`F.unfold` ->
-  `aten::im2col`, `torch.einsum` -> `aten::einsum`), and any operator run
-  beneath a marked call whose name carries a banned name is its private
-  implementation (`aten::cdist` -> `aten::_cdist_forward`, `aten::conv2d` ->
-  `aten::_slow_conv2d_forward`). A banned call that is a composition of
-  several operators (torchvision's `box_iou`, `batched_nms`) adds nothing:
-  its building blocks are what the person is asked to use;
+- a banned Python front end (`F.unfold`, `F.conv2d`) is run on the drill's
+  prepared cases by its oracles under the profiler, marked; when a marked call
+  reaches exactly one top-level operator, that operator is the function's own
+  (`F.unfold` -> `aten::im2col`). Only the top-level operator is taken: what runs
+  beneath it depends on the CPU (which convolution kernel oneDNN picks), so it
+  is never consulted. A banned call that is a composition of several operators
+  (torchvision's `box_iou`, `batched_nms`) adds nothing: its building blocks
+  are what the person is asked to use;
+- an operator found so that belongs to one of the operator families below
+  brings in the whole family, in every namespace the dispatcher knows: every
+  kernel that can compute the banned operation on some machine (all
+  convolutions forward and backward, every fused attention kernel, ...);
 - torch's private operators that carry a found operator's whole name are
-  added (`aten::_scaled_dot_product_attention_math`, `aten::_convolution_mode`:
-  other kernels of the same function that the cases did not happen to reach);
+  added (`aten::_convolution_mode`);
 - every operator the drill's own reference runs on the same cases is taken
   out again: legitimate code needs it.
 
@@ -44,7 +47,19 @@ from grader import bans, dispatch_bans
 from grader.cases import Prepared, fresh, oracle_for, upcast
 
 MARK = "drill-banned:"
-_STOP = frozenset({"forward", "backward", "out", "default"})  # words too common to tie an operator to a name
+# Operator families: names (the part after `ns::`) of the kernels that compute one operation, on any backend.
+# A found operator matching one brings in every operator the dispatcher knows that matches it.
+FAMILIES = {
+    "convolution": re.compile(r"conv(?!ert)"),  # conv1d/2d/3d, transposed, dilated, depthwise, backward, oneDNN, quantized
+    "attention": re.compile(r"attention|_sdp_|multi_head|transformer_encoder"),  # SDPA, flash, efficient, cudnn, fused MHA
+    "distance": re.compile(r"cdist|pdist|euclidean_dist|pairwise_distance"),
+    "normalization": re.compile(r"(layer|group|batch|instance|rms)_norm"),
+    "counting": re.compile(r"bincount|histc|histogram|one_hot"),
+    "einsum": re.compile(r"einsum"),
+    "im2col": re.compile(r"^im2col"),
+    "col2im": re.compile(r"^col2im"),
+    "broadcast_tensors": re.compile(r"^broadcast_tensors"),
+}
 _CACHE: dict[tuple, dict[str, str]] = {}
 _LOCK = threading.Lock()
 _CALLS_PER_FUNCTION = 6  # at most this many prepared calls traced per contract function
@@ -83,6 +98,9 @@ def derive(prep: Prepared) -> dict[str, str]:
     except Exception:  # noqa: BLE001 - a trace that fails leaves the bans by name, never grading broken
         found, legit = by_name, set()
     for op, name in list(found.items()):
+        for member in family_of(op):
+            found.setdefault(member, name)
+    for op, name in list(found.items()):
         for variant in _private_variants(op):
             found.setdefault(variant, name)
     return {op: name for op, name in sorted(found.items()) if op not in legit and _exists(op)}
@@ -93,17 +111,11 @@ def derive(prep: Prepared) -> dict[str, str]:
 
 def _trace(prep: Prepared, targets: dict[int, str], found: dict[str, str]) -> set[str]:
     """Add to `found` what the oracles' banned calls reach; return the operators the reference needs."""
-    words = _words_of(prep.spec.banned)
     with _quiet_stderr():
         marked = [(name, roots) for name, roots in _marked_calls(prep, targets)
                   if len({e.name for e in roots}) == 1 and _is_operator(roots[0].name)]
         for name, roots in marked:  # a call that reaches exactly one operator: the function's own
             found.setdefault(roots[0].name, name)
-            words |= _words(roots[0].name)
-        for name, roots in marked:  # beneath it: its private implementation, named like it
-            for event in _below(roots):
-                if _is_operator(event.name) and _words(event.name) & words:
-                    found.setdefault(event.name, name)
         return _reference_operators(prep) if found else set()
 
 
@@ -174,14 +186,6 @@ def _profile(work: Callable[[], None]) -> list[Any]:
     return list(prof.function_events)
 
 
-def _below(events: list[Any]) -> Iterator[Any]:
-    todo = list(events)
-    while todo:
-        event = todo.pop()
-        yield event
-        todo.extend(event.cpu_children)
-
-
 def _marker_class() -> type:
     from torch.autograd.profiler import record_function
     from torch.overrides import TorchFunctionMode
@@ -239,9 +243,24 @@ def _markable(obj: Any) -> bool:
 
 
 @functools.lru_cache(maxsize=1)
+def _all_operators() -> tuple[str, ...]:
+    """Every operator the dispatcher knows, in every namespace (`aten::conv2d`, `mkldnn::_convolution_pointwise`)."""
+    return tuple(sorted({n.split(".")[0] for n in torch._C._dispatch_get_all_op_names()}))
+
+
 def _private_operators() -> tuple[str, ...]:
-    names = {n.split(".")[0] for n in torch._C._dispatch_get_all_op_names()}
-    return tuple(sorted(n for n in names if n.startswith("aten::_")))
+    return tuple(n for n in _all_operators() if n.startswith("aten::_"))
+
+
+def family_of(op: str) -> list[str]:
+    """Every operator of the family `op` belongs to (none when it belongs to none), whatever this
+    CPU dispatches to: `aten::conv2d` -> all convolution kernels, `aten::scaled_dot_product_attention`
+    -> every fused attention kernel."""
+    name = op.partition("::")[2]
+    pattern = next((p for p in FAMILIES.values() if p.search(name)), None)
+    if pattern is None:
+        return []
+    return [o for o in _all_operators() if pattern.search(o.partition("::")[2]) and _exists(o)]
 
 
 def _private_variants(op: str) -> list[str]:
@@ -265,19 +284,6 @@ def _exists(op: str) -> bool:
         return isinstance(getattr(getattr(torch.ops, namespace), name), torch._ops.OpOverloadPacket)
     except (AttributeError, RuntimeError):
         return False
-
-
-def _words(name: str) -> set[str]:
-    """The words of an operator or dotted name: `aten::_cdist_forward` -> {cdist}."""
-    last = re.split(r"::|\.", name)[-1]
-    return {w.lower() for w in re.split(r"_+", last) if len(w) > 2} - _STOP
-
-
-def _words_of(banned: tuple[str, ...]) -> set[str]:
-    out: set[str] = set()
-    for name in banned:
-        out |= _words(name)
-    return out
 
 
 @contextlib.contextmanager

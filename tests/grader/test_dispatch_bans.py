@@ -85,6 +85,37 @@ def test_derived_kernels(grader, drill):
     assert all(name in prep.spec.banned for name in kernels.values())
 
 
+# kernels a family brings in that no CPU's trace of the oracles reaches (what a second route would use)
+FAMILY_FLOOR = {
+    "im2col": {"aten::thnn_conv2d", "aten::mkldnn_convolution", "aten::convolution_backward", "aten::slow_conv_dilated2d",
+               "aten::slow_conv3d", "aten::slow_conv_transpose2d", "aten::cudnn_convolution", "mkldnn::_convolution_pointwise"},
+    "mha-padding": {"aten::_native_multi_head_attention", "aten::_scaled_dot_product_efficient_attention",
+                    "aten::_flash_attention_forward", "aten::_transformer_encoder_layer_fwd"},
+    "pairwise-sqdist": {"aten::_cdist_backward", "aten::_pdist_backward"},
+    "reduction-axes": {"aten::group_norm", "aten::native_group_norm", "aten::rms_norm"},
+    "one-hot-counts": {"aten::histc", "aten::histogram"},
+}
+
+
+@pytest.mark.parametrize("drill", sorted(FAMILY_FLOOR))
+def test_a_family_is_banned_whole(grader, drill):
+    prep = grader.prepared(grader.spec(drill), SEED)
+    assert FAMILY_FLOOR[drill] <= set(ban_trace.kernels(prep)), sorted(ban_trace.kernels(prep))
+
+
+@pytest.mark.filterwarnings("ignore:TF32 acceleration")
+@pytest.mark.parametrize("drill", ["im2col", "reduction-axes", "mha-padding", "pairwise-sqdist"])
+def test_the_banned_kernels_do_not_depend_on_the_cpu(grader, drill):
+    """oneDNN on or off sends convolution (and more) down other kernels; what is refused stays the same."""
+    import torch
+
+    prep = grader.prepared(grader.spec(drill), SEED)
+    here = ban_trace.derive(prep)
+    with torch.backends.mkldnn.flags(enabled=False):
+        other = ban_trace.derive(prep)
+    assert here == other
+
+
 @pytest.mark.parametrize("path", ATTACKS, ids=lambda p: p.stem)
 def test_route_is_a_real_way_around(grader, path):
     """Outside the sandbox (no bans) the file computes the drill's answer on its first float32 case."""

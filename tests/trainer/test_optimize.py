@@ -62,8 +62,6 @@ def app():
 
 @pytest.mark.slow
 def test_the_fit_beats_the_defaults_on_held_out_reviews_of_a_simulated_person(app, monkeypatch):
-    pytest.importorskip("pandas")
-    pytest.importorskip("tqdm")
     import fsrs.optimizer
 
     # One epoch instead of fsrs's five keeps this test at seconds; bench/optimize_sim.py runs

@@ -66,12 +66,23 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     # help wraps to the terminal it lands on, also through a pipe (`drill --help | less`)
-    context_settings={"terminal_width": terminal_width()},
+    # `-h` is `--help` on every command (child contexts inherit help_option_names)
+    context_settings={"terminal_width": terminal_width(), "help_option_names": ["-h", "--help"]},
 )
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from trainer import __version__
+
+        typer.echo(f"drill {__version__}")
+        raise typer.Exit(0)
+
+
 @app.callback(invoke_without_command=True)
-def status(ctx: typer.Context) -> None:
+def status(ctx: typer.Context,
+           version: bool = typer.Option(False, "--version", "-V", is_eager=True, callback=_print_version,
+                                        help="Print the version and exit.")) -> None:
     """A terminal trainer for the tensor-shape questions of ML coding interviews.
 
     Run with no command for a short status: drills due now, new drills for

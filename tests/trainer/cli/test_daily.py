@@ -339,3 +339,20 @@ def test_a_cache_others_may_write_is_never_unpickled(_drill_home):
     assert catalogue_cache.load_catalogue().errors == ["planted"]  # ours, only we may write it: trusted
     path.chmod(0o666)
     assert catalogue_cache.load_catalogue().errors == []  # anyone may write it: parsed around
+
+
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_version_is_printed(app, flag):
+    from trainer import __version__
+
+    result = run(app, flag)
+    assert result.exit_code == 0, result.output
+    assert result.output == f"drill {__version__}\n"
+
+
+@pytest.mark.parametrize("command", [[], ["check"], ["list"], ["team", "run"], ["settings"]])
+def test_dash_h_is_help_on_every_command(app, command):
+    short, long = run(app, *command, "-h"), run(app, *command, "--help")
+    assert short.exit_code == long.exit_code == 0, short.output
+    assert short.output == long.output
+    assert "Usage: " in short.output
