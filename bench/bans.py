@@ -3,11 +3,11 @@
     python bench/bans.py [--runs 20]
 
 Prints, for every drill with `banned:`:
-- derive: finding the banned kernels (grader.ban_trace: oracles and reference
+- derive: finding the banned kernels (grader.bans.trace: oracles and reference
   traced under the profiler) and torch's Python implementations of them,
   paid once per drill per grading process;
 - install: registering the refusing kernels and guarding torch's Python
-  implementations (grader.dispatch_bans.install), paid by each sandbox child
+  implementations (grader.bans.dispatch.install), paid by each sandbox child
   (a standby child pays it before the submission arrives);
 - check: one tamper check (dispatch_bans.tampered), paid twice per submission.
 Install and check are medians over forked children (each forks from a clean process).
@@ -31,7 +31,7 @@ def in_child(kernels: dict[str, str]) -> tuple[float, float]:
     pid = os.fork()
     if pid == 0:
         try:
-            from grader import dispatch_bans
+            from grader.bans import dispatch as dispatch_bans
 
             t0 = time.perf_counter()
             dispatch_bans.install(kernels, lambda name: None)
@@ -52,7 +52,8 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=20)
     args = parser.parse_args()
-    from grader import ban_trace, dispatch_bans
+    from grader.bans import trace as ban_trace
+    from grader.bans import dispatch as dispatch_bans
     from grader.engine import Grader
 
     grader = Grader()

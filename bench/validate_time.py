@@ -29,7 +29,7 @@ def full_runs(runs: int) -> list[float]:
 
 def per_drill() -> list[tuple[str, float]]:
     from grader.engine import Grader
-    from grader.validation import validate_drill
+    from grader.authoring.validation import validate_drill
 
     grader = Grader()
     out = []

@@ -13,12 +13,15 @@ from collections import OrderedDict
 from typing import Any
 
 
-from grader import ban_trace, bans, sandbox, scale
-from grader.attribution import match_traps
-from grader.cases import Call, ExpectedRaise, Prepared, new_seed, prepare
-from grader.compare import Verdict, compare_call
+from grader import sandbox
+from grader.bans import trace as ban_trace
+from grader.bans import calls as bans
+from grader.fake import scale
+from grader.judge.attribution import match_traps
+from grader.cases.prepare import Call, ExpectedRaise, Prepared, new_seed, prepare
+from grader.judge.compare import Verdict, compare_call
 from grader.dims import confirmed_labels, explain_shape
-from grader.invariants import first_problem
+from grader.judge.invariants import first_problem
 from grader.report import CaseResult, Report, worst
 from grader.spec import Catalogue, Spec, load_catalogue
 
@@ -31,12 +34,12 @@ class Grader:
     def __init__(self, catalogue: Catalogue | None = None, limits: sandbox.Limits | None = None, cache_size: int = 16,
                  device: str = "cpu"):
         self.catalogue = catalogue or load_catalogue()
-        self.device = device  # "cuda": the calls run on the GPU (grader.cuda; `drill check --device cuda`)
+        self.device = device  # "cuda": the calls run on the GPU (grader.fake.cuda; `drill check --device cuda`)
         self.limits = limits or sandbox.Limits()
         self._prepared: OrderedDict[tuple[str, int, bool], Prepared] = OrderedDict()
         self._ban_places: dict[str, list[tuple[str, str, str]]] = {}
         self._count_places: dict[str, list[tuple[str, str, str]]] = {}
-        self._fake_plans: dict[str, Any] = {}  # drill id -> grader.fake.Plan (issue 14)
+        self._fake_plans: dict[str, Any] = {}  # drill id -> grader.fake.checks.Plan (issue 14)
         self._cache_size = cache_size
 
     # ------------------------------------------------------------ caches
@@ -97,7 +100,7 @@ class Grader:
         limits = limits or self._limits_for(spec)
         on_gpu = self.device != "cpu"
         if on_gpu:
-            from grader import cuda
+            from grader.fake import cuda
 
             limits = cuda.limits_for(limits)
         job = sandbox.Job(

@@ -157,7 +157,7 @@ class Report:
     message: str = ""  # a run-level message (syntax error, missing function, ...)
     output: str = ""  # the start of what the solution printed
     notes: list[str] = field(default_factory=list)
-    scale: dict[str, Any] | None = None  # memory at scale (grader.scale): sizes, per-function peaks, ratio, text
+    scale: dict[str, Any] | None = None  # memory at scale (grader.fake.scale): sizes, per-function peaks, ratio, text
     alone: bool = False  # the run-level message is the whole story (a syntax error): no case list
 
     def __post_init__(self) -> None:

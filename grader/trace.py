@@ -56,7 +56,7 @@ def trace(grader: Any, drill_id: str, source: str, filename: str = "<buffer>", s
 
 
 def _fake_plan(grader: Any, spec: Any, seed: int) -> Any:
-    """The drill's device/scale plan (grader.fake), or None when it cannot be had."""
+    """The drill's device/scale plan (grader.fake.checks), or None when it cannot be had."""
     try:
         plan = grader.prepared(spec, seed).fake
     except Exception:  # noqa: BLE001 - :try works without it
@@ -66,7 +66,7 @@ def _fake_plan(grader: Any, spec: Any, seed: int) -> Any:
 
 def _gpu_lines(plan: Any, call: dict[str, Any]) -> None:
     """The device case and memory at scale of one traced function, as lines of text (call["gpu"])."""
-    from grader import scale
+    from grader.fake import scale
 
     runs = call.pop("fake_runs", None)
     if plan is None or runs is None:
@@ -102,7 +102,7 @@ def _traced_run(source: str, filename: str, calls: list[Any], plan: Any = None) 
     """Runs in the sandbox child: exec the source, call each function, record shapes."""
     import torch
 
-    from grader.cases import fresh
+    from grader.cases.prepare import fresh
 
     module = new_module(source, filename)
     lines = source.splitlines()
@@ -147,10 +147,10 @@ def _traced_run(source: str, filename: str, calls: list[Any], plan: Any = None) 
 
 
 def _fake_runs(plan: Any, name: str, module: Any, filename: str) -> list[dict[str, Any]]:
-    """The device case and the scale run of one function, on fake tensors (grader.fake)."""
+    """The device case and the scale run of one function, on fake tensors (grader.fake.checks)."""
     import dataclasses
 
-    from grader import fake
+    from grader.fake import checks as fake
 
     mine = [f for f in plan.functions if f.name == name]
     try:

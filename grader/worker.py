@@ -33,7 +33,7 @@ Then, for each request (every request may carry an "id", echoed back)::
     {"id": 6, "op": "shutdown"}                   -> {"id": 6, "ok": true, "bye": true}, then it exits
     {"id": 7, "op": "cases", "drill": ID, "seed": S}
                                                   -> {"id": 7, "ok": true, "seed": S, "cases": "3f9a0c1d2e4b5a69"}
-       (grader.case_hash: a hash of the prepared cases, which `drill team` records)
+       (grader.cases.case_hash: a hash of the prepared cases, which `drill team` records)
 
 A null seed means the worker's session seed for that drill, chosen at random
 once per worker, so a person's repeated submissions are graded on the same
@@ -54,7 +54,7 @@ turns an unanswerable grade into a report with verdict ``internal``::
     report = client.grade("mha-padding", source, "<buffer>", seed=None, timeout=120)
     client.trace(drill, source, filename)       # grader.trace's dict, or {"error": ...}
     client.prepare(drill, seed)                 # warm the cases and the standby child
-    client.case_hash(drill, seed)               # grader.case_hash of those cases, or None
+    client.case_hash(drill, seed)               # grader.cases.case_hash of those cases, or None
     client.request({"op": "ping"})              # any raw request -> its response
     client.wait_ready()                         # the hello (what is enforced)
     client.close()                              # never waits on a request in flight
@@ -143,7 +143,7 @@ class Worker:
         return {"seed": seed, "calls": len(prep.calls)}
 
     def op_cases(self, request: dict) -> dict[str, Any]:
-        from grader.case_hash import case_hash
+        from grader.cases.case_hash import case_hash
 
         spec = self.grader.spec(_text(request, "drill"))
         seed = self._seed_for(spec.id, request)
@@ -152,7 +152,7 @@ class Worker:
     def _seed_for(self, drill: str, request: dict) -> int:
         """The request's seed, or this worker's session seed for the drill (chosen once),
         so repeated submissions reuse the prepared cases and the standby child."""
-        from grader.cases import new_seed
+        from grader.cases.prepare import new_seed
 
         seed = _seed(request)
         if seed is None:

@@ -160,7 +160,7 @@ def _printed(report: Report, width: int) -> Fragments:
 
 def _scale_line(report: Report, width: int) -> Fragments:
     """After a pass: the solution's peak memory at the drill's scale sizes against the
-    reference's (grader.scale's sentence), the question an interviewer asks next."""
+    reference's (grader.fake.scale's sentence), the question an interviewer asks next."""
     text = (report.scale or {}).get("text")
     if not isinstance(text, str) or not text:
         return []

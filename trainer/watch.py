@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from grader.report import Report
-from grader.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
+from grader.spec.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
 from trainer.fold import fold_line
 from trainer.markup import printable
 from trainer.verdict import Fragments, render

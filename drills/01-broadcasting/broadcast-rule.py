@@ -138,7 +138,7 @@ def trap_assert(a: tuple, b: tuple) -> tuple:
 
 def match_no_raise(call, got, trap_out) -> bool:
     """Any value returned (max, the larger side, either side) where the shapes do not broadcast."""
-    from grader.cases import ExpectedRaise
+    from grader.cases.prepare import ExpectedRaise
 
     return isinstance(call.expected, ExpectedRaise)
 

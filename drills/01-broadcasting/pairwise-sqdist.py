@@ -1,7 +1,7 @@
 """Reference, inputs, checker and traps for pairwise-sqdist."""
 import torch
 
-from grader.compare import Tolerance, compare_value
+from grader.judge.compare import Tolerance, compare_value
 
 # per-dtype (atol, rtol, c): |got - want| <= atol + rtol * |want| + c * (|a_i|^2 + |b_j|^2)
 _TOL = {torch.float32: (1e-5, 1e-4, 1e-5), torch.float16: (2e-3, 1e-2, 4e-3), torch.float64: (1e-10, 1e-8, 1e-12)}

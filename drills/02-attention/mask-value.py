@@ -49,7 +49,7 @@ def make_inputs(ctx):
 
 
 def check_masked_softmax(call, got):
-    from grader.compare import compare_value, fmt_index, fmt_num
+    from grader.judge.compare import compare_value, fmt_index, fmt_num
 
     ret = call.function.returns[0]
     exp = call.expected

@@ -1,6 +1,6 @@
 """Images-and-boxes oracles: torch's own unfold/fold/conv2d and torchvision's box_iou.
 
-Every oracle receives floating tensors upcast to float64 (grader.cases.upcast).
+Every oracle receives floating tensors upcast to float64 (grader.cases.prepare.upcast).
 """
 from __future__ import annotations
 

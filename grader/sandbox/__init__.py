@@ -14,13 +14,13 @@ submission; what is waiting on the pipes is read before the clock is looked
 at, and a stall of this process, Ctrl-Z, gives the child back the time it did
 not spend on the CPU), a watchdog polling /proc (resident size, thread count,
 the scratch folder plus deleted files the child still holds open or mapped),
-the output cap; it reads the result channel strictly (grader.channel: a
+the output cap; it reads the result channel strictly (grader.sandbox.channel: a
 forged, out-of-order or ill-typed frame is the solution's error), decides
 in-place modification itself from the call arguments, which live in shared
-memory (grader.inputs); it kills the whole process group, and, being a child
+memory (grader.sandbox.inputs); it kills the whole process group, and, being a child
 subreaper, kills and reaps any process the child left behind (fork + setsid
 escapes; only looked for when seccomp did not already forbid new processes).
-Scratch folders (grader.scratch) are removed iteratively whatever they hold;
+Scratch folders (grader.sandbox.scratch) are removed iteratively whatever they hold;
 SIGTERM and SIGHUP unwind like Ctrl-C; folders of a grader killed outright
 are swept at the next start.
 

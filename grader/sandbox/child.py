@@ -4,8 +4,8 @@ prepared case, send each result back.
 The banned-call guards and must_call counters are installed first; where
 each argument lives is noted before any of the solution's code runs (the
 bytes are compared by the parent, in shared memory); a CUDA job copies the
-arguments to the device and the results back (grader.cuda); the device
-case and memory at scale run last, on fake tensors (grader.fake). A standby
+arguments to the device and the results back (grader.fake.cuda); the device
+case and memory at scale run last, on fake tensors (grader.fake.checks). A standby
 child (grader.sandbox.standby) does all of the set-up ahead of time and
 waits for its source.
 """
@@ -17,7 +17,8 @@ import sys
 import time
 from typing import Any, Callable
 
-from grader import inputs, transport
+from grader import transport
+from grader.sandbox import inputs
 from grader.sandbox.limits import Job, Limits
 from grader.sandbox.prepare import _child_prepare, _child_setup
 from grader.sandbox.solution import describe_exception, new_module, run_source
@@ -63,14 +64,14 @@ def _warm(job: Job, copies: dict[int, list[Any]]) -> None:
 
 def _install_guards(job: Job) -> dict[str, int]:
     """Banned-call guards and must_call counters (they do not depend on the source)."""
-    from grader import bans
+    from grader.bans import calls as bans
 
     def on_banned(name: str) -> None:
         _send({"type": "banned", "name": name})
 
     bans.install(job.banned, job.ban_places, on_banned)
     if job.ban_kernels:
-        from grader import dispatch_bans
+        from grader.bans import dispatch as dispatch_bans
 
         dispatch_bans.install(job.ban_kernels, on_banned)
     return bans.install_counters(job.must_call, job.count_places) if job.must_call else {}
@@ -79,13 +80,13 @@ def _install_guards(job: Job) -> dict[str, int]:
 def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, list[Any]] | None = None) -> None:
     import torch
 
-    from grader import bans
+    from grader.bans import calls as bans
 
     if counts is None:
         counts = _install_guards(job)
     tampered = None  # bound here, before the solution runs, so it cannot swap the check for another
     if job.ban_kernels:
-        from grader import dispatch_bans
+        from grader.bans import dispatch as dispatch_bans
 
         tampered = dispatch_bans.tampered
     module = new_module(job.source, job.filename, register=True)
@@ -128,7 +129,7 @@ def _call(job: Job, index: int, func: Callable, args: list[Any], names: list[str
           copies: dict[int, list[Any]] | None, placed: dict[int, list[Any]], torch: Any, bans: Any) -> None:
     """Run one call and send its result frame. `torch` and `bans` are the modules
     as _run_job bound them before the solution ran (it may have replaced them since)."""
-    from grader.cases import fresh
+    from grader.cases.prepare import fresh
 
     mine = copies.pop(index) if copies and index in copies else fresh(args)
     before = placed.get(index) or [_place(a) for a in mine]
@@ -167,7 +168,7 @@ def _call(job: Job, index: int, func: Callable, args: list[Any], names: list[str
 
 
 def _send_tampered(tampered: Callable[[], str | None] | None) -> None:
-    """A banned kernel the solution unregistered (grader.dispatch_bans) is judged `banned`."""
+    """A banned kernel the solution unregistered (grader.bans.dispatch) is judged `banned`."""
     name = tampered() if tampered is not None else None
     if name is not None:
         _send({"type": "banned", "name": f"{name} (after removing the ban on it)"})
@@ -205,7 +206,7 @@ def _call_on_device(func: Callable, mine: list[Any], device: str) -> tuple[Any, 
     """Call with the arguments copied to `device`; the result and the (possibly modified) arguments come back to the CPU."""
     import torch
 
-    from grader.cuda import device_mismatch, to_device
+    from grader.fake.cuda import device_mismatch, to_device
 
     on_device = to_device(mine, device)
     with torch.no_grad():
@@ -217,8 +218,8 @@ def _call_on_device(func: Callable, mine: list[Any], device: str) -> tuple[Any, 
 
 
 def _run_fake(job: Job, module: Any) -> None:
-    """The device case and memory at scale, on fake tensors (grader.fake), after the real calls."""
-    from grader import fake
+    """The device case and memory at scale, on fake tensors (grader.fake.checks), after the real calls."""
+    from grader.fake import checks as fake
 
     def started() -> None:
         _send({"type": "start", "call": fake.FAKE_CALL})

@@ -274,7 +274,7 @@ def probe() -> list[Feature]:
     tries each forbidden action. Also names what the kernel offers."""
     import json
 
-    from grader import scratch as scratch_dir
+    from grader.sandbox import scratch as scratch_dir
 
     abi = landlock_abi()
     kernel = f"kernel {platform.release()}, {platform.machine()}, Landlock ABI {abi or 'none'}, " \

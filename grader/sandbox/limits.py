@@ -66,7 +66,7 @@ class ChildOutcome:
     disk_overflow: bool = False  # the scratch folder grew past its budget; the child was stopped
     orphans: int = 0  # processes left behind by the child, killed and reaped
     from_standby: bool = False  # ran in a child forked ahead of time (Standby)
-    fake: list[dict[str, Any]] | None = None  # grader.fake.run_plan's results, when it ran
+    fake: list[dict[str, Any]] | None = None  # grader.fake.checks.run_plan's results, when it ran
 
 
 @dataclass
@@ -79,11 +79,11 @@ class Job:
     calls: list[tuple[int, str, list[Any], list[str]]]  # (index, function, args, arg names)
     banned: tuple[str, ...] = ()
     ban_places: list[tuple[str, str, str]] = field(default_factory=list)
-    ban_kernels: dict[str, str] = field(default_factory=dict)  # operator -> banned name (grader.ban_trace)
+    ban_kernels: dict[str, str] = field(default_factory=dict)  # operator -> banned name (grader.bans.trace)
     trace: bool = False
     must_call: dict[str, int] = field(default_factory=dict)  # name -> exact calls required per call
     count_places: list[tuple[str, str, str]] = field(default_factory=list)
     forget: Callable[[], None] | None = None  # run in the child before the solution: drops what it must not reach
-    fake: Any = None  # grader.fake.Plan: run after the calls (device case, memory at scale)
-    device: str = "cpu"  # "cuda": inputs copied to the GPU, outputs back to the CPU (grader.cuda)
+    fake: Any = None  # grader.fake.checks.Plan: run after the calls (device case, memory at scale)
+    device: str = "cpu"  # "cuda": inputs copied to the GPU, outputs back to the CPU (grader.fake.cuda)
     warm: Callable[[], None] | None = None  # trusted, run by a standby child before it forgets: faults in the fake-run pages

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from grader import scratch as scratch_dir
+from grader.sandbox import scratch as scratch_dir
 from grader.sandbox import confine
 from grader.sandbox.limits import ChildOutcome, Limits
 from grader.sandbox.reaping import _boot_ticks, _kill_group, reap_orphans
@@ -29,7 +29,7 @@ def parent_ready() -> bool:
     confinement needs (so the hot path forks a warm process). Returns whether
     orphans will be re-parented to us."""
     confine.warm()
-    for name in ("grader.bans", "grader.cases", "linecache", "torch.overrides"):
+    for name in ("grader.bans.calls", "grader.cases.prepare", "linecache", "torch.overrides"):
         __import__(name)
     scratch_dir.sweep_stale()  # folders left by a grader that was killed before it could clean up
     _exit_on_signals()
@@ -82,7 +82,7 @@ class _Child:
     scratch: str
     since_ticks: int
     t0: float
-    arena: Any = None  # the shared mapping holding its call arguments (grader.inputs)
+    arena: Any = None  # the shared mapping holding its call arguments (grader.sandbox.inputs)
 
 
 def _spawn(limits: Limits, body: Callable[[int, int, str], None], close_in_child: tuple[int, ...] = (),

@@ -16,8 +16,9 @@ import threading
 import time
 from dataclasses import dataclass
 
-from grader import inputs, transport
-from grader import scratch as scratch_dir
+from grader import transport
+from grader.sandbox import inputs
+from grader.sandbox import scratch as scratch_dir
 from grader.sandbox.child import _standby_child
 from grader.sandbox.limits import ChildOutcome, Job, Limits
 from grader.sandbox.reaping import REAPER, _alive

@@ -4,9 +4,9 @@ output and enforces its deadlines and budgets.
 What is waiting on the pipes is read before the clock is looked at; a stall
 of this process (Ctrl-Z) gives the child back the time it did not spend on
 the CPU; the watchdog (`_Watch`) polls /proc for resident size, threads and
-disk held. Frames go to a grader.channel.Channel: a grading run's calls, or
+disk held. Frames go to a grader.sandbox.channel.Channel: a grading run's calls, or
 one `work` result (`run_json`, e.g. :try tracing). In-place modification is
-decided here from the shared arguments (grader.inputs).
+decided here from the shared arguments (grader.sandbox.inputs).
 """
 from __future__ import annotations
 
@@ -15,8 +15,10 @@ import selectors
 import time
 from typing import Any
 
-from grader import channel, inputs, transport
-from grader import scratch as scratch_dir
+from grader import transport
+from grader.sandbox import channel
+from grader.sandbox import inputs
+from grader.sandbox import scratch as scratch_dir
 from grader.sandbox import confine
 from grader.sandbox.child import _child, _work_child
 from grader.sandbox.limits import ChildOutcome, Job, Limits
@@ -139,7 +141,7 @@ def _supervise(child: _Child, limits: Limits, job: Job) -> ChildOutcome:
 
 class _Pipes:
     """A child's two pipes as the loop reads them: its output (counted, the head
-    kept) and its result frames (fed to a grader.channel.Channel)."""
+    kept) and its result frames (fed to a grader.sandbox.channel.Channel)."""
 
     def __init__(self, child: _Child, limits: Limits, outcome: ChildOutcome, frames_in: channel.Channel,
                  work: bool):

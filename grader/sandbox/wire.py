@@ -1,6 +1,6 @@
 """The child's side of the wire: its descriptors and the frames it sends.
 
-Frames are built by grader.transport (the one framer; grader.channel reads
+Frames are built by grader.transport (the one framer; grader.sandbox.channel reads
 them in the parent). The child holds some frames back so that each call
 costs the parent one wake-up, not two. A standby child's job (source and
 filename) arrives on GO_FD as one JSON message, written by `go_message`.

@@ -3,7 +3,7 @@ importable without torch, so that `gen:` and `oracle:` are checked when a spec
 is parsed (a misspelt name is a SpecError with its line, not a failure when
 the drill is first prepared).
 
-The real registries are `grader.generators.GENERATORS` and
+The real registries are `grader.cases.generators.GENERATORS` and
 `grader.oracles.registry()` (they import torch); tests/grader/spec/test_package.py
 keeps this list equal to them. A new generator or oracle is added in both.
 """

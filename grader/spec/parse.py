@@ -2,7 +2,7 @@
 problem with its file, line and field (``drills/02-attention/mha-padding.yaml:14:
 cases[2].dims: unknown dimension 'Q'``).
 
-The file is read with limits (grader.userfile), loaded as YAML with lines,
+The file is read with limits (grader.spec.userfile), loaded as YAML with lines,
 checked section by section (grader.spec.parts) against the schema, and every
 `py:` name is looked up in the reference file beside it.
 """
@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from grader import safe_yaml
+from grader.spec import safe_yaml
 from grader.spec.case_id import case_id
 from grader.spec.parts import (
     _parse_cases,
@@ -41,7 +41,7 @@ from grader.spec.records import (
     Trap,
 )
 from grader.spec.yaml_lines import _line_of, _LineLoader
-from grader.userfile import REFERENCE_LIMIT, SPEC_LIMIT, UnreadableFile, read_text
+from grader.spec.userfile import REFERENCE_LIMIT, SPEC_LIMIT, UnreadableFile, read_text
 
 
 def parse_spec(path: Path, text: str | None = None, *, reference_names: set[str] | None = None) -> Spec:

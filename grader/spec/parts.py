@@ -282,7 +282,7 @@ def _parse_tolerance(top: _Reader, problems: _Problems) -> dict[str, Tolerance]:
 
 
 def _parse_invariants(top: _Reader, problems: _Problems, fn_names: set[str]) -> tuple[Invariant, ...]:
-    from grader.invariant_kinds import KINDS
+    from grader.judge.invariant_kinds import KINDS
 
     raw = top.get("invariants", default=[]) or []
     out = []
@@ -336,7 +336,7 @@ def _parse_traps(top: _Reader, problems: _Problems, fn_names: set[str]) -> tuple
 
 
 def _parse_quiz(top: _Reader, problems: _Problems) -> tuple[Quiz, ...]:
-    from grader.answers import parse_answer
+    from grader.judge.answers import parse_answer
 
     raw = top.get("quiz") or []
     if top.has("quiz") and len(raw) < 2:

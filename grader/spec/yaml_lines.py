@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from grader import safe_yaml
+from grader.spec import safe_yaml
 
 
 class _LineLoader(safe_yaml.LimitedLoader):

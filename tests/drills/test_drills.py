@@ -1,5 +1,5 @@
 """Every drill is valid by the one definition `drill validate` runs
-(grader.validation): the coverage rules hold, the reference passes its oracle
+(grader.authoring.validation): the coverage rules hold, the reference passes its oracle
 on every case, the empty skeleton fails, and each trap is rejected and named.
 One test per drill, so a failure names the drill; new drills are picked up
 automatically. Their sample solutions are tests/drills/test_solutions.py."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.builtin import builtin_catalogue
-from grader.validation import reference_problems, validate_spec
+from grader.authoring.validation import reference_problems, validate_spec
 from tests.conftest import reference_source
 
 CATALOGUE = builtin_catalogue()

@@ -4,7 +4,7 @@ Each drill keeps its sample solutions beside it, in
 drills/<folder>/solutions/<drill-id>/ (drills/README.md: ok_*.py pass, bad_*.py
 fail, `# trap: <id>` / `# trap: none`, bad_slip_, bad_device_, bad_memory_).
 Each file is one test, checked by the function `drill validate` runs
-(grader.samples.check_file), so the rules are written once. What validate
+(grader.authoring.samples.check_file), so the rules are written once. What validate
 cannot see is checked here: every drill has a slip, and no solutions folder is
 left without its drill.
 """
@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from grader import samples
+from grader.authoring import samples
 from tests.builtin import builtin_catalogue
-from grader.userfile import SOLUTION_LIMIT, read_text
+from grader.spec.userfile import SOLUTION_LIMIT, read_text
 
 CATALOGUE = builtin_catalogue()
 FILES = [(spec, path) for spec in CATALOGUE.specs.values() for path in samples.files(spec)]

@@ -1,5 +1,5 @@
 """The golden record of the case inputs: per built-in drill, a sha256 of the exact
-bytes that `prepare(spec, SEED)` (grader/cases.py) generates as arguments.
+bytes that `prepare(spec, SEED)` (grader/cases/prepare.py) generates as arguments.
 
 Why it exists: a team session hands every member the same seed, and each
 member's machine builds the cases from it; the board compares results as if
@@ -8,7 +8,7 @@ every machine, with any thread count, on any day. tests/grader/test_golden_cases
 builds them again and compares with the committed record
 (tests/fixtures/golden_cases.json). The expected values are left out: they are
 computed in float64 and may differ in the last bit from one CPU to another
-(grader/case_hash.py rounds them for that reason); the inputs are exact.
+(grader/cases/case_hash.py rounds them for that reason); the inputs are exact.
 
 What goes in, per call in order: the case, function and argument names, the
 sizes, and every argument: a tensor as its dtype, shape, strides and raw bytes;
@@ -54,7 +54,7 @@ def builtin_specs() -> dict[str, Any]:
 
 def inputs_digest(spec: Any, seed: int = SEED) -> str:
     """sha256 (hex) of the argument bytes of every call `prepare(spec, seed)` builds."""
-    from grader.cases import prepare
+    from grader.cases.prepare import prepare
 
     prep = prepare(spec, seed)
     h = hashlib.sha256(f"{spec.id}\0{seed}\0{len(prep.calls)}\0".encode())

@@ -1,4 +1,4 @@
-"""The trap-attribution rule (drills/README.md, grader/attribution.py), one rule at a
+"""The trap-attribution rule (drills/README.md, grader/judge/attribution.py), one rule at a
 time, on a toy drill whose traps are easy to imitate exactly or almost."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from tests.paths import TESTS
 
 import pytest
 
-from grader.attribution import normalise_message
+from grader.judge.attribution import normalise_message
 
 TOY = TESTS / "fixtures" / "attribution"
 NEGATE = "\n\ndef negate(x):\n    return -x\n"

@@ -1,4 +1,4 @@
-"""grader.case_hash: the same cases give the same hash, other cases another; values a
+"""grader.cases.case_hash: the same cases give the same hash, other cases another; values a
 checker judges (a random initialisation) and last-bit float differences do not count."""
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import hashlib
 import pytest
 import torch
 
-from grader import case_hash as ch
-from grader.cases import prepare
+from grader.cases import case_hash as ch
+from grader.cases.prepare import prepare
 from tests.builtin import builtin_catalogue
 
 

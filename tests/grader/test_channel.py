@@ -1,5 +1,5 @@
-"""The parent's strict reading of the result channel (grader.channel) and the
-shared call arguments (grader.inputs), without a sandbox around them."""
+"""The parent's strict reading of the result channel (grader.sandbox.channel) and the
+shared call arguments (grader.sandbox.inputs), without a sandbox around them."""
 from __future__ import annotations
 
 import json
@@ -8,7 +8,9 @@ import struct
 import pytest
 import torch
 
-from grader import channel, inputs, transport
+from grader import transport
+from grader.sandbox import channel
+from grader.sandbox import inputs
 from grader.sandbox import ChildOutcome
 
 CALLS = [(0, "f", ["x"]), (1, "f", ["x"]), (2, "g", ["y"])]

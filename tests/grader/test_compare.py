@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import torch
 
-from grader.cases import Call
-from grader.compare import compare_call
+from grader.cases.prepare import Call
+from grader.judge.compare import compare_call
 from grader.spec import ArgSpec, CaseSpec, FunctionSpec, ReturnSpec, Tolerance
 from grader.transport import Foreign
 

@@ -24,13 +24,14 @@ from types import ModuleType
 
 import pytest
 
-from grader import ban_trace, dispatch_bans
-from grader.cases import fresh
-from grader.compare import compare_call
+from grader.bans import trace as ban_trace
+from grader.bans import dispatch as dispatch_bans
+from grader.cases.prepare import fresh
+from grader.judge.compare import compare_call
 
 ATTACKS = sorted((TESTS / "hostile" / "bans").glob("*.py"))
 SEED = 7
-# the kernels each drill must refuse at least (a floor, not the derivation: that is grader.ban_trace)
+# the kernels each drill must refuse at least (a floor, not the derivation: that is grader.bans.trace)
 MUST_REFUSE = {
     "einsum-read": {"aten::einsum"},
     "pairwise-sqdist": {"aten::cdist", "aten::_cdist_forward", "aten::_euclidean_dist", "aten::pdist",
@@ -141,7 +142,7 @@ def test_route_is_banned(grader, path):
     assert report.verdict == "banned", (report.verdict, report.message)
     if "::" in kernel:
         banned_name = ban_trace.kernels(grader.prepared(grader.spec(drill), SEED))[kernel]
-    else:  # a helper the banned function hands its work to (grader.bans.helpers)
+    else:  # a helper the banned function hands its work to (grader.bans.calls.helpers)
         banned_name = kernel
         assert f"called {kernel} (as " in report.message, report.message
     # `(as aten.X)` when the dispatcher refused it, `(as torch._refs...)` for a Python implementation;

@@ -1,4 +1,4 @@
-"""The device case and memory at scale on fake tensors (issue 14): grader.fake, grader.scale."""
+"""The device case and memory at scale on fake tensors (issue 14): grader.fake.checks, grader.fake.scale."""
 from __future__ import annotations
 
 import json
@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from grader import fake, scale
+from grader.fake import checks as fake
+from grader.fake import scale
 from grader.spec import SpecError
 from grader.spec.parse import parse_spec
 
@@ -223,7 +224,7 @@ def test_the_device_path_moves_inputs_and_brings_results_back(catalogue):
 def test_check_device_cuda_without_a_gpu_says_so(tmp_path):
     from typer.testing import CliRunner
 
-    from grader.cuda import cuda_problem
+    from grader.fake.cuda import cuda_problem
     from trainer.cli import _register, app
 
     _register()
@@ -270,7 +271,7 @@ def test_doctor_reports_fake_tensors_and_cuda():
 
 
 def test_validate_lists_what_applies_and_why_not(grader):
-    from grader.validation import coverage_problems, fake_checks
+    from grader.authoring.validation import coverage_problems, fake_checks
 
     lines = fake_checks(grader, grader.spec("kv-cache"))
     assert lines[0].startswith("decode_step(): device case: yes; scale: yes (reference peak ")

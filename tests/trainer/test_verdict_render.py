@@ -100,7 +100,7 @@ def test_a_product_is_named_only_when_every_case_agrees():
 
 
 def test_no_relative_error_against_an_expected_zero_and_inf_is_signed():
-    from grader.compare import _compare_float
+    from grader.judge.compare import _compare_float
     from grader.spec import Tolerance
 
     class _Call:

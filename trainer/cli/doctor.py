@@ -25,7 +25,7 @@ import time
 import typer
 
 from grader.sandbox import confine
-from grader.cuda import cuda_problem
+from grader.fake.cuda import cuda_problem
 from trainer.cli.app import app, no_color
 from trainer.fold import fold_line, terminal_width
 from trainer.markup import printable
@@ -205,7 +205,7 @@ FAKE_OK = ("fake tensors work: every check runs a device case on fake CUDA tenso
 def _gpu_checks() -> dict[str, str | None]:
     """Whether fake tensors work here, and whether torch sees a GPU (None: yes; else why not).
     The one place doctor imports torch; it never initialises CUDA (the probe only asks)."""
-    from grader import fake  # torch
+    from grader.fake import checks as fake# torch
 
     cuda = cuda_problem()
     return {"fake": fake.problem(), "cuda": cuda, "cuda_name": "a CUDA device is visible to torch" if cuda is None else ""}

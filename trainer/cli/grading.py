@@ -19,9 +19,9 @@ import typer
 
 from grader.sandbox import confine
 from grader.catalogue import load_catalogue
-from grader.cuda import CHILD_ENV, cuda_problem
+from grader.fake.cuda import CHILD_ENV, cuda_problem
 from grader.spec import SpecError
-from grader.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
+from grader.spec.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
 from trainer.attempts import attempt_from
 from trainer.cli.app import app, no_color, usage_error
 from trainer.cli.catalogue import complete_drill_id, get_spec_or_exit
@@ -104,7 +104,7 @@ def _check_all(spec: Spec, files: list[Path], sources: list[str], reports: list[
 def _check_in_fresh_process(drill_id: str, files: list[Path], as_json: bool, seed: Optional[int], record: bool,
                             verbose: bool) -> None:
     """`check --device cuda`: CUDA cannot be used in a child forked from a process that initialised it,
-    so the grading runs in a fresh process whose sandbox children start CUDA themselves (grader.cuda)."""
+    so the grading runs in a fresh process whose sandbox children start CUDA themselves (grader.fake.cuda)."""
     problem = cuda_problem()
     if problem:
         usage_error(f"--device cuda needs a GPU: {problem}. Every check already runs a device case on "
@@ -161,7 +161,7 @@ def validate(
     if not cat.specs and not problems:
         usage_error(f"no drill specs found under {path}")
     from grader.engine import Grader
-    from grader.validation import fake_checks, validate_drill
+    from grader.authoring.validation import fake_checks, validate_drill
 
     grader = Grader(cat)
     specs = list(cat.specs.values())

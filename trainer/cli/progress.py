@@ -17,7 +17,7 @@ from typing import Any, Optional
 import typer
 
 from grader.spec import unknown_drill_message
-from grader.userfile import IMPORT_LIMIT, UnreadableFile, decode_text, read_bytes, read_stream
+from grader.spec.userfile import IMPORT_LIMIT, UnreadableFile, decode_text, read_bytes, read_stream
 from trainer.catalogue_cache import load_catalogue
 from trainer.cli.app import app, usage_error
 from trainer.cli.catalogue import complete_drill_id

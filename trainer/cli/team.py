@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Callable, List, Optional
 import typer
 
 import trainer.repl.grading as repl_grading
-from grader.userfile import SESSION_LIMIT, SOLUTION_LIMIT, UnreadableFile, read_bytes, read_text
+from grader.spec.userfile import SESSION_LIMIT, SOLUTION_LIMIT, UnreadableFile, read_bytes, read_text
 from trainer.attempts import attempt_from
 from trainer.team.render import render_board_html, render_board_md, render_board_text
 from trainer.cli.app import DrillGroup, app, emit, no_color, usage_error

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from grader.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
+from grader.spec.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
 
 
 @dataclass(frozen=True)

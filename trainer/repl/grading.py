@@ -27,7 +27,7 @@ class Grading(Protocol):
     def trace(self, drill_id: str, source: str, filename: str = "<buffer>") -> dict[str, Any]: ...
 
     def case_hash(self, drill_id: str, seed: int) -> str | None:
-        """grader.case_hash of the cases `drill_id` is graded on with `seed` (a team
+        """grader.cases.case_hash of the cases `drill_id` is graded on with `seed` (a team
         result carries it); None when the grader cannot say."""
 
     def close(self) -> None: ...
@@ -61,8 +61,8 @@ class InProcessGrading:
             return internal_report(drill_id, seed, f"the grader failed: {type(exc).__name__}: {exc}")
 
     def case_hash(self, drill_id: str, seed: int) -> str | None:
-        """grader.case_hash of the cases ``drill_id`` is graded on with ``seed``."""
-        from grader.case_hash import case_hash
+        """grader.cases.case_hash of the cases ``drill_id`` is graded on with ``seed``."""
+        from grader.cases.case_hash import case_hash
 
         try:
             grader = self._get()

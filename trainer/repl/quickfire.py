@@ -1,4 +1,4 @@
-"""Quick-fire questions: a one-line answer at a prompt, normalised by grader.answers,
+"""Quick-fire questions: a one-line answer at a prompt, normalised by grader.judge.answers,
 then right or wrong with the canonical answer and a one-line why."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 from prompt_toolkit.shortcuts import print_formatted_text
 
-from grader.answers import answers_match
+from grader.judge.answers import answers_match
 from grader.spec import Quiz
 from trainer.clock import Clock, SystemClock
 from trainer.repl.style import repl_style

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from grader.userfile import REFERENCE_LIMIT, UnreadableFile, read_text
+from grader.spec.userfile import REFERENCE_LIMIT, UnreadableFile, read_text
 
 
 def contract_source(reference_path: Path, names: list[str]) -> str:

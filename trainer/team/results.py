@@ -3,7 +3,7 @@
 A **results file** (JSON, one per member, ``DIR/<safe name>.json``) holds every
 run the member made of the session, oldest first: a re-run adds a run and keeps
 the earlier ones. Each run records the grader's version and, per drill, a hash
-of the cases it was graded on (``grader.case_hash``), so the board can tell a
+of the cases it was graded on (``grader.cases.case_hash``), so the board can tell a
 run graded on other cases from the rest. A run made with ``--file`` grades
 files after the fact: it is untimed, and its ``seconds`` are null::
 

@@ -20,7 +20,7 @@ from typing import Any, Iterable, Sequence, TypeGuard
 
 import yaml
 
-from grader import safe_yaml
+from grader.spec import safe_yaml
 
 SESSION_FORMAT = 1
 MAX_DRILLS = 50

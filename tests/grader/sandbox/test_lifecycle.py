@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import scratch
+from grader.sandbox import scratch
 from grader.sandbox import Limits, confine
 
 HERE = TESTS

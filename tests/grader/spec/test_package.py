@@ -55,7 +55,7 @@ def test_every_module_of_the_spec_package_is_under_500_lines():
 
 def test_the_torch_free_names_match_the_real_registries():
     from grader import oracles
-    from grader.generators import GENERATORS
+    from grader.cases.generators import GENERATORS
 
     gens = {n: tuple(inspect.signature(f).parameters)[3:] for n, f in GENERATORS.items()}  # after ctx, shape, dtype
     assert gens == names.GENERATORS

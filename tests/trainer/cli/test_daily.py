@@ -201,7 +201,7 @@ def test_ctrl_c_on_check_says_it_stopped(app, monkeypatch, tmp_path):
     ("forty GB", "40 GB", True), ("two thousand and forty-eight", "2048", True), ("five", "4", False),
     ("none", "none", True), ("hundred", "100", False)])
 def test_quick_fire_accepts_number_words(given, canonical, same):
-    from grader.answers import answers_match
+    from grader.judge.answers import answers_match
 
     assert answers_match(given, canonical) is same
 

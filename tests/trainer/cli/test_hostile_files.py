@@ -20,10 +20,10 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from grader import safe_yaml
+from grader.spec import safe_yaml
 from grader.spec import SpecError, load_catalogue
 from grader.spec.parse import parse_spec
-from grader.userfile import UnreadableFile, read_bytes, read_text
+from grader.spec.userfile import UnreadableFile, read_bytes, read_text
 from trainer.markup import md_text, printable
 
 ROOT = REPO
@@ -143,7 +143,7 @@ def test_catalogue_survives_a_spec_whose_loader_crashes(tmp_path, monkeypatch):
 
 
 def test_a_reference_that_loops_at_import_gets_a_deadline(tmp_path, monkeypatch):
-    import grader.cases as cases
+    import grader.cases.prepare as cases
 
     path = spec_copy(tmp_path / "loop", reference=EXAMPLE.with_suffix(".py").read_text() + "\nwhile True:\n    pass\n")
     spec = parse_spec(path)
@@ -155,7 +155,7 @@ def test_a_reference_that_loops_at_import_gets_a_deadline(tmp_path, monkeypatch)
 
 
 def test_a_reference_that_loops_or_exits_while_building_cases_is_the_drills_fault(tmp_path, monkeypatch):
-    import grader.cases as cases
+    import grader.cases.prepare as cases
 
     source = EXAMPLE.with_suffix(".py").read_text()
     text = EXAMPLE.read_text().replace("oracle: sdpa_mha", "oracle: reference")

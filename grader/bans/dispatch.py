@@ -1,6 +1,6 @@
 """Banned operator kernels, refused at the dispatcher inside the sandbox child.
 
-grader.ban_trace finds the operators a drill's banned functions reach
+grader.bans.trace finds the operators a drill's banned functions reach
 (`aten::einsum`, `aten::_cdist_forward`, `aten::im2col`, ...). In the child,
 before the solution is imported, each of them gets a kernel of ours
 registered over torch's own (torch.library, at every dispatch key where the
@@ -28,7 +28,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from grader.bans import BannedCall
+from grader.bans.calls import BannedCall
 
 _KEYS = ("CompositeImplicitAutograd", "CompositeExplicitAutograd", "CompositeExplicitAutogradNonFunctional",
          "CPU", "SparseCPU", "SparseCsrCPU", "QuantizedCPU", "MkldnnCPU", "NestedTensorCPU")
@@ -138,7 +138,7 @@ def _guard_python_routes(kernels: dict[str, str], on_call: Callable[[str], None]
 @functools.lru_cache(maxsize=64)
 def python_routes(kernels: tuple[tuple[str, str], ...]) -> list[tuple[str, Any, Any, str]]:
     """Where torch keeps a Python implementation of a banned operator: (kind, table or module
-    name, key or attribute, label). Found once, in the parent (grader.ban_trace warms this cache
+    name, key or attribute, label). Found once, in the parent (grader.bans.trace warms this cache
     before any child is forked), so a child only replaces, without walking torch's modules."""
     import torch
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import torch
 
-from grader.cases import ExpectedRaise, Prepared
+from grader.cases.prepare import ExpectedRaise, Prepared
 
 MANTISSA_BITS = 12
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import torch
 
-from grader.cases import DTYPES, Call, ExpectedRaise
+from grader.cases.prepare import DTYPES, Call, ExpectedRaise
 from grader.dims import explain_shape, shape_names
 from grader.spec import ReturnSpec, Tolerance
 from grader.transport import Foreign, Oversized, SeqValue

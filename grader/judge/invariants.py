@@ -1,7 +1,7 @@
 """Invariant checks on a call's result, after its values matched the oracle.
 
 Each check is `check(call, got, options) -> problem or None`. The kinds are
-named in grader.invariant_kinds; a spec can add its own from its reference
+named in grader.judge.invariant_kinds; a spec can add its own from its reference
 file as `py:name` with the same signature.
 """
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any, Callable
 
 import torch
 
-from grader.cases import Call
-from grader.compare import fmt_index, fmt_num
+from grader.cases.prepare import Call
+from grader.judge.compare import fmt_index, fmt_num
 
 
 def _tensor(got: Any, options: dict) -> torch.Tensor | None:

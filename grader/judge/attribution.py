@@ -40,9 +40,9 @@ from typing import Any
 
 import torch
 
-from grader.cases import Call, ExpectedRaise, Prepared, fresh
-from grader.compare import compare_call, outputs_close
-from grader.invariants import first_problem
+from grader.cases.prepare import Call, ExpectedRaise, Prepared, fresh
+from grader.judge.compare import compare_call, outputs_close
+from grader.judge.invariants import first_problem
 from grader.report import CaseResult, TrapMatch
 from grader.spec import Trap
 from grader.transport import SeqValue
@@ -92,7 +92,7 @@ def match_traps(prep: Prepared, outcome: Any, results: list[CaseResult]) -> Trap
 
 def is_device_mix(res: CaseResult) -> bool:
     """The device case failed because the solution mixed CPU tensors with GPU inputs
-    (grader.scale judges every other device failure as `wrong`, or leaves a note)."""
+    (grader.fake.scale judges every other device failure as `wrong`, or leaves a note)."""
     return res.name == "device" and res.verdict == "error"
 
 
@@ -118,7 +118,7 @@ def explains(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResult]
 
 
 def _extra_results_fit(trap: Trap, extra: list[CaseResult], tally: _Tally) -> bool:
-    """The device case and the memory-at-scale check (grader.scale), after the cases."""
+    """The device case and the memory-at-scale check (grader.fake.scale), after the cases."""
     for res in extra:
         if res.verdict == "pass" or is_device_mix(res):
             continue  # a device mix is its own lesson, told on the device case: it neither names nor blocks a trap

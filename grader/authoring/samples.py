@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.cases import CaseError
+from grader.cases.prepare import CaseError
 from grader.engine import Grader
 from grader.report import Report
 from grader.spec import Spec
-from grader.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
+from grader.spec.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
 
 FIELD = "(solution)"
 SLIP = "none"

@@ -19,10 +19,10 @@ from typing import Any, Callable, Iterator
 
 import torch
 
-from grader import generators
+from grader.cases import generators
 from grader.dims import assign_sizes
 from grader.spec import ArgSpec, CaseSpec, FunctionSpec, Spec, eval_expr
-from grader.userfile import REFERENCE_LIMIT, UnreadableFile, read_text
+from grader.spec.userfile import REFERENCE_LIMIT, UnreadableFile, read_text
 
 DTYPES = {
     "float32": torch.float32, "float16": torch.float16, "float64": torch.float64, "bfloat16": torch.bfloat16,
@@ -65,8 +65,8 @@ class Prepared:
     calls: list[Call]
     reference: ModuleType
     notes: list[str] = field(default_factory=list)
-    trap_results: dict[tuple[str, int], Any] = field(default_factory=dict)  # grader.attribution's cache
-    fake: Any = None  # grader.fake.Plan: the device case and memory at scale (set by the Grader)
+    trap_results: dict[tuple[str, int], Any] = field(default_factory=dict)  # grader.judge.attribution's cache
+    fake: Any = None  # grader.fake.checks.Plan: the device case and memory at scale (set by the Grader)
 
 
 REFERENCE_IMPORT_SECONDS = 10.0  # a reference that has not finished importing by then is broken

@@ -1,7 +1,7 @@
 """`drill validate` for one drill: the reference passes its oracle on every case,
 every trap is rejected (and named as itself), the empty skeleton fails, the
 coverage rules of DRILLS.md hold, and the sample solutions beside the drill do
-what their names say (grader.samples). Problems name file, line and field.
+what their names say (grader.authoring.samples). Problems name file, line and field.
 
 The tests call these same functions (tests/drills/test_drills.py,
 tests/drills/test_solutions.py): this module is the one definition of a valid drill."""
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.cases import CaseError, Prepared
+from grader.cases.prepare import CaseError, Prepared
 from grader.engine import Grader
-from grader.samples import check_samples
+from grader.authoring.samples import check_samples
 from grader.spec import Spec
-from grader.userfile import REFERENCE_LIMIT, SPEC_LIMIT, UnreadableFile, read_text
+from grader.spec.userfile import REFERENCE_LIMIT, SPEC_LIMIT, UnreadableFile, read_text
 
 
 def _line_for(path: Path, needle: str) -> int:
@@ -72,7 +72,7 @@ def validate_spec(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
 
 def validate_drill(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
     """Everything `drill validate` proves about one drill: the spec, then its sample solutions
-    (grader.samples; a drill without any is fine)."""
+    (grader.authoring.samples; a drill without any is fine)."""
     return validate_spec(grader, spec, seed) + check_samples(grader, spec, seed)
 
 
@@ -111,7 +111,7 @@ def trap_problems(grader: Grader, prep: Prepared, ref_source: str) -> list[str]:
 
 def fake_checks(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
     """Per function: whether the device case and the memory-at-scale check apply, and why not."""
-    from grader import scale
+    from grader.fake import scale
 
     try:
         prep = grader.prepared(spec, seed)

@@ -1,6 +1,6 @@
 """Names and meanings of the built-in invariant kinds (torch-free, for the schema).
 
-The implementations live in grader.invariants. A spec may also name its own
+The implementations live in grader.judge.invariants. A spec may also name its own
 check from its reference file as `py:name`.
 """
 from __future__ import annotations

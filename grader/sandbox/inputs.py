@@ -108,7 +108,7 @@ def _build(template: Any, arena: mmap.mmap | None) -> Any:
     import torch
 
     if isinstance(template, _Fresh):
-        from grader.cases import fresh
+        from grader.cases.prepare import fresh
 
         return fresh(template.value)
     if isinstance(template, _Slot):

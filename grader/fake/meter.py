@@ -1,8 +1,8 @@
-"""The meter under a fake run (grader.fake): counts the live bytes of fake
+"""The meter under a fake run (grader.fake.checks): counts the live bytes of fake
 tensors as ops make and drop them, stops a run past its op or time budget,
 and names the solution's line that made a CPU tensor meeting a CUDA one.
 
-Split out of grader.fake so each file keeps to one idea: fake.py plans and
+Split out of grader.fake.checks so each file keeps to one idea: fake.py plans and
 runs, this module measures. Torch is imported at the top: only the grading
 path (the sandbox child, the trusted plan) imports it.
 """

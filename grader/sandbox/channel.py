@@ -130,7 +130,7 @@ def _shape(value: Any) -> None:
             raise ProtocolError("a size out of range")
 
 
-FAKE_CALL = 1_000_000  # the call index the child announces for the fake-tensor runs (grader.fake.FAKE_CALL)
+FAKE_CALL = 1_000_000  # the call index the child announces for the fake-tensor runs (grader.fake.checks.FAKE_CALL)
 
 
 class Channel:
@@ -142,7 +142,7 @@ class Channel:
     def __init__(self, outcome: Any, calls: Sequence[tuple[int, str, list[str]]] = (), functions: Sequence[str] = (),
                  work: bool = False, fake: bool = False):
         self.outcome = outcome
-        self.fake = fake  # the job asked for the fake-tensor runs (grader.fake), after the calls
+        self.fake = fake  # the job asked for the fake-tensor runs (grader.fake.checks), after the calls
         self.starts = 0  # every "start" frame: each one opens a new case deadline
         self.order = [i for i, _, _ in calls]
         self.args = {i: set(names) for i, _, names in calls}
@@ -277,7 +277,7 @@ class Channel:
         self.current = None
         self.phase = "loaded"
 
-    # -- the fake-tensor runs (grader.fake), after the calls: one "start" per function, one report
+    # -- the fake-tensor runs (grader.fake.checks), after the calls: one "start" per function, one report
     def _faking_start(self, h: dict, _b: list) -> None:
         if _int(h.get("call"), "call") != FAKE_CALL:
             raise ProtocolError("a call started during the fake-tensor runs")

@@ -3,7 +3,7 @@
 The sandbox child copies each call's inputs to cuda:0, runs the solution
 there and copies its outputs back to the CPU for the usual comparison, so
 values are checked on the GPU too. Nothing else needs a GPU: the device case
-on fake tensors (grader.fake) runs in every check.
+on fake tensors (grader.fake.checks) runs in every check.
 
 CUDA cannot be used in a child forked from a process that initialised it, so
 the CLI starts a fresh process for a CUDA check; that process only asks

@@ -1,5 +1,5 @@
 """The device case and memory at scale: arguments at the scale sizes, and the
-verdicts drawn from the child's fake runs (grader.fake runs them).
+verdicts drawn from the child's fake runs (grader.fake.checks runs them).
 
 - `scale_sketches(spec, fn, reference)`: a function's arguments at the
   spec's `scale:` sizes, as shape + dtype sketches (nothing allocated).
@@ -26,8 +26,9 @@ def scale_sketches(spec: Any, fn: Any, reference: Any) -> tuple[list[Any] | None
     """(sketches of fn's arguments at the scale sizes, "") or (None, why not)."""
     import torch
 
-    from grader import cases, generators
-    from grader.fake import Sketch, sketch
+    from grader.cases import prepare as cases
+    from grader.cases import generators
+    from grader.fake.checks import Sketch, sketch
 
     sizes = dict(spec.scale.dims)
     base = cases._example_case(spec)
@@ -140,7 +141,7 @@ def _solution_missing(name: str, outcome: Any) -> bool:
 def _fake_run_stopped(outcome: Any) -> bool:
     """The child was stopped or died during the fake runs, after every real call had its result:
     a limit of fake tensors more likely than the person's fault, so a note, not a verdict."""
-    from grader.fake import FAKE_CALL
+    from grader.fake.checks import FAKE_CALL
 
     return outcome.timeout_call == FAKE_CALL or outcome.running_call == FAKE_CALL
 
@@ -189,7 +190,7 @@ def _device_case(fp: Any, plan: Any, run: dict | None) -> tuple[CaseResult | Non
         if exc.get("type") in ("BannedCall", "CallCount"):
             return None, ""  # the run-level verdict says it
         if exc.get("needs_values"):
-            from grader.fake import value_reader
+            from grader.fake.checks import value_reader
 
             what = value_reader(f"{exc.get('type')}: {exc.get('message', '')}")
             where = _exc_line(exc)
@@ -249,7 +250,7 @@ def _shape(shape: list, sizes: dict[str, int]) -> str:
 def _scale_case(fp: Any, plan: Any, run: dict) -> tuple[CaseResult | None, dict | None, str]:
     where = sizes_text(plan.sizes)
     if run.get("status") == "too_many_ops":
-        from grader.fake import MAX_OPS, MAX_SECONDS
+        from grader.fake.checks import MAX_OPS, MAX_SECONDS
 
         return None, None, (f"memory at scale not measured for {fp.name}(): more than {MAX_OPS} tensor operations "
                             f"(or {MAX_SECONDS:g} s) at {where} (a Python loop over a production-size dimension?)")
@@ -314,9 +315,9 @@ def applies(plan: Any) -> list[str]:
 
 
 def plan_for(spec: Any, prep: Any) -> Any:
-    """The drill's fake-tensor plan (grader.fake.plan), never raising: a failure is the plan's problem."""
+    """The drill's fake-tensor plan (grader.fake.checks.plan), never raising: a failure is the plan's problem."""
     try:
-        from grader import fake
+        from grader.fake import checks as fake
     except Exception as exc:  # noqa: BLE001 - torch without the private API
         return _NoPlan(f"fake tensors are not importable ({type(exc).__name__}: {exc})")
     try:
@@ -335,7 +336,7 @@ class _NoPlan:
 def warm(prep: Any) -> None:
     """Run the reference's fake checks once (in a standby child, before it forgets the reference),
     so the pages and caches the solution's fake run touches are already this process's own."""
-    from grader import fake
+    from grader.fake import checks as fake
 
     if prep.reference is not None and prep.fake is not None and prep.fake.active:
         fake.run_plan(prep.fake, prep.reference, str(prep.spec.reference_path))

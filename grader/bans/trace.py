@@ -4,7 +4,7 @@ A banned function can be reached by other routes than its name:
 `torch.ops.aten.einsum`, `torch._VF.einsum`, `torch._cdist_forward`,
 `torch._C._nn.im2col`, a backend's own kernel (`aten::thnn_conv2d` on one CPU,
 `aten::mkldnn_convolution` on another). The sandbox child refuses those kernels
-(grader.dispatch_bans). This module finds them, in the parent, once per drill,
+(grader.bans.dispatch). This module finds them, in the parent, once per drill,
 with no table per drill kept by hand, and with the same answer on every CPU:
 
 - a banned builtin names its operator (`torch.bincount` -> `aten::bincount`,
@@ -43,8 +43,9 @@ from typing import Any
 
 import torch
 
-from grader import bans, dispatch_bans
-from grader.cases import Prepared, fresh, oracle_for, upcast
+from grader.bans import calls as bans
+from grader.bans import dispatch as dispatch_bans
+from grader.cases.prepare import Prepared, fresh, oracle_for, upcast
 
 MARK = "drill-banned:"
 # Operator families: names (the part after `ns::`) of the kernels that compute one operation, on any backend.

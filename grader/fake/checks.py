@@ -16,7 +16,7 @@ Two halves:
   case applies (and why not), the argument sketches at the small and scale
   sizes, the reference's output shapes and its peak bytes;
 - in the sandbox child: `run_plan()` runs the solution's functions the same
-  way and returns plain JSON-able dicts (grader.scale judges them).
+  way and returns plain JSON-able dicts (grader.fake.scale judges them).
 """
 from __future__ import annotations
 
@@ -27,8 +27,8 @@ from typing import Any, Callable
 
 import torch
 
-from grader.channel import FAKE_CALL  # noqa: F401 - the call index the child announces for the fake checks
-from grader.fake_meter import TooManyOps, fast_refusals, ints, is_device_mix, make_meter, needs_values
+from grader.sandbox.channel import FAKE_CALL  # noqa: F401 - the call index the child announces for the fake checks
+from grader.fake.meter import TooManyOps, fast_refusals, ints, is_device_mix, make_meter, needs_values
 
 MAX_OPS = 3_000  # tensor operations per fake run: more means a Python loop over a production-size dim
 MAX_SECONDS = 1.5  # and a run stops there too (each fake op costs ~0.1 ms), well inside the case deadline

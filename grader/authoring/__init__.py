@@ -1,0 +1,1 @@
+"""Authoring: what proves a drill (`drill validate`) and checks its sample solutions."""
