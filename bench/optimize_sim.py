@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def main() -> None:
@@ -20,8 +20,8 @@ def main() -> None:
     args = parser.parse_args()
     import fsrs.optimizer
 
-    from test_optimize import simulate
-    from trainer.optimizing import fit, scored
+    from tests.trainer.test_optimize import simulate
+    from trainer.schedule.optimizing import fit, scored
 
     if args.epochs is not None:
         fsrs.optimizer.num_epochs = args.epochs

@@ -12,7 +12,8 @@ def test_mmss_under_an_hour_is_minutes_and_seconds_and_over_an_hour_adds_hours()
 def test_every_mm_ss_is_the_one_in_trainer_clock():
     from pathlib import Path
 
-    from trainer import reports, verdict
+    from trainer import reports
+    from trainer.text import verdict
 
     assert verdict.mmss is reports.mmss is clock.mmss
     root = Path(clock.__file__).parent
@@ -21,7 +22,7 @@ def test_every_mm_ss_is_the_one_in_trainer_clock():
 
 
 def test_the_timed_flows_share_the_clock_type():
-    from trainer import sessions
+    from trainer.practice import flows as sessions
     from trainer.team import run
 
     assert sessions.MonotonicClock is run.MonotonicClock is clock.MonotonicClock

@@ -13,7 +13,7 @@ from fsrs import Card, Rating, Scheduler
 from fsrs.scheduler import DEFAULT_PARAMETERS
 from typer.testing import CliRunner
 
-from trainer.optimizing import NotEnoughReviews, Point, fit, needed, scored
+from trainer.schedule.optimizing import NotEnoughReviews, Point, fit, needed, scored
 from trainer.store import PARAMETERS_KEY, open_store
 
 # A forgetful person: far lower initial stabilities and slower growth than fsrs's defaults.

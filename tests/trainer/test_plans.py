@@ -5,7 +5,7 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from trainer.plans import PlanError, available_plans, load_plan, next_new_drills, parse_plan
+from trainer.schedule.plans import PlanError, available_plans, load_plan, next_new_drills, parse_plan
 from trainer.store import NewAttempt, open_store
 
 # The 32 ids of shared/design/DRILLS.md, in catalogue order.

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from fsrs import Rating
 
-from trainer.scheduling import derive_rating, make_scheduler, retrievability, review
+from trainer.schedule.adapter import derive_rating, make_scheduler, retrievability, review
 from trainer.store import NewAttempt, open_store
 
 T0 = datetime(2025, 1, 6, 9, 0, tzinfo=timezone.utc)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 from trainer.clock import FakeClock
-from trainer.sessions import (DrillItem, ItemResult, Mock, QuizItem, Warmup, choose_mock_drills, plan_warmup,
+from trainer.practice.flows import (DrillItem, ItemResult, Mock, QuizItem, Warmup, choose_mock_drills, plan_warmup,
                               score, weakness)
 
 NOW = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
@@ -80,7 +80,7 @@ def test_mock_countdown_does_not_pause():
 
 
 def test_mock_score():
-    from trainer.sessions import MockRow
+    from trainer.practice.flows import MockRow
 
     fast = MockRow("a", "passed", 100, 400, 1, ())
     slow = MockRow("b", "passed", 500, 400, 3, ())

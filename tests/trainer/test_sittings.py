@@ -19,8 +19,8 @@ import pytest
 from fsrs import Rating
 
 from grader.report import Report, Verdict
-from trainer.scheduling import Submit, derive_rating, sitting_rating
-from trainer.sittings import SittingRecorder, WatchSitting
+from trainer.schedule.adapter import Submit, derive_rating, sitting_rating
+from trainer.practice.sittings import SittingRecorder, WatchSitting
 from trainer.store import SCHEMA_VERSION, NewAttempt, list_backups, open_store
 
 ROOT = REPO

@@ -1,4 +1,4 @@
-"""The timed queue (trainer.timed_queue) and the one loop that runs it from the CLI
+"""The timed queue (trainer.practice.timed_queue) and the one loop that runs it from the CLI
 (trainer.cli.timed.run_queue), with a fake clock and stand-ins for the REPL."""
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 
 from trainer.cli.timed import Done, run_queue
 from trainer.clock import FakeClock
-from trainer.sessions import DrillItem, QuizItem
-from trainer.timed_queue import TimedQueue
+from trainer.practice.flows import DrillItem, QuizItem
+from trainer.practice.timed_queue import TimedQueue
 
 
 class Grading:

@@ -1,4 +1,4 @@
-"""The one renderer (trainer/verdict.py) and the messages it shows: nothing misleads,
+"""The one renderer (trainer/text/verdict.py) and the messages it shows: nothing misleads,
 nothing from a solution reaches the terminal raw."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import torch
 
 from grader.dims import confirmed_labels, explain_shape
 from grader.report import CaseResult, Report, TrapMatch, Verdict
-from trainer.verdict import ansi, plain, render
+from trainer.text.verdict import ansi, plain, render
 
 
 def _report(**kw) -> Report:

@@ -5,8 +5,8 @@ from tests.paths import REPO
 
 
 from trainer.repl.grading import InProcessGrading
-from trainer.verdict import plain
-from trainer.watch import watch
+from trainer.text.verdict import plain
+from trainer.practice.watch import watch
 
 SOLUTIONS = REPO / "drills" / "03-ragged" / "solutions" / "masked-mean"
 

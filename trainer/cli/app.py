@@ -13,8 +13,8 @@ from typer.core import TyperGroup
 
 from trainer.cli.errors import domain_errors
 from trainer.files import write_atomically
-from trainer.fold import terminal_width
-from trainer.markup import printable
+from trainer.text.fold import terminal_width
+from trainer.text.markup import printable
 
 # `drill --help` lists the commands in the order of a day's use, then the
 # occasional ones; trainer.cli imports each command's module from this table.

@@ -10,16 +10,16 @@ from grader.spec import TOPICS
 from trainer.catalogue_cache import load_catalogue
 from trainer.clock import mmss as _mmss
 from trainer.cli.app import app, usage_error
-from trainer.due import agenda_now, read_agenda, when
-from trainer.fold import fold, fold_line, terminal_width
-from trainer.ledger import ledger_lines
-from trainer.markup import printable
-from trainer.scheduling import utc_now
+from trainer.schedule.due import agenda_now, read_agenda, when
+from trainer.text.fold import fold, fold_line, terminal_width
+from trainer.text.ledger import ledger_lines
+from trainer.text.markup import printable
+from trainer.schedule.adapter import utc_now
 from trainer.store import database_exists, open_store
 
 if TYPE_CHECKING:
     from grader.spec import DimRule
-    from trainer.due import Agenda
+    from trainer.schedule.due import Agenda
     from trainer.store import DrillSummary
 
 
@@ -159,7 +159,7 @@ def _nothing_due(agenda: Agenda) -> str:
 
 
 def _progress(known: list[str]):
-    """Per-drill progress and the agenda (trainer.due) from the store, without creating it."""
+    """Per-drill progress and the agenda (trainer.schedule.due) from the store, without creating it."""
     now = utc_now().astimezone()
     if not database_exists():
         return {}, agenda_now(known, now)

@@ -27,8 +27,8 @@ import typer
 from grader.sandbox import confine
 from grader.fake.cuda import cuda_problem
 from trainer.cli.app import app, no_color
-from trainer.fold import fold_line, terminal_width
-from trainer.markup import printable
+from trainer.text.fold import fold_line, terminal_width
+from trainer.text.markup import printable
 from trainer.repl.editor import editor_command
 
 ALWAYS = (

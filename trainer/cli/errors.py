@@ -16,7 +16,7 @@ from typing import Callable, Iterator
 
 import typer
 
-from trainer.markup import printable
+from trainer.text.markup import printable
 
 
 def _message(exc: BaseException) -> list[str]:
@@ -34,7 +34,7 @@ def _store_status(exc: BaseException) -> int:
 # (module, class, the lines to print, the exit status); the first match wins
 EDGE: tuple[tuple[str, str, Callable[[BaseException], list[str]], Callable[[BaseException], int]], ...] = (
     ("trainer.store", "StoreError", _message, _store_status),  # its exit_code: 1, or 2 for a newer schema
-    ("trainer.plans", "PlanError", _message, lambda exc: 1),
+    ("trainer.schedule.plans", "PlanError", _message, lambda exc: 1),
     ("trainer.team", "TeamError", _problems, lambda exc: 2),  # a session file or option: usage
     ("grader.catalogue", "UnknownDrill", _message, lambda exc: 2),  # usage (CLI.md)
     ("grader.spec", "SpecError", _problems, lambda exc: 2),

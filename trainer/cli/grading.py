@@ -22,13 +22,13 @@ from grader.catalogue import load_catalogue
 from grader.fake.cuda import CHILD_ENV, cuda_problem
 from grader.spec import SpecError
 from grader.spec.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
-from trainer.attempts import attempt_from
+from trainer.practice.attempts import attempt_from
 from trainer.cli.app import app, no_color, usage_error
 from trainer.cli.catalogue import complete_drill_id, get_spec_or_exit
-from trainer.markup import printable
+from trainer.text.markup import printable
 from trainer.paths import drill_roots
-from trainer.sittings import SittingRecorder
-from trainer.verdict import ansi, render
+from trainer.practice.sittings import SittingRecorder
+from trainer.text.verdict import ansi, render
 
 if TYPE_CHECKING:
     from grader.report import Report

@@ -1,4 +1,4 @@
-"""`drill optimize`: fit the scheduler to the person's own reviews (trainer.optimizing).
+"""`drill optimize`: fit the scheduler to the person's own reviews (trainer.schedule.optimizing).
 
 Prints the held-out log loss of the default parameters (and of the fitted ones in
 use, if any) and of the new fit; keeps the new fit in settings only when it is
@@ -12,8 +12,8 @@ from datetime import datetime
 import typer
 
 from trainer.cli.app import app
-from trainer.optimizing import NotEnoughReviews, Point, fit
-from trainer.scheduling import utc_now
+from trainer.schedule.optimizing import NotEnoughReviews, Point, fit
+from trainer.schedule.adapter import utc_now
 from trainer.store import PARAMETERS_KEY, open_store
 
 

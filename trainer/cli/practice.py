@@ -1,6 +1,6 @@
 """Practice commands: `drill solve`, `warmup`, `mock` and `watch`.
 
-The flows themselves live in trainer.sessions (pure logic on a TimedQueue),
+The flows themselves live in trainer.practice.flows (pure logic on a TimedQueue),
 trainer.cli.timed (the one loop that runs them) and trainer.repl (the editor);
 this module wires them to the store, the grader and the terminal.
 """
@@ -25,14 +25,14 @@ import trainer.repl.grading as repl_grading
 from trainer.cli.app import app, usage_error
 from trainer.cli.catalogue import complete_drill_id, get_spec_or_exit, load_catalogue_or_exit
 from trainer.cli.timed import Done, open_drill, run_queue
-from trainer.due import Agenda, agenda_now, clock_time, read_agenda, when
-from trainer.markup import printable
+from trainer.schedule.due import Agenda, agenda_now, clock_time, read_agenda, when
+from trainer.text.markup import printable
 from trainer.repl import quickfire
 from trainer.repl.app import DrillOutcome, ReplOptions
 from trainer.clock import SystemClock
 from trainer.repl.style import repl_style
-from trainer.watch import watch
-from trainer.sessions import (
+from trainer.practice.watch import watch
+from trainer.practice.flows import (
     DrillItem,
     ItemResult,
     Mock,
@@ -42,9 +42,9 @@ from trainer.sessions import (
     plan_warmup,
     weakness,
 )
-from trainer.sittings import WatchSitting
+from trainer.practice.sittings import WatchSitting
 from trainer.store import StoreError, open_store
-from trainer.verdict import mmss, plain, render
+from trainer.text.verdict import mmss, plain, render
 
 if TYPE_CHECKING:
     from grader.spec import Spec
@@ -103,7 +103,7 @@ def solve(
 
 def _next_drill_offer(current: str) -> tuple[str, str] | None:
     """After a pass: the first drill due now, else the next new drill the plan allows today
-    (trainer.due, the one answer to "what is due"), as ("id (due)", id); None for neither."""
+    (trainer.schedule.due, the one answer to "what is due"), as ("id (due)", id); None for neither."""
     agenda = agenda_now(list(load_catalogue_or_exit().specs))
     due = [d for d in agenda.due if d != current]
     if due:

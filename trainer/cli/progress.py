@@ -21,12 +21,12 @@ from grader.spec.userfile import IMPORT_LIMIT, UnreadableFile, decode_text, read
 from trainer.catalogue_cache import load_catalogue
 from trainer.cli.app import app, usage_error
 from trainer.cli.catalogue import complete_drill_id
-from trainer.due import agenda_now, clock_time, short_list, when
+from trainer.schedule.due import agenda_now, clock_time, short_list, when
 from trainer.files import write_atomically
-from trainer.markup import printable
-from trainer.plans import StudyPlan, load_plan
+from trainer.text.markup import printable
+from trainer.schedule.plans import StudyPlan, load_plan
 from trainer.reports import plural
-from trainer.scheduling import utc_now
+from trainer.schedule.adapter import utc_now
 from trainer.store import (
     EXPORT_FORMAT,
     SETTING_DEFAULTS,
@@ -52,7 +52,7 @@ def known_drill_ids(plan: StudyPlan | None = None) -> set[str]:
 
 def status_lines(now: datetime) -> list[str]:
     """The status text for ``now`` (an aware local time); never creates the database.
-    What is due comes from trainer.due, the one answer shared with list, warmup and report."""
+    What is due comes from trainer.schedule.due, the one answer shared with list, warmup and report."""
     agenda = agenda_now(catalogue_ids(), now)
     streak = 0
     has_progress = False

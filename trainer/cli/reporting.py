@@ -19,13 +19,13 @@ import typer
 
 from trainer.catalogue_cache import load_catalogue
 from trainer.cli.app import app, emit, no_color, usage_error
-from trainer.due import card_dues
+from trainer.schedule.due import card_dues
 from trainer.reports.html import render_html
 from trainer.reports.md import render_md
 from trainer.reports.scheduler import scheduler_section
 from trainer.reports.text import render_text
 from trainer.reports import Report, build_report, drill_infos, to_dict
-from trainer.scheduling import utc_now
+from trainer.schedule.adapter import utc_now
 from trainer.store import database_exists, open_store
 
 FORMATS = ("text", "md", "html", "json")

@@ -26,18 +26,18 @@ import typer
 
 import trainer.repl.grading as repl_grading
 from grader.spec.userfile import SESSION_LIMIT, SOLUTION_LIMIT, UnreadableFile, read_bytes, read_text
-from trainer.attempts import attempt_from
+from trainer.practice.attempts import attempt_from
 from trainer.team.render import render_board_html, render_board_md, render_board_text
 from trainer.cli.app import DrillGroup, app, emit, no_color, usage_error
 from trainer.cli.catalogue import load_catalogue_or_exit
 from trainer.cli.reporting import terminal_width
 from trainer.cli.timed import Done, open_drill, run_queue
 from trainer.files import write_atomically
-from trainer.markup import printable
+from trainer.text.markup import printable
 from trainer.repl.app import DrillOutcome, ReplOptions
 from trainer.clock import Clock, SystemClock
 from trainer.reports import plural
-from trainer.scheduling import utc_now
+from trainer.schedule.adapter import utc_now
 from trainer.store import NewAttempt, RecordResult, open_store
 from trainer.team import (
     MAX_RESULTS_BYTES,
@@ -62,7 +62,7 @@ from trainer.team import (
     session_yaml,
     split_foreign,
 )
-from trainer.verdict import ansi, render
+from trainer.text.verdict import ansi, render
 
 if TYPE_CHECKING:
     from grader.spec import Spec

@@ -1,6 +1,6 @@
 """The one loop that runs a timed flow from the CLI: warm-up, mock and team run.
 
-A flow's TimedQueue (trainer.timed_queue) says which item comes next and
+A flow's TimedQueue (trainer.practice.timed_queue) says which item comes next and
 when the time is up; this loop takes each item in turn, opens it (the drill
 REPL, or a quick-fire question), hands the result back to the queue, stops when
 the person leaves or the limit is reached (an item already started is always
@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Callable, Generic, Protocol, TypeVar
 from trainer.clock import Clock
 from trainer.paths import drill_home
 from trainer.repl.app import DrillOutcome, DrillRepl, ReplOptions
-from trainer.sessions import QuizItem
-from trainer.sittings import SittingRecorder
-from trainer.timed_queue import TimedQueue
+from trainer.practice.flows import QuizItem
+from trainer.practice.sittings import SittingRecorder
+from trainer.practice.timed_queue import TimedQueue
 
 if TYPE_CHECKING:
     from grader.spec import Spec
@@ -43,7 +43,7 @@ class Done(Generic[R]):
 
 
 def open_drill(spec: Spec, grading: Grading, options: ReplOptions, clock: Clock | None = None) -> DrillOutcome:
-    """One drill in the REPL as one sitting (trainer.sittings): every submit recorded, the
+    """One drill in the REPL as one sitting (trainer.practice.sittings): every submit recorded, the
     sitting closed with the drill's outcome."""
     sitting = SittingRecorder()
     outcome = DrillRepl(spec, grading, record=sitting, home=drill_home(), clock=clock, options=options).run()

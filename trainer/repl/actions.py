@@ -19,10 +19,10 @@ from trainer.repl.header import header_fragments
 from trainer.repl.reference import contract_source
 from trainer.repl.trace_view import render_trace
 from grader.report import Report, Verdict
-from trainer.attempts import attempt_from, revealed_attempt
+from trainer.practice.attempts import attempt_from, revealed_attempt
 from trainer.repl.jobs import Jobs
 from trainer.repl.question import Questions
-from trainer.verdict import Fragments, PassInfo, render
+from trainer.text.verdict import Fragments, PassInfo, render
 
 if TYPE_CHECKING:
     from trainer.repl.app import DrillRepl

@@ -44,7 +44,7 @@ from trainer.repl.question import Question, Questions
 from trainer.repl.keys import build_key_bindings
 from trainer.repl.style import repl_style
 from trainer.repl.toolbar import BarState, bar
-from trainer.verdict import Fragments, plain
+from trainer.text.verdict import Fragments, plain
 from trainer.repl.wrap import lines_of, wrap_line
 from trainer.store.records import NewAttempt, RecordResult
 

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from grader.spec import DimRule, Spec, shape_names
-from trainer.ledger import ledger_lines
-from trainer.verdict import Fragments, mmss, plain
+from trainer.text.ledger import ledger_lines
+from trainer.text.verdict import Fragments, mmss, plain
 
 
 def title_fragments(spec: Spec, width: int = 200, hint: bool = True) -> Fragments:

@@ -14,7 +14,7 @@ from grader.judge.answers import answers_match
 from grader.spec import Quiz
 from trainer.clock import Clock, SystemClock
 from trainer.repl.style import repl_style
-from trainer.verdict import Fragments
+from trainer.text.verdict import Fragments
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from trainer.repl.wrap import wrap_line
-from trainer.verdict import Fragments, mmss, plain
+from trainer.text.verdict import Fragments, mmss, plain
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from trainer.markup import printable
-from trainer.verdict import Fragments, dims_text
+from trainer.text.markup import printable
+from trainer.text.verdict import Fragments, dims_text
 
 
 def render_trace(result: dict[str, Any]) -> Fragments:

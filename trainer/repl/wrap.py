@@ -1,7 +1,7 @@
 """Word-wrap styled lines for the output pane (prompt_toolkit wraps mid-word)."""
 from __future__ import annotations
 
-from trainer.verdict import Fragments
+from trainer.text.verdict import Fragments
 
 
 def wrap_line(line: Fragments, width: int) -> list[Fragments]:

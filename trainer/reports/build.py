@@ -31,7 +31,7 @@ from collections import Counter, defaultdict
 from datetime import date, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from trainer.streak import streak  # the one definition, shared with the store
+from trainer.schedule.streak import streak  # the one definition, shared with the store
 from trainer.reports.model import (
     DUE_DAYS,
     HEATMAP_WEEKS,

@@ -5,7 +5,7 @@ tables) so they read the same in a terminal, an editor and a rendered page.
 """
 from __future__ import annotations
 
-from trainer.markup import md_code, md_text
+from trainer.text.markup import md_code, md_text
 from trainer.reports import (
     MOCK_SCORE_FORMULA,
     Report,

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Iterable
 
-from trainer.sessions import SCORE_FORMULA
+from trainer.practice.flows import SCORE_FORMULA
 
 if TYPE_CHECKING:
     from grader.spec import Spec
@@ -23,9 +23,9 @@ MISTAKES = 8
 TREND_POINTS = 12
 MOCK_POINTS = 20
 
-# How trainer.sessions.score() scores a mock interview (tests/trainer/reports/test_reports.py checks
+# How trainer.practice.flows.score() scores a mock interview (tests/trainer/reports/test_reports.py checks
 # the two agree).
-MOCK_SCORE_FORMULA = "score out of 100: " + SCORE_FORMULA  # the one formula, trainer.sessions'
+MOCK_SCORE_FORMULA = "score out of 100: " + SCORE_FORMULA  # the one formula, trainer.practice.flows'
 
 # ---------------------------------------------------------------- inputs
 

@@ -40,7 +40,7 @@ class SchedulerSection:
 def scheduler_section(reviews: Sequence[ReviewRecord], fitted: Mapping[str, Any] | None, retention: float,
                       now: datetime, days: int = WINDOW_DAYS) -> SchedulerSection:
     """From the store's review log (``Store.reviews()``), its ``fitted()`` and retention."""
-    from trainer.optimizing import Point, predictions
+    from trainer.schedule.optimizing import Point, predictions
 
     points = [Point(r.drill, int(r.rating), r.reviewed_at, r.duration_ms) for r in reviews]
     parameters = fitted["parameters"] if fitted else None

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Sequence
 
-from trainer.markup import html_text as esc
+from trainer.text.markup import html_text as esc
 from trainer.reports import DrillTrend, DueDay, Heatmap, MockScore, TopicMastery, mmss
 from trainer.reports.charts import month_starts
 

@@ -7,7 +7,7 @@ review log, committed before ``record_attempt`` returns: a caller that prints
 after the call never reports an attempt that is not on disk.
 
 Attempts are grouped in **sittings** (one drill from opening to pass, skip, leave
-or timeout; see trainer.scheduling): ``open_sitting`` -> ``record_attempt(NewAttempt(...,
+or timeout; see trainer.schedule.adapter): ``open_sitting`` -> ``record_attempt(NewAttempt(...,
 sitting_id=))`` -> ``close_sitting``. The card moves once per sitting, in the
 transaction of the submit (or the closing) that decides its rating. A sitting
 left open by a process that died (SIGKILL, crash, power cut) is closed and

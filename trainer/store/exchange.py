@@ -18,7 +18,7 @@ import uuid
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from trainer.scheduling import STATES, VERDICTS, CardState, as_utc, derive_rating
+from trainer.schedule.adapter import STATES, VERDICTS, CardState, as_utc, derive_rating
 from trainer.store.records import SESSION_KINDS, AttemptRecord, ImportResult, NewAttempt, SessionRecord
 from trainer.store.rows import insert_attempt, insert_sitting, iso, last_id, parse, read_card, write_card
 

@@ -13,7 +13,7 @@ import socket
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from trainer.scheduling import as_utc
+from trainer.schedule.adapter import as_utc
 
 FOREIGN_OWNER_GRACE = timedelta(days=1)  # an open sitting of another host is presumed dead after this
 

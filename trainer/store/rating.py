@@ -3,7 +3,7 @@ transaction of the write that decides it, and replaying a whole history through
 that rule (the v3 migration).
 
 The rule itself (which submit decides, and how it rates) is
-trainer.scheduling.sitting_rating; this module only reads the sitting's
+trainer.schedule.adapter.sitting_rating; this module only reads the sitting's
 attempts, moves the card and logs the review.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime, timedelta
 
-from trainer.scheduling import Submit, as_utc, review, sitting_rating, utc_now
+from trainer.schedule.adapter import Submit, as_utc, review, sitting_rating, utc_now
 from trainer.store.rows import insert_sitting, iso, parse, read_card, write_card
 from trainer.store.settings import scheduler_config
 

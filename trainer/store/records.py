@@ -10,7 +10,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Mapping
 
-from trainer.scheduling import DEFAULT_DAILY_NEW_LIMIT, DEFAULT_RETENTION, CardState
+from trainer.schedule.adapter import DEFAULT_DAILY_NEW_LIMIT, DEFAULT_RETENTION, CardState
 
 SESSION_KINDS: tuple[str, ...] = ("warmup", "mock", "team")
 

@@ -12,7 +12,7 @@ import uuid
 from datetime import datetime
 from typing import cast, overload
 
-from trainer.scheduling import CardState, as_utc
+from trainer.schedule.adapter import CardState, as_utc
 from trainer.store.records import AttemptRecord, NewAttempt, SittingRecord
 
 MAX_CODE_CHARS = 64 * 1024  # a solution stored with an attempt keeps this much of its head

@@ -12,7 +12,7 @@ import sqlite3
 from datetime import datetime
 from typing import Any
 
-from trainer.scheduling import (
+from trainer.schedule.adapter import (
     DEFAULT_DAILY_NEW_LIMIT,
     DEFAULT_RETENTION,
     MAX_RETENTION,

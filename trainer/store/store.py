@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from trainer.paths import drill_home
-from trainer.scheduling import VERDICTS, CardState, as_utc, retrievability, utc_now
+from trainer.schedule.adapter import VERDICTS, CardState, as_utc, retrievability, utc_now
 from trainer.store import connection, migrations
 from trainer.store.backups import auto_backup, copy_database
 from trainer.store.errors import (
@@ -62,7 +62,7 @@ from trainer.store.rows import (
     sitting_from_row,
 )
 from trainer.store.settings import SETTING_DEFAULTS, fitted_parameters, scheduler_config, validate_setting
-from trainer.streak import streak
+from trainer.schedule.streak import streak
 from trainer.clock import Now as Clock  # the one clock module: a function returning UTC now
 
 
@@ -399,7 +399,7 @@ class Store:
 
     def streak(self, today: date, tz: tzinfo = timezone.utc) -> int:
         """Consecutive days (in ``tz``) with at least one counted attempt, ending today, or
-        yesterday when nothing has been done yet today (trainer.streak)."""
+        yesterday when nothing has been done yet today (trainer.schedule.streak)."""
         with self._reading() as conn:
             rows = conn.execute("SELECT started_at FROM attempts WHERE verdict != 'internal' "
                                 "AND started_at >= ?", (iso(datetime.combine(

@@ -11,8 +11,8 @@ from pathlib import PurePath
 from rich.table import Table
 from rich.text import Text
 
-from trainer.markup import html_text as esc
-from trainer.markup import md_code, md_text, printable
+from trainer.text.markup import html_text as esc
+from trainer.text.markup import md_code, md_text, printable
 from trainer.reports import mmss
 from trainer.reports.html import page
 from trainer.reports.svg import hbar_chart

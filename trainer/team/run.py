@@ -7,13 +7,13 @@ from datetime import datetime
 from trainer.clock import MonotonicClock
 from trainer.team.results import DrillResult, Run, session_run
 from trainer.team.session import TeamSession
-from trainer.timed_queue import TimedQueue
+from trainer.practice.timed_queue import TimedQueue
 
 
 @dataclass
 class TeamRun:
     """One member's pass through a session: drills in order under one countdown that
-    never pauses (the session's minutes), a TimedQueue (trainer.timed_queue). The CLI runs
+    never pauses (the session's minutes), a TimedQueue (trainer.practice.timed_queue). The CLI runs
     each drill and hands back a result."""
 
     session: TeamSession

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from trainer.due import build_agenda, when
-from trainer.plans import load_plan
+from trainer.schedule.due import build_agenda, when
+from trainer.schedule.plans import load_plan
 from trainer.store import NewAttempt, open_store
 
 UTC = timezone.utc
@@ -169,7 +169,7 @@ def test_non_utf8_files_get_one_friendly_message(app, tmp_path):
 
 def test_watch_and_edit_give_the_non_utf8_message(tmp_path):
     from trainer.repl.editor import edit_text
-    from trainer.watch import watch
+    from trainer.practice.watch import watch
 
     bad = tmp_path / "bad.py"
     bad.write_bytes(b"\xfe\n")
@@ -220,7 +220,7 @@ def test_doctor_names_a_missing_editor(monkeypatch):
 
 
 def test_one_axis_shapes_are_written_with_a_comma(cat):
-    from trainer.ledger import ledger_lines
+    from trainer.text.ledger import ledger_lines
     from trainer.repl.header import signature_lines
 
     spec = cat.get("outer-typo")

@@ -67,7 +67,7 @@ def test_a_bad_team_session_lists_every_problem_with_exit_2(tmp_path):
 def test_the_mapping_table_knows_each_domain_error():
     from grader.spec import SpecError, UnknownDrill
     from trainer.cli.errors import mapped
-    from trainer.plans import PlanError
+    from trainer.schedule.plans import PlanError
     from trainer.store import StoreError
     from trainer.team import TeamError
 

@@ -24,7 +24,7 @@ from grader.spec import safe_yaml
 from grader.spec import SpecError, load_catalogue
 from grader.spec.parse import parse_spec
 from grader.spec.userfile import UnreadableFile, read_bytes, read_text
-from trainer.markup import md_text, printable
+from trainer.text.markup import md_text, printable
 
 ROOT = REPO
 EXAMPLE = ROOT / "drills" / "02-attention" / "mha-padding.yaml"

@@ -94,7 +94,7 @@ def test_status_lines_with_a_fixed_clock_when_nothing_is_due(home):
 
 
 def test_importing_the_cli_never_imports_torch():
-    code = ("import sys, trainer.cli.progress, trainer.store, trainer.plans; "
+    code = ("import sys, trainer.cli.progress, trainer.store, trainer.schedule.plans; "
             "bad = [m for m in ('torch', 'torchvision', 'scipy', 'numpy') if m in sys.modules]; "
             "assert not bad, bad")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

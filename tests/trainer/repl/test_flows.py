@@ -17,9 +17,9 @@ from trainer.clock import FakeClock
 from trainer.repl.code import essence, opening, untouched, without_commands
 from trainer.repl.drafts import Drafts
 from trainer.repl.toolbar import BarState, bar
-from trainer.sessions import SCORE_FORMULA, DrillItem, ItemResult, Mock
+from trainer.practice.flows import SCORE_FORMULA, DrillItem, ItemResult, Mock
 from trainer.store import open_store
-from trainer.verdict import plain
+from trainer.text.verdict import plain
 
 ESC = "\x1b"
 

@@ -9,7 +9,7 @@ from prompt_toolkit.output import DummyOutput
 
 from trainer.clock import FakeClock
 from trainer.repl.quickfire import ask, feedback, is_right
-from trainer.verdict import plain
+from trainer.text.verdict import plain
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from trainer.repl.drafts import Drafts
 from trainer.repl.editor import EditResult, edit_text
 from trainer.repl.grading import InProcessGrading
 from trainer.repl.keys import next_indent
-from trainer.verdict import plain
+from trainer.text.verdict import plain
 from trainer.store import NewAttempt, open_store
 
 DRILLS = REPO / "drills"
@@ -404,7 +404,7 @@ def test_the_repl_never_imports_torch_at_start():
     import sys
 
     code = ("import sys, trainer.cli; trainer.cli._register(); import trainer.repl.app, trainer.repl.quickfire, "
-            "trainer.watch, trainer.repl.grading, trainer.sessions; print('torch' in sys.modules)")
+            "trainer.practice.watch, trainer.repl.grading, trainer.practice.flows; print('torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "False", out.stderr
 

@@ -239,9 +239,9 @@ def test_mock_scores_over_time_with_the_formula():
 
 
 def test_the_stated_formula_is_how_a_mock_is_scored():
-    """MOCK_SCORE_FORMULA describes trainer.sessions.score(): 70% a pass, up to 20% speed
+    """MOCK_SCORE_FORMULA describes trainer.practice.flows.score(): 70% a pass, up to 20% speed
     (all of it at half the target or less, none at the target), 10% a first-submit pass."""
-    from trainer.sessions import MockRow, score
+    from trainer.practice.flows import MockRow, score
 
     def one(status, seconds, target, attempts):
         return score([MockRow("d", status, seconds, target, attempts, ())])

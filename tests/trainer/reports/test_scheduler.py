@@ -10,7 +10,7 @@ import pytest
 from fsrs.scheduler import DEFAULT_PARAMETERS
 from typer.testing import CliRunner
 
-from trainer.optimizing import Point, predictions
+from trainer.schedule.optimizing import Point, predictions
 from trainer.reports.scheduler import lines, scheduler_section
 from trainer.store import PARAMETERS_KEY, NewAttempt, open_store
 

@@ -2,10 +2,10 @@
 `watch --record`, `solve`, warm-ups, mocks and team runs.
 
 A `SittingRecorder` is the `record` callable a flow already has (it takes the
-`NewAttempt` that `trainer.attempts.attempt_from` builds):
+`NewAttempt` that `trainer.practice.attempts.attempt_from` builds):
 the first attempt opens the sitting, dated at that attempt's `started_at` (the
 drill's opening time in the REPL), and every attempt goes into it; `close(status)`
-ends it, and an undecided sitting is rated then (see trainer.scheduling). A
+ends it, and an undecided sitting is rated then (see trainer.schedule.adapter). A
 sitting with no attempt is never written at all. Each call opens the store
 afresh (one transaction each), so a killed process loses nothing that was
 acknowledged, and its open sitting is rated the next time any process opens the
@@ -18,7 +18,7 @@ from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any, Callable
 
-from trainer.markup import printable
+from trainer.text.markup import printable
 from trainer.store.records import NewAttempt
 
 
@@ -90,7 +90,7 @@ class WatchSitting:
         """Record one graded save; returns the line to show under its verdict."""
         if self.done:
             return "(not recorded: this watch already recorded its pass)"
-        from trainer.attempts import attempt_from
+        from trainer.practice.attempts import attempt_from
         from grader.report import Verdict
 
         self.attempts += 1
@@ -116,7 +116,7 @@ class WatchSitting:
 def _rated(result: Any, now: datetime) -> str:
     from fsrs import Rating
 
-    from trainer.verdict import when
+    from trainer.text.verdict import when
 
     rating = getattr(result, "rating", None)
     name = Rating(rating).name if rating else "not rated"

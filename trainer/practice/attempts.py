@@ -4,7 +4,7 @@ The REPL (solve, warm-up, mock, team run), `drill check --record` and `team
 run --file` all store an attempt through `attempt_from`, so the failing case,
 the trap and the seed are taken from the report the same way everywhere.
 The result is the `NewAttempt` that `Store.record_attempt` takes; `sitting_id` puts the
-attempt in an open sitting (see trainer.sittings), None makes it a sitting of its own.
+attempt in an open sitting (see trainer.practice.sittings), None makes it a sitting of its own.
 """
 from __future__ import annotations
 

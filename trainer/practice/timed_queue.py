@@ -3,7 +3,7 @@
 Warm-up, mock interview and team run are the same shape: take the next item
 unless the person stopped or the time is up (an item already started is always
 finished), keep each item's result, and at the end say what was not reached.
-Each flow (trainer.sessions' Warmup and Mock, trainer.team's TeamRun) composes
+Each flow (trainer.practice.flows' Warmup and Mock, trainer.team's TeamRun) composes
 one TimedQueue and adds only what is its own: the summary, the report, the run.
 Time comes from an injected clock (anything with `monotonic()`), so tests are
 exact; there is no I/O here (trainer.cli.timed runs a queue from the CLI).

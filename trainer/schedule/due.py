@@ -19,7 +19,7 @@ from datetime import date, datetime, time, timedelta, timezone, tzinfo
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 if TYPE_CHECKING:
-    from trainer.plans import StudyPlan
+    from trainer.schedule.plans import StudyPlan
     from trainer.store import DrillSummary, Store
 
 
@@ -64,7 +64,7 @@ def build_agenda(cards: Iterable[tuple[str, datetime]], summaries: Mapping[str, 
     """The agenda at `now` (aware; its zone decides the calendar day) from every card's
     (drill, due), the store's drill summaries, the study plan and the daily new limit.
     `known` (the catalogue's ids) drops drills the catalogue lacks; None keeps all."""
-    from trainer.plans import introduced_on, next_new_drills
+    from trainer.schedule.plans import introduced_on, next_new_drills
 
     tz: tzinfo = now.tzinfo or timezone.utc
     known_list = list(known) if known is not None else None
@@ -90,7 +90,7 @@ def build_agenda(cards: Iterable[tuple[str, datetime]], summaries: Mapping[str, 
 
 def read_agenda(store: Store, known: Iterable[str] | None, now: datetime) -> Agenda:
     """The agenda from an open store (its public reads only)."""
-    from trainer.plans import load_plan
+    from trainer.schedule.plans import load_plan
 
     settings = store.settings()
     return build_agenda(((c.drill, c.due) for c in store.cards()), store.drill_summaries(),
@@ -100,8 +100,8 @@ def read_agenda(store: Store, known: Iterable[str] | None, now: datetime) -> Age
 def agenda_now(known: Iterable[str] | None, now: datetime | None = None) -> Agenda:
     """The agenda from DRILL_HOME's store, without creating it (no database: every
     plan drill is new, the default limit applies). StoreError and PlanError pass up."""
-    from trainer.plans import load_plan
-    from trainer.scheduling import utc_now
+    from trainer.schedule.plans import load_plan
+    from trainer.schedule.adapter import utc_now
     from trainer.store import SETTING_DEFAULTS, database_exists, open_store
 
     now = now if now is not None else utc_now().astimezone()

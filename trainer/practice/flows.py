@@ -1,6 +1,6 @@
 """Warm-up and mock-interview flows: pure logic, no I/O of their own.
 
-Each flow composes a TimedQueue (trainer.timed_queue: items in order, one
+Each flow composes a TimedQueue (trainer.practice.timed_queue: items in order, one
 clock, a limit) and adds its own plan and summary. The CLI runs the queue
 (trainer.cli.timed: the REPL for a drill, a one-line prompt for a quick-fire
 question), and at the end asks the flow for the summary. Time comes from an
@@ -17,8 +17,8 @@ from typing import Any, Mapping, Sequence, Union
 
 from trainer.clock import MonotonicClock
 from trainer.clock import mmss as _mmss
-from trainer.markup import printable_lines
-from trainer.timed_queue import TimedQueue
+from trainer.text.markup import printable_lines
+from trainer.practice.timed_queue import TimedQueue
 
 
 # ------------------------------------------------------------------ items

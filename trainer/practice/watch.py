@@ -7,9 +7,9 @@ from typing import Any, Callable
 
 from grader.report import Report
 from grader.spec.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
-from trainer.fold import fold_line
-from trainer.markup import printable
-from trainer.verdict import Fragments, render
+from trainer.text.fold import fold_line
+from trainer.text.markup import printable
+from trainer.text.verdict import Fragments, render
 
 
 def file_stamp(path: Path) -> tuple[int, int] | None:

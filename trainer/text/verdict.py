@@ -28,7 +28,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from grader.report import CaseResult, Report, Verdict
 from trainer.clock import mmss  # the one mm:ss; toolbar and header import it from here
-from trainer.markup import printable, printable_lines
+from trainer.text.markup import printable, printable_lines
 
 Fragments = StyleAndTextTuples  # prompt_toolkit's own type for styled text: (style, text) pairs
 Density = Literal["full", "compact"]
@@ -209,8 +209,8 @@ def style_of(verdict: str) -> str:
 
 def when(due: datetime, now: datetime | None) -> str:
     """'in 10 minutes', 'today at 14:05 (in 3 hours)', 'tomorrow at 09:00', 'in 3 days (Fri 04 Dec)':
-    trainer.due words it by the local calendar, as the warm-up's "due tomorrow" counts."""
-    from trainer.due import when as due_when
+    trainer.schedule.due words it by the local calendar, as the warm-up's "due tomorrow" counts."""
+    from trainer.schedule.due import when as due_when
 
     return due_when(due, now)
 

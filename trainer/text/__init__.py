@@ -1,0 +1,1 @@
+"""Text: the one verdict renderer, the shape ledger, folding and escaping."""
