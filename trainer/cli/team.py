@@ -237,8 +237,8 @@ def _run_repl(session: TeamSession, flow: TeamRun, session_id: int, save: Callab
 
     def drill(drill_id: str) -> Done[DrillResult]:
         pos, total = flow.queue.position()
-        options = ReplOptions(mode="team", deadline=flow.queue.deadline, session_id=session_id, seed=session.seed,
-                              label=f"team {pos}/{total}", in_session=True, vi=vi)
+        options = ReplOptions(mode="team", deadline=flow.queue.deadline, flow_id=session_id, seed=session.seed,
+                              label=f"team {pos}/{total}", in_flow=True, vi=vi)
         outcome = run_drill(cat.get(drill_id), grading, options, clock)
         status = outcome.status if outcome.status in ("passed", "skipped", "quit", "timeout") else "failed"
         graded = int(outcome.attempts) > 0 or status in ("passed", "failed")

@@ -122,9 +122,9 @@ class DrillCommands:
         fragments = render(result, "full", width=self.screen.columns() - 1, info=info, footer=footer,
                            title=False)
         if verdict == Verdict.PASS:
-            if not self.options.in_session and self.state.next_offer is None and self.options.next_drill is not None:
+            if not self.options.in_flow and self.state.next_offer is None and self.options.next_drill is not None:
                 self.state.offer_next(self._next_drill())
-            if self.options.in_session:
+            if self.options.in_flow:
                 nxt = "Enter (or ^N): the next item"
             elif self.state.next_offer is not None:
                 nxt = f"Enter: the next drill, {self.state.next_offer[0]}; :quit (^Q) to leave"
@@ -145,7 +145,7 @@ class DrillCommands:
         if self.setup.record is None:
             return None
         common: dict[str, Any] = dict(drill=self.spec.id, mode=self.options.mode, started_at=self.setup.started_at,
-                      seconds=elapsed, code=source, hints=self.state.hints, session_id=self.options.session_id,
+                      seconds=elapsed, code=source, hints=self.state.hints, session_id=self.options.flow_id,
                       target_seconds=float(self.spec.target_seconds), first_try=self.state.attempts <= 1)
         attempt = revealed_attempt(**common) if result is None else attempt_from(
             result, revealed=self.state.revealed, **common)
@@ -266,7 +266,7 @@ class DrillCommands:
 
     @command("next", help="after a pass: on to the next item (Enter, ^N)")
     def cmd_next(self, _arg: str = "") -> None:
-        if self.options.in_session or self.state.chose_next():
+        if self.options.in_flow or self.state.chose_next():
             self.screen.finish("next")
         else:
             self.screen.say(":next opens the next drill after a pass; :quit leaves" if self.options.next_drill
@@ -275,8 +275,8 @@ class DrillCommands:
 
     @command("quit", help="leave (asks when the buffer has unsubmitted changes)", key="c-q", aliases=("q", "exit"))
     def cmd_quit(self, _arg: str = "") -> None:
-        if self.options.in_session:
-            self.ask_leave_session()
+        if self.options.in_flow:
+            self.ask_leave_flow()
         elif self._unsubmitted():
             self.questions.ask("Leave with unsubmitted changes? They stay as a draft.",
                      lambda yes: self.screen.finish("quit", stop=True) if yes else None)
@@ -285,14 +285,14 @@ class DrillCommands:
 
     def interrupt(self) -> None:
         """Ctrl-C: never loses the buffer; asks before leaving."""
-        if self.options.in_session:
-            self.ask_leave_session()
+        if self.options.in_flow:
+            self.ask_leave_flow()
             return
         self.questions.ask("Leave this drill? Your buffer is kept as a draft.",
                  lambda yes: self.screen.finish("quit", stop=True) if yes else None)
 
-    def ask_leave_session(self) -> None:
-        """In a warm-up, mock or team session: skip this drill, or end the whole session."""
+    def ask_leave_flow(self) -> None:
+        """In a warm-up, a mock interview or a team session: skip this drill, or end the whole of it."""
         kind = {"warmup": "warm-up", "mock": "mock interview", "team": "team session"}.get(self.options.mode,
                                                                                           "session")
         self.questions.choose("Leave this drill?", [

@@ -275,7 +275,7 @@ class DrillRepl:
 
     def goes_on(self) -> bool:
         """After a pass, with the buffer as it passed: Enter (and ^N) go to the next item."""
-        return self.passed() and not self.unsubmitted() and (self.options.in_session
+        return self.passed() and not self.unsubmitted() and (self.options.in_flow
                                                               or self.state.next_offer is not None)
 
     def key_hints(self) -> list[tuple[str, str]]:

@@ -20,11 +20,11 @@ class ReplOptions:
     mode: str = "solve"  # the attempt mode recorded: solve | warmup | mock
     locked: frozenset[str] = frozenset()  # commands refused here (mock: hint, try, solution)
     deadline: float | None = None  # clock.monotonic() at which a mock interview ends
-    session_id: int | None = None
+    flow_id: int | None = None  # the store's sessions row of the warm-up, mock or team run (NewAttempt.session_id)
     seed: int | None = None
     vi: bool = False
     label: str = ""  # "warm-up 2/5" in the bar
-    in_session: bool = False  # warm-up/mock: a pass offers :next
+    in_flow: bool = False  # a drill of a warm-up, mock or team run: a pass offers :next, leaving asks
     show_reference: bool = True
     # solve: after a pass, the next drill to offer ("masked-mean (due)") and its id, or None
     next_drill: Callable[[], tuple[str, str] | None] | None = None

@@ -197,7 +197,7 @@ def test_in_a_session_ctrl_c_asks_skip_or_end_and_records_nothing(mm, _drill_hom
         typed(pipe, key)
 
     _, outcome = run_repl(mm, FakeGrading(), _drill_home, script, record=store_recorder(),
-                          options=ReplOptions(mode="warmup", in_session=True, label="warm-up 2/4"))
+                          options=ReplOptions(mode="warmup", in_flow=True, label="warm-up 2/4"))
     assert outcome.status == status and outcome.stop == stop and outcome.attempts == 0
     with open_store() as store:
         assert store.attempts() == [] and store.card("masked-mean") is None
@@ -253,15 +253,16 @@ def test_at_zero_the_last_buffer_is_graded_and_counted(mm, _drill_home):
         clock.advance(61)
 
     with open_store() as store:
-        session = store.start_session("mock", {})
+        mock_id = store.start_session("mock", {})
     _, outcome = run_repl(mm, grading, _drill_home, script, clock=clock, record=store_recorder(),
                           options=ReplOptions(mode="mock", deadline=clock.monotonic() + 60, label="mock 1/2",
-                                              in_session=True, session_id=session))
+                                              in_flow=True, flow_id=mock_id))
     assert outcome.status == "timeout" and outcome.verdict == "wrong" and outcome.attempts == 1
     assert "return x.mean(1)" in outcome.code and outcome.seconds == pytest.approx(60)
     with open_store() as store:
         [attempt] = store.attempts()
     assert attempt.mode == "mock" and attempt.verdict == "wrong" and "x.mean(1)" in attempt.code
+    assert attempt.session_id == mock_id  # the store's row of the mock
 
 
 def test_at_zero_an_untouched_buffer_is_not_graded(mm, _drill_home):
@@ -272,7 +273,7 @@ def test_at_zero_an_untouched_buffer_is_not_graded(mm, _drill_home):
         clock.advance(61)
 
     _, outcome = run_repl(mm, grading, _drill_home, script, clock=clock,
-                          options=ReplOptions(mode="mock", deadline=clock.monotonic() + 60, in_session=True))
+                          options=ReplOptions(mode="mock", deadline=clock.monotonic() + 60, in_flow=True))
     assert outcome.status == "timeout" and outcome.verdict is None and grading.sources == []
 
 

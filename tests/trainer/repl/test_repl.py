@@ -441,5 +441,5 @@ def test_in_a_session_ctrl_n_goes_on_after_a_pass(mha, grading, _drill_home):
         pipe.send_text("\x0e")
 
     _, outcome = run_repl(mha, grading, _drill_home, script,
-                          options=ReplOptions(mode="warmup", in_session=True, label="warm-up 1/3"))
+                          options=ReplOptions(mode="warmup", in_flow=True, label="warm-up 1/3"))
     assert outcome.status == "passed" and not outcome.stop

@@ -517,7 +517,7 @@ def test_team_run_in_the_repl_uses_the_session_clock_and_seed(app, tmp_path, mon
     seen = []
 
     def fake_run_drill(spec, grading, options, clk):
-        seen.append((spec.id, options.mode, options.seed, options.deadline, options.session_id, clk))
+        seen.append((spec.id, options.mode, options.seed, options.deadline, options.flow_id, clk))
         clk.advance(31 * 60)  # the whole session's time goes on the first drill
         return DrillOutcome(spec.id, "passed", verdict="pass", seconds=31 * 60, attempts=2, hints=1,
                             traps=["no-scale"])
