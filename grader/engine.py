@@ -23,7 +23,8 @@ from grader.judge.compare import Verdict, compare_call
 from grader.dims import confirmed_labels, explain_shape
 from grader.judge.invariants import first_problem
 from grader.report import CaseResult, Report, worst
-from grader.spec import Catalogue, Spec, load_catalogue
+from grader.catalogue import Catalogue, load_catalogue
+from grader.spec import Spec
 
 _ALLOC = re.compile(r"tried to allocate (\d+) bytes")
 _SIGNALS = {11: "SIGSEGV (segmentation fault)", 6: "SIGABRT (abort)", 7: "SIGBUS", 8: "SIGFPE", 4: "SIGILL",

@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 import torch
 
-from grader.sandbox.channel import FAKE_CALL  # noqa: F401 - the call index the child announces for the fake checks
+from grader.fake import FAKE_CALL  # noqa: F401 - the call index the child announces for the fake checks
 from grader.fake.meter import TooManyOps, fast_refusals, ints, is_device_mix, make_meter, needs_values
 
 MAX_OPS = 3_000  # tensor operations per fake run: more means a Python loop over a production-size dim

@@ -18,11 +18,13 @@ import os
 import stat
 from typing import BinaryIO
 
+from grader.errors import UsageError
+
 KIB = 1024
 MIB = 1024 * KIB
 
 
-class UnreadableFile(Exception):
+class UnreadableFile(UsageError):
     """A path that cannot be read as a regular file within the cap; ``reason`` is in words."""
 
     def __init__(self, path: object, reason: str, *, missing: bool = False) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import typer
 from typer._click.core import Context  # typer vendors click: its Group.invoke takes this Context
@@ -89,7 +89,7 @@ def status(ctx: typer.Context,
     today, the streak and the next suggested command."""
     if ctx.invoked_subcommand is not None:
         return
-    from trainer.cli.progress import local_now, status_lines  # a command module: it imports this one
+    from trainer.cli.status import local_now, status_lines
 
     for line in status_lines(local_now()):
         typer.echo(line)
@@ -97,13 +97,6 @@ def status(ctx: typer.Context,
 
 def no_color() -> bool:
     return bool(os.environ.get("NO_COLOR"))
-
-
-def usage_error(message: str) -> NoReturn:
-    """A usage problem: the reason on stderr (control characters made visible: it often
-    quotes a path or an argument), exit status 2 (CLI.md)."""
-    typer.echo(f"drill: {printable(message)}", err=True)
-    raise typer.Exit(2)
 
 
 def emit(text: str, output: Path | None, what: str) -> None:

@@ -37,7 +37,7 @@ pytestmark = [pytest.mark.slow,  # attacks the sandbox
 @pytest.fixture(scope="module")
 def toy_grader():
     from grader.engine import Grader
-    from grader.spec import load_catalogue
+    from grader.catalogue import load_catalogue
 
     grader = Grader(load_catalogue([TOY]), limits=FAST)
     grader.prepared(grader.spec(DRILL), SEED)  # build the cases once

@@ -21,7 +21,8 @@ import yaml
 from typer.testing import CliRunner
 
 from grader.spec import safe_yaml
-from grader.spec import SpecError, load_catalogue
+from grader.catalogue import load_catalogue
+from grader.spec import SpecError
 from grader.spec.parse import parse_spec
 from grader.spec.userfile import UnreadableFile, read_bytes, read_text
 from trainer.text.markup import md_text, printable
