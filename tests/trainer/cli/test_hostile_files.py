@@ -77,7 +77,7 @@ def test_dev_zero_folder_and_oversized_files_are_refused(tmp_path):
         read_bytes(tmp_path, 1024)
     big = tmp_path / "big.py"
     big.write_bytes(b"x" * 2048)
-    with pytest.raises(UnreadableFile, match="over the 1.0 KB limit"):
+    with pytest.raises(UnreadableFile, match="over the 1.0 KiB limit"):
         read_bytes(big, 1024)
     with pytest.raises(UnreadableFile, match="no such file") as info:
         read_text(tmp_path / "absent.py", 1024)
