@@ -25,13 +25,14 @@ from grader.spec import SpecError
 from grader.spec.userfile import SOLUTION_LIMIT, read_text
 from trainer.practice.attempts import attempt_from
 from trainer.cli.app import app, no_color
-from trainer.cli.catalogue import complete_drill_id, get_spec_or_exit
+from trainer.cli.catalogue import complete_drill_id, load_catalogue_or_exit
 from trainer.text.markup import printable
 from trainer.paths import drill_roots
 from trainer.practice.sittings import SittingRecorder
 from trainer.text.verdict import ansi, render
 
 if TYPE_CHECKING:
+    from grader.catalogue import Catalogue
     from grader.report import Report
     from grader.spec import Spec
 
@@ -58,7 +59,8 @@ def check(
     device: str = typer.Option("cpu", "--device", help="cpu, or cuda: run the cases on a real GPU (needs one)"),
 ) -> None:
     """Grade solution files once: no REPL, no progress recorded unless --record."""
-    spec = get_spec_or_exit(drill_id)
+    cat = load_catalogue_or_exit()  # parsed (or read from the cache) once: the grader gets this one
+    spec = cat.get(drill_id)
     sources = _read_sources(files)
     if device not in ("cpu", "cuda"):
         raise UsageError(f"--device {printable(device)}: use cpu or cuda")
@@ -66,7 +68,7 @@ def check(
         _check_in_fresh_process(drill_id, files, as_json, seed, record, verbose)
     reports: list = []
     try:
-        _check_all(spec, files, sources, reports, as_json, seed, record, verbose, device)
+        _check_all(spec, files, sources, reports, as_json, seed, record, verbose, device, cat)
     except KeyboardInterrupt:
         left = len(files) - len(reports)
         typer.echo(f"\ndrill check: stopped (Ctrl-C); {len(reports)} of {len(files)} file(s) graded, "
@@ -76,10 +78,10 @@ def check(
 
 
 def _check_all(spec: Spec, files: list[Path], sources: list[str], reports: list[Report], as_json: bool, seed: int | None,
-               record: bool, verbose: bool, device: str = "cpu") -> None:
+               record: bool, verbose: bool, device: str = "cpu", catalogue: Catalogue | None = None) -> None:
     from grader.engine import Grader  # heavy import only now
 
-    grader = Grader(device=device)
+    grader = Grader(catalogue, device=device)
     sitting = _sitting() if record else None
     for path, source in zip(files, sources):
         started = datetime.now(timezone.utc)
