@@ -40,7 +40,7 @@ class Grader:
         self._prepared: OrderedDict[tuple[str, int, bool], Prepared] = OrderedDict()
         self._ban_places: dict[str, list[tuple[str, str, str]]] = {}
         self._count_places: dict[str, list[tuple[str, str, str]]] = {}
-        self._fake_plans: dict[str, Any] = {}  # drill id -> grader.fake.checks.Plan (issue 14)
+        self._fake_plans: dict[str, Any] = {}  # drill id -> grader.fake.checks.Plan (device case, memory at scale)
         self._cache_size = cache_size
 
     # ------------------------------------------------------------ caches

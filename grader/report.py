@@ -1,4 +1,4 @@
-"""What a grading run says: the one verdict model (CLI.md), torch-free.
+"""What a grading run says: the one verdict model (docs/CLI.md), torch-free.
 
 Every screen and every store path reads a `Report`: `drill check` builds
 one in-process, the worker sends `to_dict(wire=True)` and the client rebuilds
@@ -13,7 +13,7 @@ from typing import Any
 
 
 class Verdict(str, Enum):
-    """A case's or a run's verdict, most severe first (CLI.md). A `str`, so JSON,
+    """A case's or a run's verdict, most severe first (docs/CLI.md). A `str`, so JSON,
     SQL and comparisons with plain strings ("pass") keep working."""
 
     INTERNAL = "internal"
@@ -190,7 +190,7 @@ class Report:
     first_failure = shown_case
 
     def to_dict(self, wire: bool = False) -> dict[str, Any]:
-        """CLI.md's `check --json` object; `wire=True` adds what only the renderers need
+        """The `check --json` object of docs/CLI.md; `wire=True` adds what only the renderers need
         (the trap's why, what the solution printed) for the worker's answer."""
         out: dict[str, Any] = {}
         if self.file is not None:

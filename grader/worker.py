@@ -18,7 +18,7 @@ Then, for each request (every request may carry an "id", echoed back)::
 
     {"id": 1, "op": "grade", "drill": "mha-padding", "source": "...",
      "filename": "<buffer>", "seed": 11}          # seed null: this worker's seed for the drill
-    -> {"id": 1, "ok": true, "report": {...Report.to_dict(wire=True): CLI.md's
+    -> {"id": 1, "ok": true, "report": {...Report.to_dict(wire=True): docs/CLI.md's
         object plus the trap's "why", "output" (what it printed) and "alone"}}
 
     {"id": 2, "op": "ping"}                       -> {"id": 2, "ok": true, "pid": 123, "protocol": 1}

@@ -1,5 +1,5 @@
 """Fake tensors: does a function run with its inputs on a GPU, and how much
-memory does it need at production sizes? (issue 14)
+memory does it need at production sizes? (docs/DRILLS.md: `scale:`; docs/CLI.md: the device and scale cases)
 
 The one module that touches torch's private fake-tensor API
 (`torch._subclasses.fake_tensor.FakeTensorMode`). A fake tensor has a shape,

@@ -179,7 +179,7 @@ def validate(
             problems.extend(exc.problems)
     if not quiet:
         sys.stderr.write("\n" if show_bar else "")
-    for line in checks:  # issue 14: the device case and memory at scale, per function
+    for line in checks:  # the device case and memory at scale, per function (grader.fake)
         typer.echo(printable(line))
     elapsed = time.monotonic() - t0
     if problems:
