@@ -11,6 +11,7 @@ from typer._click.core import Context  # typer vendors click: its Group.invoke t
 from typer._click.formatting import HelpFormatter
 from typer.core import TyperGroup
 
+from grader.errors import DrillError
 from trainer.cli.errors import domain_errors
 from trainer.files import write_atomically
 from trainer.text.fold import terminal_width
@@ -108,6 +109,5 @@ def emit(text: str, output: Path | None, what: str) -> None:
     try:
         write_atomically(output, text)
     except OSError as exc:
-        typer.echo(f"drill: cannot write {printable(output)}: {exc.strerror or exc}", err=True)
-        raise typer.Exit(1) from None
+        raise DrillError(f"cannot write {printable(output)}: {exc.strerror or exc}") from None
     typer.echo(f"wrote {what} to {printable(output)}", err=True)

@@ -16,7 +16,7 @@ from typing import Any, Optional
 
 import typer
 
-from grader.errors import UnknownDrill, UsageError, unknown_drill_message
+from grader.errors import DrillError, UnknownDrill, UsageError, unknown_drill_message
 from grader.spec.userfile import IMPORT_LIMIT, UnreadableFile, decode_text, read_bytes, read_stream
 from trainer.cli.app import app
 from trainer.cli.catalogue import complete_drill_id
@@ -68,8 +68,7 @@ def export_command(
     try:
         write_atomically(target, text)
     except OSError as exc:
-        typer.echo(f"drill: cannot write {printable(target)}: {exc.strerror or exc}", err=True)
-        raise typer.Exit(1) from None
+        raise DrillError(f"cannot write {printable(target)}: {exc.strerror or exc}") from None
     typer.echo(f"Exported {plural(len(data['attempts']), 'attempt')}, {plural(len(data['cards']), 'card')} and "
                f"{plural(len(data['sessions']), 'session')} to {printable(target)}.")
 
@@ -170,8 +169,7 @@ def restore_command(
         return
     chosen = backup or (backups[0] if backups else None)
     if chosen is None:
-        typer.echo("drill: no backups yet; nothing to restore.", err=True)
-        raise typer.Exit(1)
+        raise DrillError("no backups yet; nothing to restore.")
     if not chosen.is_file():
         raise UsageError(f"no backup file {chosen}")
     if not yes and not _confirm(f"Replace the progress database with {chosen}?"):

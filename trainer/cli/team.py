@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Callable, List, Optional
 
 import typer
 
-from grader.errors import UsageError
+from grader.errors import DrillError, UsageError
 import trainer.repl.grading as repl_grading
 from grader.spec.userfile import SESSION_LIMIT, SOLUTION_LIMIT, UnreadableFile, read_bytes, read_text
 from trainer.practice.attempts import attempt_from
@@ -150,8 +150,7 @@ def _save(path: Path, result: MemberResult) -> None:
     try:
         write_atomically(path, results_json(result), mode=SHARED_MODE)
     except OSError as exc:
-        _warn(f"cannot write {path}: {exc.strerror or exc}")
-        raise typer.Exit(1) from None
+        raise DrillError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def case_hash(grading: Grading, drill: str, seed: int) -> str | None:
