@@ -132,8 +132,6 @@ def _shape(value: Any) -> None:
             raise ProtocolError("a size out of range")
 
 
-
-
 class Channel:
     """Checks the frames of one run in order and records them on a ChildOutcome.
 
