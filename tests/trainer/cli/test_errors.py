@@ -106,3 +106,19 @@ def test_the_edge_prints_a_raised_usage_error_and_lets_a_bug_through():
     assert (result.exit_code, result.stderr) == (2, "drill: no such thing; try another\n")
     result = CliRunner().invoke(demo, ["bug"])
     assert isinstance(result.exception, KeyError)  # not dressed up as a domain error
+
+
+def test_unknown_drill_is_one_error_from_the_catalogue_and_the_worker_client():
+    import grader.catalogue
+    import grader.worker
+    from grader.errors import UnknownDrill, UsageError
+
+    assert grader.catalogue.UnknownDrill is UnknownDrill and grader.worker.UnknownDrill is UnknownDrill
+    assert issubclass(UnknownDrill, UsageError) and not hasattr(grader.worker, "UnknownDrillError")
+    cat = grader.catalogue.Catalogue({}, [])
+    try:
+        cat.get("nope")
+    except UnknownDrill as exc:
+        assert exc.lines == ["unknown drill id 'nope'; `drill list` shows every id"] and exc.exit_code == 2
+    else:
+        raise AssertionError("no UnknownDrill")
