@@ -33,7 +33,7 @@ def ms(seconds: float) -> str:
 
 
 def reference_source(drill: str) -> tuple[str, str]:
-    from grader.spec import load_catalogue
+    from grader.catalogue import load_catalogue
 
     spec = load_catalogue().get(drill)
     return Path(spec.reference_path).read_text(encoding="utf-8"), str(spec.reference_path)

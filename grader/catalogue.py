@@ -9,13 +9,17 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from grader.errors import UnknownDrill, unknown_drill_message
 
 if TYPE_CHECKING:
-    from grader.spec import Spec
+    from grader.spec.records import Spec
 
-# grader.spec re-exports this module's names, so it is imported when a catalogue is
-# loaded, not at import time (either module may be imported first).
+__all__ = ["Catalogue", "UnknownDrill", "builtin_drill_root", "load_catalogue", "spec_files",
+           "unknown_drill_message"]
+# The parser is imported when a catalogue is loaded, not with this module: `drill list`
+# reads the cached catalogue and should not pay for the parser and its YAML reader.
 
 
 def builtin_drill_root() -> Path:
@@ -56,8 +60,8 @@ def spec_files(roots: list[Path] | None = None) -> list[Path]:
 def load_catalogue(roots: list[Path] | None = None, *, strict: bool = False) -> Catalogue:
     """Load every spec under the roots (None: `default_roots()`). Broken files are collected in `errors` and, grouped by file, in
     `broken` (or raised when strict); a broken file never stops the others from loading."""
-    from grader.spec import SpecError
     from grader.spec.parse import parse_spec
+    from grader.spec.records import SpecError
 
     specs: dict[str, Spec] = {}
     errors: list[str] = []
@@ -102,15 +106,3 @@ class Catalogue:
         return self.specs[drill_id]
 
 
-def unknown_drill_message(drill_id: str, known: Any) -> str:
-    """The one message for a drill id the catalogue lacks, everywhere: with the closest
-    ids when there are any, else a pointer to `drill list`."""
-    import difflib
-
-    close = difflib.get_close_matches(str(drill_id), list(known), n=3)
-    hint = f"did you mean {', '.join(close)}?" if close else "`drill list` shows every id"
-    return f"unknown drill id {str(drill_id)!r}; {hint}"
-
-
-class UnknownDrill(LookupError):
-    pass

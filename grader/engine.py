@@ -22,8 +22,9 @@ from grader.cases.prepare import Call, ExpectedRaise, Prepared, new_seed, prepar
 from grader.judge.compare import Verdict, compare_call
 from grader.dims import confirmed_labels, explain_shape
 from grader.judge.invariants import first_problem
-from grader.report import CaseResult, Report, worst
-from grader.spec import Catalogue, Spec, load_catalogue
+from grader.report import CaseResult, Report, bytes_text, exception_text, worst
+from grader.catalogue import Catalogue, load_catalogue
+from grader.spec import Spec
 
 _ALLOC = re.compile(r"tried to allocate (\d+) bytes")
 _SIGNALS = {11: "SIGSEGV (segmentation fault)", 6: "SIGABRT (abort)", 7: "SIGBUS", 8: "SIGFPE", 4: "SIGILL",
@@ -39,7 +40,7 @@ class Grader:
         self._prepared: OrderedDict[tuple[str, int, bool], Prepared] = OrderedDict()
         self._ban_places: dict[str, list[tuple[str, str, str]]] = {}
         self._count_places: dict[str, list[tuple[str, str, str]]] = {}
-        self._fake_plans: dict[str, Any] = {}  # drill id -> grader.fake.checks.Plan (issue 14)
+        self._fake_plans: dict[str, Any] = {}  # drill id -> grader.fake.checks.Plan (device case, memory at scale)
         self._cache_size = cache_size
 
     # ------------------------------------------------------------ caches
@@ -159,7 +160,7 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
     run_message = ""
     if outcome.load_error:
         exc = outcome.load_error
-        run_message = _exception_text(exc, at_load=True)
+        run_message = exception_text(exc, at_load=True)
     stopped_at = outcome.timeout_call
     for call in prep.calls:
         res = _judge_call(prep, call, outcome, limits)
@@ -201,7 +202,7 @@ def _judge_call(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome, limit
     spec = prep.spec
     if outcome.load_error:
         res.verdict, res.line = "error", outcome.load_error.get("line")
-        res.message = _exception_text(outcome.load_error, at_load=True)
+        res.message = exception_text(outcome.load_error, at_load=True)
         return res
     if call.function.name in outcome.missing:
         res.verdict = "missing"
@@ -219,7 +220,7 @@ def _judge_call(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome, limit
     if got.status == "raised":
         res = _judge_raise(spec, call, got.exc or {}, res)
         if res.verdict == "memory" and "asked for" not in res.message:
-            res.message += f" (more than the {_human_bytes(limits.memory_bytes)} allowed on top of the starting size)"
+            res.message += f" (more than the {bytes_text(limits.memory_bytes)} allowed on top of the starting size)"
         return res
     if got.modified:
         res.verdict = "wrong"
@@ -320,8 +321,8 @@ def _not_finished(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome, lim
     running, here = _while_running(prep, call, outcome)
     if outcome.memory_killed:
         res.verdict = "memory"
-        res.message = (f"used {_human_bytes(outcome.memory_peak)} of resident memory (more than the "
-                       f"{_human_bytes(limits.rss_bytes or limits.memory_bytes)} allowed) {running} and was stopped")
+        res.message = (f"used {bytes_text(outcome.memory_peak)} of resident memory (more than the "
+                       f"{bytes_text(limits.rss_bytes or limits.memory_bytes)} allowed) {running} and was stopped")
         if not here:
             res.message = "not run: the solution " + res.message
         return res
@@ -388,7 +389,7 @@ def _judge_raise(spec: Spec, call: Call, exc: dict, res: CaseResult) -> CaseResu
             res.verdict = "pass"
             return res
         res.verdict = "error"
-        res.message = f"expected {' or '.join(call.expected.types)}, but it raised {_exception_text(exc)}"
+        res.message = f"expected {' or '.join(call.expected.types)}, but it raised {exception_text(exc)}"
         return res
     msg = str(exc.get("message", ""))
     alloc = _ALLOC.search(msg)
@@ -398,31 +399,11 @@ def _judge_raise(spec: Spec, call: Call, exc: dict, res: CaseResult) -> CaseResu
         return res
     if any(t in mro for t in call.function.raises):
         res.verdict = "wrong"
-        res.message = f"raised {_exception_text(exc)} on a case that has an answer"
+        res.message = f"raised {exception_text(exc)} on a case that has an answer"
         return res
     res.verdict = "error"
-    res.message = _exception_text(exc)
+    res.message = exception_text(exc)
     return res
-
-
-def _exception_text(exc: dict, at_load: bool = False) -> str:
-    etype = exc.get("type", "Exception")
-    msg = str(exc.get("message", "")).strip()
-    first = msg.splitlines()[0] if msg else ""
-    text = f"{etype}: {first}" if first else str(etype)
-    line = exc.get("line")
-    if line:
-        src = exc.get("text") or ""
-        text += f" (line {line}" + (f": {src}" if src else "") + ")"
-    if at_load and etype in ("SyntaxError", "IndentationError", "TabError"):
-        first = re.sub(r"\s*\([^()]*, line \d+\)$", "", first)  # the file and line are said once, below
-        text = f"{etype}: {first}" if first else str(etype)
-        if line:
-            src = exc.get("text") or ""
-            text += f" at line {line}" + (f": {src}" if src else "")
-    elif at_load:
-        text = "while loading the file: " + text
-    return text
 
 
 def _memory_text(call: Call, nbytes: int | None, exc: dict) -> str:
@@ -430,18 +411,11 @@ def _memory_text(call: Call, nbytes: int | None, exc: dict) -> str:
     where = f" at line {line}" if line else ""
     if nbytes is None:
         return f"ran out of memory{where} on case {call.case.name}"
-    text = f"asked for {_human_bytes(nbytes)}{where} on case {call.case.name}"
+    text = f"asked for {bytes_text(nbytes)}{where} on case {call.case.name}"
     culprit = _broadcast_culprit(call, nbytes)
     if culprit:
         text += f": that is {culprit}, an accidental outer broadcast"
     return text
-
-
-def _human_bytes(n: int) -> str:
-    for unit, size in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
-        if n >= size:
-            return f"{n / size:.1f} {unit}"
-    return f"{n} bytes"
 
 
 def _broadcast_culprit(call: Call, nbytes: int) -> str:

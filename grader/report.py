@@ -1,4 +1,4 @@
-"""What a grading run says: the one verdict model (CLI.md), torch-free.
+"""What a grading run says: the one verdict model (docs/CLI.md), torch-free.
 
 Every screen and every store path reads a `Report`: `drill check` builds
 one in-process, the worker sends `to_dict(wire=True)` and the client rebuilds
@@ -13,7 +13,7 @@ from typing import Any
 
 
 class Verdict(str, Enum):
-    """A case's or a run's verdict, most severe first (CLI.md). A `str`, so JSON,
+    """A case's or a run's verdict, most severe first (docs/CLI.md). A `str`, so JSON,
     SQL and comparisons with plain strings ("pass") keep working."""
 
     INTERNAL = "internal"
@@ -190,7 +190,7 @@ class Report:
     first_failure = shown_case
 
     def to_dict(self, wire: bool = False) -> dict[str, Any]:
-        """CLI.md's `check --json` object; `wire=True` adds what only the renderers need
+        """The `check --json` object of docs/CLI.md; `wire=True` adds what only the renderers need
         (the trap's why, what the solution printed) for the worker's answer."""
         out: dict[str, Any] = {}
         if self.file is not None:
@@ -251,3 +251,51 @@ def _int_list(value: Any) -> list[int] | None:
     if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
         return None
     return list(value)
+
+
+# ---------------------------------------------------------------- words every message uses
+
+
+def bytes_text(n: float) -> str:
+    """A byte count in binary units, the one way every message writes one: `37.3 GiB`,
+    `256 MiB`, `512 bytes` (one decimal below 100 of a unit)."""
+    for unit, size in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= size:
+            value = n / size
+            return f"{value:.1f} {unit}" if value < 100 else f"{value:.0f} {unit}"
+    return f"{int(n)} bytes"
+
+
+def exception_where(exc: dict) -> str:
+    """Where a solution's exception (grader.sandbox.describe_exception's dict) was raised:
+    `line 3 (x.sum(0))`, or "" when it does not say."""
+    line = exc.get("line")
+    if not line:
+        return ""
+    text = exc.get("text") or ""
+    return f"line {line}" + (f" ({text})" if text else "")
+
+
+def exception_text(exc: dict, at_load: bool = False) -> str:
+    """A solution's exception in one line, the one way every message writes one:
+    `IndexError: index 5 is out of bounds (line 3: x[5])`. `at_load`: raised while the
+    file loaded, so a SyntaxError says its line once and anything else says so."""
+    import re
+
+    etype = exc.get("type", "Exception")
+    msg = str(exc.get("message", "")).strip()
+    first = msg.splitlines()[0] if msg else ""
+    text = f"{etype}: {first}" if first else str(etype)
+    line = exc.get("line")
+    if line:
+        src = exc.get("text") or ""
+        text += f" (line {line}" + (f": {src}" if src else "") + ")"
+    if at_load and etype in ("SyntaxError", "IndentationError", "TabError"):
+        first = re.sub(r"\s*\([^()]*, line \d+\)$", "", first)  # the file and line are said once, below
+        text = f"{etype}: {first}" if first else str(etype)
+        if line:
+            src = exc.get("text") or ""
+            text += f" at line {line}" + (f": {src}" if src else "")
+    elif at_load:
+        text = "while loading the file: " + text
+    return text

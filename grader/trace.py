@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from grader import sandbox
 from grader.dims import name_axis, shape_names
+from grader.report import exception_text
 from grader.sandbox.solution import new_module, run_source
 
 if TYPE_CHECKING:
@@ -87,12 +88,7 @@ def _gpu_lines(plan: Any, call: dict[str, Any]) -> None:
 
 
 def _error_text(exc: Any) -> str:
-    if not isinstance(exc, dict):
-        return str(exc)
-    text = f"{exc.get('type', 'Error')}: {str(exc.get('message', '')).splitlines()[0] if exc.get('message') else ''}".rstrip(": ")
-    if exc.get("line"):
-        text += f" (line {exc['line']}" + (f": {exc['text']}" if exc.get("text") else "") + ")"
-    return text
+    return exception_text(exc) if isinstance(exc, dict) else str(exc)
 
 
 # ------------------------------------------------------------------ child side

@@ -18,7 +18,7 @@ Then, for each request (every request may carry an "id", echoed back)::
 
     {"id": 1, "op": "grade", "drill": "mha-padding", "source": "...",
      "filename": "<buffer>", "seed": 11}          # seed null: this worker's seed for the drill
-    -> {"id": 1, "ok": true, "report": {...Report.to_dict(wire=True): CLI.md's
+    -> {"id": 1, "ok": true, "report": {...Report.to_dict(wire=True): docs/CLI.md's
         object plus the trap's "why", "output" (what it printed) and "alone"}}
 
     {"id": 2, "op": "ping"}                       -> {"id": 2, "ok": true, "pid": 123, "protocol": 1}
@@ -59,7 +59,7 @@ turns an unanswerable grade into a report with verdict ``internal``::
     client.wait_ready()                         # the hello (what is enforced)
     client.close()                              # never waits on a request in flight
 
-`grade` raises `UnknownDrillError` (a LookupError) for an unknown drill id.
+`grade` raises grader.errors.UnknownDrill, the catalogue's own error, for an unknown drill id.
 """
 from __future__ import annotations
 
@@ -75,6 +75,7 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
+from grader.errors import UnknownDrill
 from grader.report import Report, internal_report
 
 PROTOCOL = 1
@@ -112,8 +113,6 @@ class Worker:
         handler = getattr(self, f"op_{op}", None) if isinstance(op, str) else None
         if handler is None:
             return {"id": rid, "ok": False, "error": f"unknown op {op!r}"}
-        from grader.spec import UnknownDrill
-
         try:
             answer = handler(request)
         except UnknownDrill as exc:
@@ -241,10 +240,6 @@ def main() -> int:
 # ===================================================================== client
 
 
-class UnknownDrillError(LookupError):
-    """The worker does not know this drill id (a usage problem, not a grader fault)."""
-
-
 class WorkerError(Exception):
     """The worker could not answer (it died twice, timed out, or never started)."""
 
@@ -313,7 +308,7 @@ class WorkerClient:
         if answer.get("ok") and isinstance(answer.get("report"), dict):
             return Report.from_dict(answer["report"])
         if answer.get("kind") == "usage":
-            raise UnknownDrillError(str(answer.get("error")))
+            raise UnknownDrill(str(answer.get("error")))  # the catalogue's own error, its message kept
         return internal_report(drill_id, seed, f"the grader could not answer: {answer.get('error')}",
                                time.monotonic() - t0)
 

@@ -3,9 +3,10 @@
 Every timed flow (the REPL, warm-up, mock, team run) and the store take their
 time from here so that tests can drive it by hand: ``Clock`` gives a monotonic
 reading for durations and a UTC wall clock for records; ``MonotonicClock`` is
-the part a countdown needs; ``Now`` is the part the store and the scheduler
-need (a function returning the current UTC time). ``SystemClock`` is the real
-one, ``FakeClock`` the one tests move.
+the part a countdown needs; ``Now`` is a clock's wall-clock part alone, what
+the store and the scheduler take (``clock.now``, or ``utc_now``, a function
+returning the current UTC time). ``SystemClock`` is the real one, ``FakeClock``
+the one tests move.
 
 ``mmss`` is how every screen and report writes a duration: ``1:05``, and
 ``1:02:05`` from an hour up. Torch-free and import-light: the CLI loads it on
@@ -17,7 +18,12 @@ import time
 from datetime import datetime, timedelta, timezone
 from typing import Callable, Protocol
 
-Now = Callable[[], datetime]  # the wall clock alone: the current time, zone-aware UTC
+Now = Callable[[], datetime]  # a clock's `now` alone: the current time, zone-aware UTC
+
+
+def utc_now() -> datetime:
+    """The real wall clock: now, aware, in UTC (the `Now` of SystemClock)."""
+    return datetime.now(timezone.utc)
 
 
 class MonotonicClock(Protocol):
@@ -37,7 +43,7 @@ class SystemClock:
         return time.monotonic()
 
     def now(self) -> datetime:
-        return datetime.now(timezone.utc)
+        return utc_now()
 
 
 class FakeClock:

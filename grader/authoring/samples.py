@@ -112,7 +112,7 @@ def report_problems(path: Path, source: str, report: Report) -> list[str]:
 
 
 def _device_problems(at: str, report: Report) -> list[str]:
-    """bad_device_*: correct on a CPU, mixes CPU tensors with GPU inputs (issue 14)."""
+    """bad_device_*: correct on a CPU, mixes CPU tensors with GPU inputs (the device case, grader.fake)."""
     device = [c for c in report.cases if c.name == "device" and c.verdict == "error"]
     if not device:
         return [f"{at} a bad_device_ file must fail the device case with an error; it does not "

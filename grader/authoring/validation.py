@@ -1,6 +1,6 @@
 """`drill validate` for one drill: the reference passes its oracle on every case,
 every trap is rejected (and named as itself), the empty skeleton fails, the
-coverage rules of DRILLS.md hold, and the sample solutions beside the drill do
+coverage rules of docs/DRILLS.md hold, and the sample solutions beside the drill do
 what their names say (grader.authoring.samples). Problems name file, line and field.
 
 The tests call these same functions (tests/drills/test_drills.py,

@@ -1,5 +1,5 @@
 """Fake tensors: does a function run with its inputs on a GPU, and how much
-memory does it need at production sizes? (issue 14)
+memory does it need at production sizes? (docs/DRILLS.md: `scale:`; docs/CLI.md: the device and scale cases)
 
 The one module that touches torch's private fake-tensor API
 (`torch._subclasses.fake_tensor.FakeTensorMode`). A fake tensor has a shape,
@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 import torch
 
-from grader.sandbox.channel import FAKE_CALL  # noqa: F401 - the call index the child announces for the fake checks
+from grader.fake import FAKE_CALL  # noqa: F401 - the call index the child announces for the fake checks
 from grader.fake.meter import TooManyOps, fast_refusals, ints, is_device_mix, make_meter, needs_values
 
 MAX_OPS = 3_000  # tensor operations per fake run: more means a Python loop over a production-size dim

@@ -1,4 +1,4 @@
-"""A real GPU, when there is one: `drill check --device cuda` (issue 14).
+"""A real GPU, when there is one: `drill check --device cuda` (docs/CLI.md).
 
 The sandbox child copies each call's inputs to cuda:0, runs the solution
 there and copies its outputs back to the CPU for the usual comparison, so

@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 from grader.dims import name_axis, shape_names, shape_text
-from grader.report import CaseResult
+from grader.report import CaseResult, bytes_text, exception_where
 
 FIX = "device=x.device, x.new_zeros(...)/x.new_tensor(...), torch.zeros_like(x), or .to(x)"
 
@@ -66,14 +66,6 @@ def scale_sketches(spec: Any, fn: Any, reference: Any) -> tuple[list[Any] | None
 # --------------------------------------------------------------- words
 
 
-def human_bytes(n: float) -> str:
-    for unit, size in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
-        if n >= size:
-            value = n / size
-            return f"{value:.1f} {unit}" if value < 100 else f"{value:.0f} {unit}"
-    return f"{int(n)} bytes"
-
-
 def sizes_text(sizes: dict[str, int]) -> str:
     return ", ".join(f"{k}={v}" for k, v in sizes.items())
 
@@ -88,7 +80,7 @@ def culprit_text(culprit: list | None, sizes: dict[str, int]) -> str:
         return ""
     text = shape_names(names) if any(not n.isdigit() for n in names) else shape_text(shape)
     article = "an" if text[1:2].upper() in "AEFHILMNORSX" else "a"
-    return f"{article} {text} {culprit[-2]} intermediate of {human_bytes(int(culprit[-1]))}"
+    return f"{article} {text} {culprit[-2]} intermediate of {bytes_text(int(culprit[-1]))}"
 
 
 # ---------------------------------------------------------------- judging
@@ -154,14 +146,6 @@ def _how_stopped(outcome: Any) -> str:
     return "the run on fake tensors ended the process"
 
 
-def _exc_line(exc: dict) -> str:
-    line = exc.get("line")
-    if not line:
-        return ""
-    text = exc.get("text") or ""
-    return f"line {line}" + (f" ({text})" if text else "")
-
-
 def _device_case(fp: Any, plan: Any, run: dict | None) -> tuple[CaseResult | None, str]:
     if run is None:
         return None, ""
@@ -178,7 +162,7 @@ def _device_case(fp: Any, plan: Any, run: dict | None) -> tuple[CaseResult | Non
             res.verdict = "error"
             made = run.get("made_at")
             res.line = made[0] if made else exc.get("line")  # where the fix goes: the line that made the CPU tensor
-            where = _exc_line(exc)
+            where = exception_where(exc)
             text = "with its inputs on a GPU (cuda:0) it mixes devices"
             text += f" at {where}" if where else ""
             text += f": {first}."
@@ -193,12 +177,12 @@ def _device_case(fp: Any, plan: Any, run: dict | None) -> tuple[CaseResult | Non
             from grader.fake.checks import value_reader
 
             what = value_reader(f"{exc.get('type')}: {exc.get('message', '')}")
-            where = _exc_line(exc)
+            where = exception_where(exc)
             return None, (f"device case not checked for {fp.name}(): it reads tensor values "
                           f"({what if len(what) < 90 else exc.get('type')}{', ' + where if where else ''}), "
                           "which fake tensors do not have")
         # any other raise: the real cases show whether the code runs; fake tensors have limits of their own
-        where = _exc_line(exc)
+        where = exception_where(exc)
         return None, (f"device case not checked for {fp.name}(): on fake CUDA tensors at {sizes_text(sizes)} it raised "
                       f"{exc.get('type', 'Exception')}: {first}" + (f" at {where}" if where else ""))
     outputs = run.get("outputs") or []
@@ -269,7 +253,7 @@ def _scale_case(fp: Any, plan: Any, run: dict) -> tuple[CaseResult | None, dict 
     if peak > plan.budget * ref:
         res.verdict = "memory"
         culprit = culprit_text(run.get("culprit"), plan.sizes)
-        res.message = (f"peak {human_bytes(peak)} at {where}; the reference peaks at {human_bytes(ref)}"
+        res.message = (f"peak {bytes_text(peak)} at {where}; the reference peaks at {bytes_text(ref)}"
                        + (f": {culprit}" if culprit else "")
                        + f" (allowed: {plan.budget:g}x the reference; measured on fake tensors, nothing allocated)")
     return res, row, ""
@@ -283,7 +267,7 @@ def _summary(plan: Any, measured: list[dict[str, Any]]) -> dict | None:
         ratio = f"{row['ratio']:.1f}x the reference" if row["ratio"] is not None else "the reference allocates nothing"
         head = f"{row['function']}(): " if len(measured) > 1 else ""
         bound = ", counting data-dependent sizes at their upper bound" if row.get("upper_bound") else ""
-        parts.append(f"{head}{ratio} ({human_bytes(row['peak_bytes'])} vs {human_bytes(row['reference_peak_bytes'])}{bound})")
+        parts.append(f"{head}{ratio} ({bytes_text(row['peak_bytes'])} vs {bytes_text(row['reference_peak_bytes'])}{bound})")
     return {"sizes": dict(plan.sizes), "budget": plan.budget, "functions": measured,
             "text": f"memory at scale ({sizes_text(plan.sizes)}): " + "; ".join(parts)}
 
@@ -301,7 +285,7 @@ def applies(plan: Any) -> list[str]:
     for fp in plan.functions:
         device = "device case: yes" if fp.device else f"device case: no ({fp.why_no_device})"
         if fp.scale:
-            ref = human_bytes(fp.reference_peak or 0)
+            ref = bytes_text(fp.reference_peak or 0)
             budget = f", budget {plan.budget:g}x" if plan.budget else ""
             budget += ", data-dependent sizes at their upper bound" if fp.reference_upper_bound else ""
             scale = f"scale: yes (reference peak {ref} at {sizes_text(plan.sizes)}{budget})"

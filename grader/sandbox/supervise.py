@@ -16,6 +16,7 @@ import time
 from typing import Any
 
 from grader import transport
+from grader.report import bytes_text
 from grader.sandbox import channel
 from grader.sandbox import inputs
 from grader.sandbox import scratch as scratch_dir
@@ -352,5 +353,5 @@ def _work_problem(probe: ChildOutcome, limits: Limits, broken: str | None) -> st
     if probe.threads_killed:
         return f"ran more than {limits.threads} threads"
     if probe.memory_killed:
-        return f"used more than {limits.memory_bytes / 2**30:.1f} GiB of memory"
+        return f"used more than {bytes_text(limits.memory_bytes)} of memory"
     return None

@@ -9,7 +9,7 @@ lines), `schema` (the keys and kinds, once, and the JSON Schema built from
 them), `reader` (schema-backed typed access), `parts` and `parse` (the
 parser), `names` (the torch-free list of built-in generators and oracles)
 and `case_id` (a case's generation fingerprint). The catalogue of every spec
-is `grader.catalogue`; its names are re-exported here for callers.
+is `grader.catalogue`, a layer above: it imports this package, never the other way.
 
 This package must stay free of torch: `drill list` and `drill show` use it. The
 parser is imported from `grader.spec.parse`, not from here: `drill list` reads the
@@ -17,14 +17,6 @@ cached catalogue and should not pay for loading the parser and its YAML reader.
 """
 from __future__ import annotations
 
-from grader.catalogue import (
-    Catalogue,
-    UnknownDrill,
-    builtin_drill_root,
-    load_catalogue,
-    spec_files,
-    unknown_drill_message,
-)
 from grader.dims import check_expr, eval_expr, expr_names
 from grader.spec.records import (
     FLOAT_DTYPES,
@@ -54,8 +46,7 @@ from grader.spec.records import (
 
 __all__ = [
     "FLOAT_DTYPES", "ID_RE", "MASK_DTYPES", "MAX_NUMBER", "MAX_TARGET_SECONDS", "MAX_TIMEOUT", "NAME_RE",
-    "PY_TYPES", "TENSOR_DTYPES", "TOPICS", "ArgSpec", "CaseSpec", "Catalogue", "DimRule", "FunctionSpec",
-    "Invariant", "Quiz", "ReturnSpec", "ScaleSpec", "Spec", "SpecError", "Tolerance", "Trap", "UnknownDrill",
-    "builtin_drill_root", "check_expr", "eval_expr", "expr_names", "load_catalogue",
-    "shape_names", "spec_files", "unknown_drill_message",
+    "PY_TYPES", "TENSOR_DTYPES", "TOPICS", "ArgSpec", "CaseSpec", "DimRule", "FunctionSpec",
+    "Invariant", "Quiz", "ReturnSpec", "ScaleSpec", "Spec", "SpecError", "Tolerance", "Trap",
+    "check_expr", "eval_expr", "expr_names", "shape_names",
 ]

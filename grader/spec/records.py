@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from grader.errors import DrillError
+
 TOPICS = ("broadcasting", "attention", "ragged", "gather-scatter", "images-boxes", "einsum-and-rest")
 FLOAT_DTYPES = ("float32", "float16", "float64", "bfloat16")
 MASK_DTYPES = ("bool", "int64", "float32")
@@ -26,12 +28,15 @@ MAX_TARGET_SECONDS = 86400
 MAX_NUMBER = 9999
 
 
-class SpecError(Exception):
-    """One or more problems in spec files; `problems` holds one line each."""
+class SpecError(DrillError):
+    """One or more problems in spec files; `problems` holds one line each (a usage problem:
+    the spec named or found is not a drill)."""
+
+    exit_code = 2
 
     def __init__(self, problems: list[str]):
         self.problems = list(problems)
-        super().__init__("\n".join(self.problems))
+        super().__init__(self.problems)
 
 
 # ---------------------------------------------------------------- records

@@ -9,7 +9,7 @@ the read stops at the cap plus one byte, so
 ``/dev/zero`` or a file that grows while being read cannot exhaust memory.
 
 Problems raise `UnreadableFile`, whose message names the path and the reason
-in words ("is a FIFO, not a regular file"; "is 120 MB, over the 1 MB limit").
+in words ("is a FIFO, not a regular file"; "is 120 MiB, over the 1.0 MiB limit").
 """
 from __future__ import annotations
 
@@ -18,11 +18,14 @@ import os
 import stat
 from typing import BinaryIO
 
+from grader.errors import UsageError
+from grader.report import bytes_text
+
 KIB = 1024
 MIB = 1024 * KIB
 
 
-class UnreadableFile(Exception):
+class UnreadableFile(UsageError):
     """A path that cannot be read as a regular file within the cap; ``reason`` is in words."""
 
     def __init__(self, path: object, reason: str, *, missing: bool = False) -> None:
@@ -30,15 +33,6 @@ class UnreadableFile(Exception):
         self.reason = reason
         self.missing = missing
         super().__init__(f"cannot read {self.path}: {reason}")
-
-
-def size_text(n: int) -> str:
-    """A byte count in the unit a person reads at a glance (binary units, labelled KB/MB/GB)."""
-    for unit, size in (("GB", 1024 ** 3), ("MB", MIB), ("KB", KIB)):
-        if n >= size:
-            value = n / size
-            return f"{value:.0f} {unit}" if value >= 10 else f"{value:.1f} {unit}"
-    return f"{n} bytes"
 
 
 def _kind(mode: int) -> str:
@@ -94,7 +88,7 @@ def read_bytes(path: str | os.PathLike, limit: int) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise UnreadableFile(path, _not_regular(info.st_mode))
         if info.st_size > limit:
-            raise UnreadableFile(path, f"it is {size_text(info.st_size)}, over the {size_text(limit)} limit")
+            raise UnreadableFile(path, f"it is {bytes_text(info.st_size)}, over the {bytes_text(limit)} limit")
         chunks: list[bytes] = []
         total = 0
         while total <= limit:
@@ -109,7 +103,7 @@ def read_bytes(path: str | os.PathLike, limit: int) -> bytes:
             chunks.append(chunk)
             total += len(chunk)
         if total > limit:
-            raise UnreadableFile(path, f"it grew past the {size_text(limit)} limit while being read")
+            raise UnreadableFile(path, f"it grew past the {bytes_text(limit)} limit while being read")
         return b"".join(chunks)
     finally:
         os.close(fd)
@@ -139,7 +133,7 @@ def read_stream(stream: BinaryIO, limit: int, name: str = "stdin") -> bytes:
     if raw is None:
         raw = b""
     if len(raw) > limit:
-        raise UnreadableFile(name, f"it holds more than the {size_text(limit)} limit")
+        raise UnreadableFile(name, f"it holds more than the {bytes_text(limit)} limit")
     return raw
 
 

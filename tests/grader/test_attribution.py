@@ -16,7 +16,7 @@ NEGATE = "\n\ndef negate(x):\n    return -x\n"
 @pytest.fixture(scope="module")
 def toy_grader():
     from grader.engine import Grader
-    from grader.spec import load_catalogue
+    from grader.catalogue import load_catalogue
 
     return Grader(load_catalogue([TOY]))
 

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.worker import UnknownDrillError, WorkerClient
+from grader.errors import UnknownDrill
+from grader.worker import WorkerClient
 
 ROOT = REPO
 TOY = TESTS / "fixtures" / "drills"
@@ -73,7 +74,7 @@ def test_errors_answer_and_never_kill_the_worker(client):
     pid = client.pid
     assert client.request({"op": "no-such-op"})["ok"] is False
     assert client.request({"op": "grade", "drill": "sandbox-toy", "source": 3})["ok"] is False
-    with pytest.raises(UnknownDrillError):
+    with pytest.raises(UnknownDrill):
         client.grade("no-such-drill", CORRECT)
     timeout = client.grade("sandbox-toy", LOOP, seed=5)
     assert timeout.verdict == "timeout"

@@ -8,7 +8,7 @@ import pytest
 from trainer.schedule.plans import PlanError, available_plans, load_plan, next_new_drills, parse_plan
 from trainer.store import NewAttempt, open_store
 
-# The 32 ids of shared/design/DRILLS.md, in catalogue order.
+# The 32 ids of docs/DRILLS.md, in catalogue order.
 DRILL_IDS = [
     "broadcast-rule", "outer-typo", "pairwise-sqdist", "reduction-axes",
     "head-split", "mha-padding", "causal-padding-mask", "mask-value", "cross-attention", "gqa", "kv-cache",

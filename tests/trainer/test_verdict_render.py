@@ -30,7 +30,7 @@ def test_report_round_trips_through_its_dict():
     back = Report.from_dict(report.to_dict(wire=True))
     assert back.to_dict(wire=True) == report.to_dict(wire=True)
     assert back.trap.why == "why it is wrong" and back.shown_case.name == "b"
-    assert "why" not in report.to_dict()["trap"]  # CLI.md's JSON keeps id and message only
+    assert "why" not in report.to_dict()["trap"]  # docs/CLI.md's JSON keeps id and message only
 
 
 def test_from_dict_never_raises_on_garbage():

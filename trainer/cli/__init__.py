@@ -6,11 +6,12 @@ typer, prompt_toolkit and yaml), so `main` imports only the module that owns
 the command on the command line; help, completion and anything it does not
 recognise import them all.
 
-Errors: a domain error (store, plan, team, spec, unknown drill) raised by any
-command becomes its `drill: ...` line and exit status at the one error edge,
-trainer.cli.errors, which DrillGroup.invoke applies to every command (so typer's
-CliRunner sees the same as `drill`); `main` adds what only a real process has:
-closed or broken standard streams, a torch that cannot load, a full disk.
+Errors: a domain error (a grader.errors.DrillError: store, plan, team, spec,
+unknown drill, unreadable file, usage) raised by any command becomes its
+`drill: ...` lines and exit status at the one error edge, trainer.cli.errors, which
+DrillGroup.invoke applies to every command (so typer's CliRunner sees the same as
+`drill`); `main` adds what only a real process has: closed or broken standard
+streams, a torch that cannot load, a full disk.
 """
 from __future__ import annotations
 
@@ -24,13 +25,13 @@ from trainer.cli.app import COMMANDS, app
 MODULES = ("catalogue", "practice", "grading", "reporting", "team", "progress", "doctor", "optimize")
 
 
-STATUS = ""  # no command: the status, which lives with the progress commands
+STATUS = ""  # no command: the status, which the app's callback shows (trainer.cli.status)
 
 
 def _register(command: str | None = None) -> None:
     # Importing a module registers its commands on `app`.
     if command == STATUS:
-        names: tuple[str, ...] = ("progress",)
+        names: tuple[str, ...] = ()
     else:
         names = MODULES if command not in COMMANDS else (COMMANDS[command],)
     for name in names:

@@ -4,13 +4,14 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import typer
 from typer._click.core import Context  # typer vendors click: its Group.invoke takes this Context
 from typer._click.formatting import HelpFormatter
 from typer.core import TyperGroup
 
+from grader.errors import DrillError
 from trainer.cli.errors import domain_errors
 from trainer.files import write_atomically
 from trainer.text.fold import terminal_width
@@ -89,7 +90,7 @@ def status(ctx: typer.Context,
     today, the streak and the next suggested command."""
     if ctx.invoked_subcommand is not None:
         return
-    from trainer.cli.progress import local_now, status_lines  # a command module: it imports this one
+    from trainer.cli.status import local_now, status_lines
 
     for line in status_lines(local_now()):
         typer.echo(line)
@@ -97,13 +98,6 @@ def status(ctx: typer.Context,
 
 def no_color() -> bool:
     return bool(os.environ.get("NO_COLOR"))
-
-
-def usage_error(message: str) -> NoReturn:
-    """A usage problem: the reason on stderr (control characters made visible: it often
-    quotes a path or an argument), exit status 2 (CLI.md)."""
-    typer.echo(f"drill: {printable(message)}", err=True)
-    raise typer.Exit(2)
 
 
 def emit(text: str, output: Path | None, what: str) -> None:
@@ -115,6 +109,5 @@ def emit(text: str, output: Path | None, what: str) -> None:
     try:
         write_atomically(output, text)
     except OSError as exc:
-        typer.echo(f"drill: cannot write {printable(output)}: {exc.strerror or exc}", err=True)
-        raise typer.Exit(1) from None
+        raise DrillError(f"cannot write {printable(output)}: {exc.strerror or exc}") from None
     typer.echo(f"wrote {what} to {printable(output)}", err=True)

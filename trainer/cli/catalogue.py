@@ -6,15 +6,16 @@ from typing import TYPE_CHECKING, Optional, Sequence
 
 import typer
 
+from grader.errors import UsageError
 from grader.spec import TOPICS
 from trainer.catalogue_cache import load_catalogue
 from trainer.clock import mmss as _mmss
-from trainer.cli.app import app, usage_error
+from trainer.cli.app import app
 from trainer.schedule.due import agenda_now, read_agenda, when
 from trainer.text.fold import fold, fold_line, terminal_width
 from trainer.text.ledger import ledger_lines
 from trainer.text.markup import printable
-from trainer.schedule.adapter import utc_now
+from trainer.clock import utc_now
 from trainer.store import database_exists, open_store
 
 if TYPE_CHECKING:
@@ -91,7 +92,7 @@ def list_drills(
     if topic is not None and not specs:
         close = difflib.get_close_matches(topic, list(TOPICS), n=1)
         hint = f"did you mean {close[0]}? " if close else ""
-        usage_error(f"no drills in topic {topic!r}; {hint}topics: {', '.join(TOPICS)}")
+        raise UsageError(f"no drills in topic {topic!r}; {hint}topics: {', '.join(TOPICS)}")
     summaries, agenda = _progress(list(cat.specs))
     due_now = set(agenda.due)
     rows = []

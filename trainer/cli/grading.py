@@ -17,20 +17,22 @@ from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
+from grader.errors import UsageError
 from grader.sandbox import confine
 from grader.catalogue import load_catalogue
 from grader.fake.cuda import CHILD_ENV, cuda_problem
 from grader.spec import SpecError
-from grader.spec.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
+from grader.spec.userfile import SOLUTION_LIMIT, read_text
 from trainer.practice.attempts import attempt_from
-from trainer.cli.app import app, no_color, usage_error
-from trainer.cli.catalogue import complete_drill_id, get_spec_or_exit
+from trainer.cli.app import app, no_color
+from trainer.cli.catalogue import complete_drill_id, load_catalogue_or_exit
 from trainer.text.markup import printable
 from trainer.paths import drill_roots
 from trainer.practice.sittings import SittingRecorder
 from trainer.text.verdict import ansi, render
 
 if TYPE_CHECKING:
+    from grader.catalogue import Catalogue
     from grader.report import Report
     from grader.spec import Spec
 
@@ -39,11 +41,9 @@ def _read_sources(files: list[Path]) -> list[str]:
     sources = []
     for path in files:
         if path.is_dir():
-            usage_error(f"{path} is a folder; give a solution .py file")
-        try:
-            sources.append(read_text(path, SOLUTION_LIMIT))  # regular files only, capped: no FIFO hang
-        except UnreadableFile as exc:
-            usage_error(str(exc))  # usage_error makes control characters visible
+            raise UsageError(f"{path} is a folder; give a solution .py file")
+        # regular files only, capped: no FIFO hang; an UnreadableFile is a usage problem at the edge
+        sources.append(read_text(path, SOLUTION_LIMIT))
     return sources
 
 
@@ -59,15 +59,16 @@ def check(
     device: str = typer.Option("cpu", "--device", help="cpu, or cuda: run the cases on a real GPU (needs one)"),
 ) -> None:
     """Grade solution files once: no REPL, no progress recorded unless --record."""
-    spec = get_spec_or_exit(drill_id)
+    cat = load_catalogue_or_exit()  # parsed (or read from the cache) once: the grader gets this one
+    spec = cat.get(drill_id)
     sources = _read_sources(files)
     if device not in ("cpu", "cuda"):
-        usage_error(f"--device {printable(device)}: use cpu or cuda")
+        raise UsageError(f"--device {printable(device)}: use cpu or cuda")
     if device == "cuda" and os.environ.get("DRILL_CUDA_CHILD") != "1":
         _check_in_fresh_process(drill_id, files, as_json, seed, record, verbose)
     reports: list = []
     try:
-        _check_all(spec, files, sources, reports, as_json, seed, record, verbose, device)
+        _check_all(spec, files, sources, reports, as_json, seed, record, verbose, device, cat)
     except KeyboardInterrupt:
         left = len(files) - len(reports)
         typer.echo(f"\ndrill check: stopped (Ctrl-C); {len(reports)} of {len(files)} file(s) graded, "
@@ -77,10 +78,10 @@ def check(
 
 
 def _check_all(spec: Spec, files: list[Path], sources: list[str], reports: list[Report], as_json: bool, seed: int | None,
-               record: bool, verbose: bool, device: str = "cpu") -> None:
+               record: bool, verbose: bool, device: str = "cpu", catalogue: Catalogue | None = None) -> None:
     from grader.engine import Grader  # heavy import only now
 
-    grader = Grader(device=device)
+    grader = Grader(catalogue, device=device)
     sitting = _sitting() if record else None
     for path, source in zip(files, sources):
         started = datetime.now(timezone.utc)
@@ -107,8 +108,8 @@ def _check_in_fresh_process(drill_id: str, files: list[Path], as_json: bool, see
     so the grading runs in a fresh process whose sandbox children start CUDA themselves (grader.fake.cuda)."""
     problem = cuda_problem()
     if problem:
-        usage_error(f"--device cuda needs a GPU: {problem}. Every check already runs a device case on "
-                    "fake CUDA tensors, without a GPU")
+        raise UsageError(f"--device cuda needs a GPU: {problem}. Every check already runs a device case on "
+                         "fake CUDA tensors, without a GPU")
     argv = [sys.executable, "-m", "trainer", "check", drill_id, *(str(f) for f in files), "--device", "cuda"]
     argv += ["--json"] * as_json + ["--record"] * record + ["--verbose"] * verbose
     argv += ["--seed", str(seed)] if seed is not None else []
@@ -154,12 +155,12 @@ def validate(
     roots = drill_roots()
     if path is not None:
         if not path.exists():
-            usage_error(f"{path} does not exist")
+            raise UsageError(f"{path} does not exist")
         roots = [path]
     cat = load_catalogue(roots)
     problems: list[str] = list(cat.errors)
     if not cat.specs and not problems:
-        usage_error(f"no drill specs found under {path}")
+        raise UsageError(f"no drill specs found under {path}")
     from grader.engine import Grader
     from grader.authoring.validation import fake_checks, validate_drill
 
@@ -178,7 +179,7 @@ def validate(
             problems.extend(exc.problems)
     if not quiet:
         sys.stderr.write("\n" if show_bar else "")
-    for line in checks:  # issue 14: the device case and memory at scale, per function
+    for line in checks:  # the device case and memory at scale, per function (grader.fake)
         typer.echo(printable(line))
     elapsed = time.monotonic() - t0
     if problems:

@@ -13,7 +13,7 @@ import typer
 
 from trainer.cli.app import app
 from trainer.schedule.optimizing import NotEnoughReviews, Point, fit
-from trainer.schedule.adapter import utc_now
+from trainer.clock import utc_now
 from trainer.store import PARAMETERS_KEY, open_store
 
 

@@ -22,7 +22,8 @@ from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.shortcuts import print_formatted_text
 
 import trainer.repl.grading as repl_grading
-from trainer.cli.app import app, usage_error
+from grader.errors import UsageError
+from trainer.cli.app import app
 from trainer.cli.catalogue import complete_drill_id, get_spec_or_exit, load_catalogue_or_exit
 from trainer.cli.timed import Done, open_drill, run_queue
 from trainer.schedule.due import Agenda, agenda_now, clock_time, read_agenda, when
@@ -74,7 +75,7 @@ def _say(text: str) -> None:
 
 def _need_terminal() -> None:
     if not sys.stdin.isatty() or not sys.stdout.isatty():
-        usage_error("this command needs a terminal; use `drill check ID FILE` to grade a file")
+        raise UsageError("this command needs a terminal; use `drill check ID FILE` to grade a file")
 
 
 @app.command("solve")
@@ -288,7 +289,7 @@ def mock(
     drills = choose_mock_drills([(s.id, s.topic) for s in sorted(cat.specs.values(), key=lambda s: s.id)],
                                 weak, count, seed)
     if not drills:
-        usage_error("no drills to choose from")
+        raise UsageError("no drills to choose from")
     _say(f"Mock interview: {len(drills)} drill{'s' if len(drills) != 1 else ''} in {minutes:g} min, seed {seed}. "
                "The clock does not stop; hints, :try and :solution are locked.")
     with open_store() as store:
@@ -327,7 +328,7 @@ def watch_command(
 
     spec = get_spec_or_exit(drill_id)
     if file.is_dir():
-        usage_error(f"{file} is a folder; give a solution .py file")
+        raise UsageError(f"{file} is a folder; give a solution .py file")
     grading = repl_grading.open_grading()
     style = repl_style()
     sitting = WatchSitting(spec.id, float(spec.target_seconds)) if record else None

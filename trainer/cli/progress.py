@@ -1,4 +1,5 @@
-"""Progress commands: the no-argument status, export, import, reset and restore.
+"""Progress commands: export, import, reset, restore and settings (the no-argument
+status is trainer.cli.status).
 
 Everything here is torch-free and fast. Store problems (damaged file, newer
 schema, read-only home, full disk) arrive as ``StoreError`` and leave as one
@@ -10,23 +11,21 @@ from __future__ import annotations
 import difflib
 import json
 import sys
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Optional
 
 import typer
 
-from grader.spec import unknown_drill_message
+from grader.errors import DrillError, UnknownDrill, UsageError, unknown_drill_message
 from grader.spec.userfile import IMPORT_LIMIT, UnreadableFile, decode_text, read_bytes, read_stream
-from trainer.catalogue_cache import load_catalogue
-from trainer.cli.app import app, usage_error
+from trainer.cli.app import app
 from trainer.cli.catalogue import complete_drill_id
-from trainer.schedule.due import agenda_now, clock_time, short_list, when
+from trainer.cli.status import catalogue_ids
 from trainer.files import write_atomically
 from trainer.text.markup import printable
 from trainer.schedule.plans import StudyPlan, load_plan
 from trainer.reports import plural
-from trainer.schedule.adapter import utc_now
+from trainer.clock import utc_now
 from trainer.store import (
     EXPORT_FORMAT,
     SETTING_DEFAULTS,
@@ -37,57 +36,10 @@ from trainer.store import (
 )
 
 
-def local_now() -> datetime:
-    return utc_now().astimezone()
-
-
 def known_drill_ids(plan: StudyPlan | None = None) -> set[str]:
     """The plan's drill ids, plus the catalogue's."""
     ids = set((plan or load_plan()).order)
     return ids | set(catalogue_ids())
-
-
-# ---------------------------------------------------------------- status
-
-
-def status_lines(now: datetime) -> list[str]:
-    """The status text for ``now`` (an aware local time); never creates the database.
-    What is due comes from trainer.schedule.due, the one answer shared with list, warmup and report."""
-    agenda = agenda_now(catalogue_ids(), now)
-    streak = 0
-    has_progress = False
-    if database_exists():
-        with open_store() as store:
-            streak = store.streak(now.date(), now.tzinfo or timezone.utc)
-            counts = store.counts()
-            has_progress = bool(counts["attempts"] or counts["cards"])
-    due, new = list(agenda.due), list(agenda.new)
-    lines = [
-        f"Due now: {len(due)}" + (f" ({short_list(due)})" if due else ""),
-        f"New today: {len(new)}" + (f" ({short_list(new)})" if new else ""),
-        f"Streak: {streak} day{'s' if streak != 1 else ''}",
-    ]
-    if agenda.later_today:
-        lines.insert(1, f"Later today: {len(agenda.later_today)} ("
-                     + short_list([f"{d} at {clock_time(t, now)}" for d, t in agenda.later_today]) + ")")
-    if not has_progress:
-        lines.insert(0, "No progress recorded yet.")
-    if due:
-        suggestion = "drill warmup"
-    elif new:
-        suggestion = f"drill solve {new[0]}"
-    else:
-        if agenda.next_review is not None:
-            drill, at = agenda.next_review
-            lines.append(f"Next review: {drill} {when(at, now)}")
-        suggestion = "drill warmup --more" if agenda.fresh or agenda.upcoming else "drill mock"
-    lines.append(f"Next: {suggestion}")
-    return lines
-
-
-def catalogue_ids() -> list[str]:
-    """The catalogue's ids, in catalogue order."""
-    return list(load_catalogue().specs)
 
 
 # ---------------------------------------------------------------- export / import
@@ -116,8 +68,7 @@ def export_command(
     try:
         write_atomically(target, text)
     except OSError as exc:
-        typer.echo(f"drill: cannot write {printable(target)}: {exc.strerror or exc}", err=True)
-        raise typer.Exit(1) from None
+        raise DrillError(f"cannot write {printable(target)}: {exc.strerror or exc}") from None
     typer.echo(f"Exported {plural(len(data['attempts']), 'attempt')}, {plural(len(data['cards']), 'card')} and "
                f"{plural(len(data['sessions']), 'session')} to {printable(target)}.")
 
@@ -131,22 +82,22 @@ def import_command(
     try:
         if file == "-":
             if sys.stdin is None:
-                usage_error("cannot read stdin: it is closed")
+                raise UsageError("cannot read stdin: it is closed")
             raw = read_stream(sys.stdin.buffer, IMPORT_LIMIT)
         else:
             raw = read_bytes(Path(file).expanduser(), IMPORT_LIMIT)
         text = decode_text(raw, source)
     except UnreadableFile as exc:
-        usage_error(f"{printable(exc)}. Nothing was imported.")
+        raise UsageError(f"{printable(exc)}. Nothing was imported.")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        usage_error(f"refusing to import {source}: not JSON ({exc.msg} at line {exc.lineno}). "
-                    f"Nothing was imported.")
+        raise UsageError(f"refusing to import {source}: not JSON ({exc.msg} at line {exc.lineno}). "
+                         f"Nothing was imported.")
     except RecursionError:
-        usage_error(f"refusing to import {source}: the JSON is nested too deeply. Nothing was imported.")
+        raise UsageError(f"refusing to import {source}: the JSON is nested too deeply. Nothing was imported.")
     except (ValueError, MemoryError) as exc:
-        usage_error(f"refusing to import {source}: {str(exc).split(':')[0][:80]}. Nothing was imported.")
+        raise UsageError(f"refusing to import {source}: {str(exc).split(':')[0][:80]}. Nothing was imported.")
     with open_store() as store:
         result = store.import_(data, source=source)
     typer.echo(f"Imported {result.attempts_added} attempts ({result.attempts_skipped} already present, "
@@ -172,7 +123,7 @@ def reset_command(
     """Forget progress: one drill's attempts and schedule, or everything (asks first)."""
     if not database_exists():
         if drill_id is not None and drill_id not in known_drill_ids():
-            usage_error(unknown_drill_message(drill_id, known_drill_ids()))
+            raise UnknownDrill(unknown_drill_message(drill_id, known_drill_ids()))
         typer.echo("No progress recorded yet; nothing to reset.")
         return
     with open_store() as store:
@@ -185,7 +136,7 @@ def reset_command(
             has_card = store.card(drill_id) is not None
             if n_attempts == 0 and not has_card:
                 if drill_id not in known_drill_ids():
-                    usage_error(unknown_drill_message(drill_id, known_drill_ids()))
+                    raise UnknownDrill(unknown_drill_message(drill_id, known_drill_ids()))
                 typer.echo(f"No progress recorded for {drill_id}; nothing to reset.")
                 return
             what, n_extra = f"progress on {drill_id}", " and its schedule"
@@ -218,10 +169,9 @@ def restore_command(
         return
     chosen = backup or (backups[0] if backups else None)
     if chosen is None:
-        typer.echo("drill: no backups yet; nothing to restore.", err=True)
-        raise typer.Exit(1)
+        raise DrillError("no backups yet; nothing to restore.")
     if not chosen.is_file():
-        usage_error(f"no backup file {chosen}")
+        raise UsageError(f"no backup file {chosen}")
     if not yes and not _confirm(f"Replace the progress database with {chosen}?"):
         typer.echo("Nothing was changed.")
         raise typer.Exit(1)
@@ -262,7 +212,7 @@ def settings_command(
     """Show the settings, set one (`drill settings retention 0.85`) or unset one."""
     if unset is not None:
         if key is not None:
-            usage_error("give either --unset KEY or KEY [VALUE], not both")
+            raise UsageError("give either --unset KEY or KEY [VALUE], not both")
         _unset_setting(unset)
         return
     if key is not None and key not in SETTING_DEFAULTS:
@@ -271,7 +221,7 @@ def settings_command(
             with open_store() as store:
                 stored_extra = key in store.settings().extra
         if not stored_extra:
-            usage_error(_unknown_setting(key))
+            raise UsageError(_unknown_setting(key))
     if value is None:
         _show_settings(key)
         return
@@ -286,7 +236,7 @@ def settings_command(
         try:
             store.set_setting(key, parsed)
         except ValueError as exc:
-            usage_error(str(exc))
+            raise UsageError(str(exc))
     typer.echo(f"{printable(key)} = {json.dumps(parsed)}")
 
 
@@ -300,7 +250,7 @@ def _unset_setting(unset: str) -> None:
     elif removed:
         typer.echo(f"removed {printable(unset)}")
     else:
-        usage_error(_unknown_setting(unset))
+        raise UsageError(_unknown_setting(unset))
 
 
 def _show_settings(key: str | None) -> None:

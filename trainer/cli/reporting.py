@@ -17,15 +17,16 @@ from typing import Optional
 
 import typer
 
+from grader.errors import UsageError
 from trainer.catalogue_cache import load_catalogue
-from trainer.cli.app import app, emit, no_color, usage_error
+from trainer.cli.app import app, emit, no_color
 from trainer.schedule.due import card_dues
 from trainer.reports.html import render_html
 from trainer.reports.md import render_md
 from trainer.reports.scheduler import scheduler_section
 from trainer.reports.text import render_text
 from trainer.reports import Report, build_report, drill_infos, to_dict
-from trainer.schedule.adapter import utc_now
+from trainer.clock import utc_now
 from trainer.store import database_exists, open_store
 
 FORMATS = ("text", "md", "html", "json")
@@ -99,16 +100,16 @@ def report_command(
     first-try rate, frequent mistakes, reviews due, the weakest drills and mock scores."""
     fmt = fmt.lower()
     if fmt not in FORMATS:
-        usage_error(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+        raise UsageError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     moment, tz = now(), local_zone()
     start = None
     if since is not None:
         try:
             start = parse_since(since, moment.astimezone(tz).date())
         except ValueError as exc:
-            usage_error(str(exc))
+            raise UsageError(str(exc))
     if output is not None and output.is_dir():
-        usage_error(f"{output} is a folder; give a file name for the report")
+        raise UsageError(f"{output} is a folder; give a file name for the report")
     report = gather(moment, tz, start)
     color = output is None and fmt == "text" and not no_color() and sys.stdout.isatty()
     text = render(report, fmt, color=color, width=terminal_width() if output is None else 100)

@@ -24,11 +24,12 @@ from typing import TYPE_CHECKING, Callable, List, Optional
 
 import typer
 
+from grader.errors import DrillError, UsageError
 import trainer.repl.grading as repl_grading
 from grader.spec.userfile import SESSION_LIMIT, SOLUTION_LIMIT, UnreadableFile, read_bytes, read_text
 from trainer.practice.attempts import attempt_from
 from trainer.team.render import render_board_html, render_board_md, render_board_text
-from trainer.cli.app import DrillGroup, app, emit, no_color, usage_error
+from trainer.cli.app import DrillGroup, app, emit, no_color
 from trainer.cli.catalogue import load_catalogue_or_exit
 from trainer.cli.reporting import terminal_width
 from trainer.cli.timed import Done, open_drill, run_queue
@@ -37,7 +38,7 @@ from trainer.text.markup import printable
 from trainer.repl.app import DrillOutcome, ReplOptions
 from trainer.clock import Clock, SystemClock
 from trainer.reports import plural
-from trainer.schedule.adapter import utc_now
+from trainer.clock import utc_now
 from trainer.store import NewAttempt, RecordResult, open_store
 from trainer.team import (
     MAX_RESULTS_BYTES,
@@ -88,13 +89,13 @@ def open_grading() -> Grading:
 
 def _read_session(path: Path, known: set[str]) -> TeamSession:
     if path.is_dir():
-        usage_error(f"{path} is a folder; give the session .yaml file")
+        raise UsageError(f"{path} is a folder; give the session .yaml file")
     try:
         text = read_text(path, SESSION_LIMIT)
     except UnreadableFile as exc:
         if exc.missing:
-            usage_error(f"no session file at {path}; `drill team new` writes one")
-        usage_error(str(exc))
+            raise UsageError(f"no session file at {path}; `drill team new` writes one")
+        raise UsageError(str(exc))
     return parse_session(text, known, str(path))  # TeamError: the CLI's error edge, exit 2
 
 
@@ -116,14 +117,14 @@ def team_new(
         seed = random.SystemRandom().randrange(1, 10**9)
     session = new_session(drills.split(","), minutes, seed, cat.specs, title)
     if out.is_dir():
-        usage_error(f"{out} is a folder; give a file name such as {out / 'session.yaml'}")
+        raise UsageError(f"{out} is a folder; give a file name such as {out / 'session.yaml'}")
     if out.exists() and not force:
-        usage_error(f"{out} exists; pass --force to overwrite it")
+        raise UsageError(f"{out} exists; pass --force to overwrite it")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         write_atomically(out, session_yaml(session), mode=SHARED_MODE)
     except OSError as exc:
-        usage_error(f"cannot write {out}: {exc.strerror or exc}")
+        raise UsageError(f"cannot write {out}: {exc.strerror or exc}")
     typer.echo(f"wrote {printable(out)}: {plural(len(session.drills), 'drill')}, {session.minutes:g} minutes, "
                f"seed {session.seed} (session {session.id}).")
     typer.echo(f"Each member runs: drill team run {printable(out)} --name NAME --results SHARED_FOLDER")
@@ -136,7 +137,7 @@ def _results_path(folder: Path, name: str) -> Path:
     """DIR/<safe name>.json, checked to lie directly inside DIR."""
     target = folder / member_filename(name)
     if target.resolve().parent != folder.resolve():
-        usage_error(f"refusing to write outside {folder}")
+        raise UsageError(f"refusing to write outside {folder}")
     return target
 
 
@@ -149,8 +150,7 @@ def _save(path: Path, result: MemberResult) -> None:
     try:
         write_atomically(path, results_json(result), mode=SHARED_MODE)
     except OSError as exc:
-        _warn(f"cannot write {path}: {exc.strerror or exc}")
-        raise typer.Exit(1) from None
+        raise DrillError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def case_hash(grading: Grading, drill: str, seed: int) -> str | None:
@@ -170,20 +170,20 @@ def _earlier(target: Path, session: TeamSession, name: str, known: set[str]) -> 
     try:
         earlier = parse_results(_read_capped(target), str(target), known)
     except UnreadableFile as exc:
-        usage_error(f"cannot read {printable(target)}: {exc.reason}")
+        raise UsageError(f"cannot read {printable(target)}: {exc.reason}")
     except OSError as exc:
-        usage_error(f"cannot read {printable(target)}: {exc.strerror or exc}")
+        raise UsageError(f"cannot read {printable(target)}: {exc.strerror or exc}")
     except ResultsError as exc:
-        usage_error(f"{printable(exc)}; move it away or choose another --results folder (nothing was changed)")
+        raise UsageError(f"{printable(exc)}; move it away or choose another --results folder (nothing was changed)")
     if earlier.session != session.id:
-        usage_error(f"{printable(target)} holds results of another session ({earlier.session}); "
-                    f"choose another --results folder for this one (nothing was changed)")
+        raise UsageError(f"{printable(target)} holds results of another session ({earlier.session}); "
+                         f"choose another --results folder for this one (nothing was changed)")
     if earlier.name != name:
-        usage_error(f"{target} holds the results of {printable(earlier.name)!r}, not {printable(name)!r} "
-                    f"(nothing was changed)")
+        raise UsageError(f"{target} holds the results of {printable(earlier.name)!r}, not {printable(name)!r} "
+                         f"(nothing was changed)")
     if len(earlier.runs) >= MAX_RUNS:
-        usage_error(f"{target} already holds {MAX_RUNS} runs, the most a results file keeps; "
-                    f"move it away to start afresh (nothing was changed)")
+        raise UsageError(f"{target} already holds {MAX_RUNS} runs, the most a results file keeps; "
+                         f"move it away to start afresh (nothing was changed)")
     return earlier
 
 
@@ -192,10 +192,7 @@ def _grade_files(session: TeamSession, files: dict[str, str], flow: TeamRun, ses
     """Non-interactive: grade each given file once with the session's seed; other drills are skipped."""
     sources = {}
     for drill, path in files.items():
-        try:
-            sources[drill] = read_text(path, SOLUTION_LIMIT)
-        except UnreadableFile as exc:
-            usage_error(str(exc))
+        sources[drill] = read_text(path, SOLUTION_LIMIT)  # an UnreadableFile is a usage problem at the edge
     grading = open_grading()
 
     def grade(drill: str) -> Done[DrillResult]:
@@ -273,18 +270,18 @@ def team_run(
     try:
         name = check_name(name)
     except ValueError as exc:
-        usage_error(str(exc))
+        raise UsageError(str(exc))
     files = parse_file_options(file, session)
     if not files and not has_terminal():
-        usage_error("team run needs a terminal for the REPL; to grade files instead, pass "
-                    "--file ID=PATH for each drill")
+        raise UsageError("team run needs a terminal for the REPL; to grade files instead, pass "
+                         "--file ID=PATH for each drill")
     folder = results if results is not None else (session_file.parent if str(session_file.parent) else Path("."))
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        usage_error(f"cannot use {folder} as the results folder: {exc.strerror or exc}")
+        raise UsageError(f"cannot use {folder} as the results folder: {exc.strerror or exc}")
     if not folder.is_dir():
-        usage_error(f"{folder} is not a folder")
+        raise UsageError(f"{folder} is not a folder")
     target = _results_path(folder, name)
     earlier = _earlier(target, session, name, set(cat.specs))
     clock = make_clock()
@@ -371,9 +368,9 @@ def team_board(
     """The leaderboard and per-drill breakdown merged from every member's results file."""
     fmt = fmt.lower()
     if fmt not in BOARD_FORMATS:
-        usage_error(f"unknown format {fmt!r}; choose one of {', '.join(BOARD_FORMATS)}")
+        raise UsageError(f"unknown format {fmt!r}; choose one of {', '.join(BOARD_FORMATS)}")
     if not folder.is_dir():
-        usage_error(f"{folder} is not a folder of results files")
+        raise UsageError(f"{folder} is not a folder of results files")
     known = set(load_catalogue_or_exit().specs)
     session = _read_session(session_file, known) if session_file is not None else _folder_session(folder, known)
     results, warnings = load_results(folder, known)

@@ -33,7 +33,7 @@ def render_trace(result: dict[str, Any]) -> Fragments:
             out.append(("class:shape" if "names" in ret else "", _value(ret) + "\n"))
         if call.get("error"):
             out.append(("class:fail", f"  {call['error']}\n"))
-        for line in call.get("gpu", []):  # the device case and memory at scale (fake tensors, issue 14)
+        for line in call.get("gpu", []):  # the device case and memory at scale (fake tensors, grader.fake)
             out.append(("" if line.get("ok") else "class:fail", f"  {printable(line.get('text', ''))}\n"))
     return out
 

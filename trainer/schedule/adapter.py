@@ -57,11 +57,6 @@ _STATE_BY_NAME = {name: state for state, name in _STATE_NAMES.items()}
 STATES: tuple[str, ...] = ("new", "learning", "review", "relearning")
 
 
-def utc_now() -> datetime:
-    """The default clock: now, aware, in UTC."""
-    return datetime.now(timezone.utc)
-
-
 def as_utc(moment: datetime) -> datetime:
     """``moment`` converted to UTC; a naive datetime is refused (its zone is unknown)."""
     if moment.tzinfo is None or moment.tzinfo.utcoffset(moment) is None:

@@ -101,7 +101,7 @@ def agenda_now(known: Iterable[str] | None, now: datetime | None = None) -> Agen
     """The agenda from DRILL_HOME's store, without creating it (no database: every
     plan drill is new, the default limit applies). StoreError and PlanError pass up."""
     from trainer.schedule.plans import load_plan
-    from trainer.schedule.adapter import utc_now
+    from trainer.clock import utc_now
     from trainer.store import SETTING_DEFAULTS, database_exists, open_store
 
     now = now if now is not None else utc_now().astimezone()

@@ -16,8 +16,10 @@ from typing import Any, Iterable, Mapping, Protocol
 
 import yaml
 
+from grader.errors import DrillError
 
-class PlanError(Exception):
+
+class PlanError(DrillError):
     """A plan file that cannot be used; the message names the plan and the problem."""
 
     def __init__(self, message: str) -> None:

@@ -93,14 +93,14 @@ from trainer.store.records import (
 )
 from trainer.store.rows import MAX_CODE_CHARS, cap_code
 from trainer.store.settings import PARAMETERS_KEY, SETTING_DEFAULTS, fitted_parameters
-from trainer.store.store import Clock, Store, open_store
+from trainer.store.store import Store, open_store
 
 __all__ = [
     "AUTO_BACKUP_EVERY", "BACKUP_DIR", "BUSY_TIMEOUT_MS", "DB_NAME", "EXPORT_FORMAT", "FOREIGN_OWNER_GRACE",
     "KEEP_BACKUPS", "MAX_ATTEMPT_SECONDS", "MAX_CODE_CHARS", "MAX_COUNT", "MAX_HINTS", "MAX_JSON_CHARS",
     "MAX_JSON_DEPTH", "MAX_SEED", "MAX_STABILITY", "MAX_YEAR", "MIGRATIONS", "MIN_YEAR", "PARAMETERS_KEY",
     "SCHEMA_VERSION", "SESSION_KINDS", "SETTING_DEFAULTS",
-    "AttemptRecord", "Clock", "CorruptDatabaseError", "DiskFullError", "DrillSummary", "HomeNotWritableError",
+    "AttemptRecord", "CorruptDatabaseError", "DiskFullError", "DrillSummary", "HomeNotWritableError",
     "ImportRefusedError", "ImportResult", "NewAttempt", "NewerSchemaError", "NoBackupError", "NoDatabaseError",
     "RecordResult", "ResetResult", "ReviewRecord", "SessionRecord", "Settings", "SittingRecord", "Store",
     "StoreBusyError", "StoreError", "StoreWriteError",

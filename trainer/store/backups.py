@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Callable
 
 from trainer.paths import drill_home
-from trainer.schedule.adapter import as_utc, utc_now
+from trainer.clock import utc_now
+from trainer.schedule.adapter import as_utc
 from trainer.store.errors import NoBackupError, StoreError, translated
 from trainer.store.files import (
     DB_NAME,

@@ -1,8 +1,8 @@
 """The store's errors, and the translation of sqlite3 and OS errors into them.
 
 Every public store function raises ``StoreError`` subclasses (never ``sqlite3``
-errors): the message says what is wrong and what to do. Only the CLI turns them
-into exit codes (``exit_code``).
+errors): the message says what is wrong and what to do. They are grader.errors'
+``DrillError``s, whose ``exit_code`` only the CLI's edge turns into an exit status.
 """
 from __future__ import annotations
 
@@ -12,11 +12,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+from grader.errors import DrillError
+
 from trainer.store import connection
 from trainer.store.files import BACKUP_DIR, DB_NAME, latest_backup
 
 
-class StoreError(Exception):
+class StoreError(DrillError):
     """A problem with the progress store; the message says what is wrong and what to do."""
 
     exit_code = 1

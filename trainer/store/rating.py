@@ -11,7 +11,8 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime, timedelta
 
-from trainer.schedule.adapter import Submit, as_utc, review, sitting_rating, utc_now
+from trainer.clock import utc_now
+from trainer.schedule.adapter import Submit, as_utc, review, sitting_rating
 from trainer.store.rows import insert_sitting, iso, parse, read_card, write_card
 from trainer.store.settings import scheduler_config
 

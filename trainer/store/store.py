@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from trainer.paths import drill_home
-from trainer.schedule.adapter import VERDICTS, CardState, as_utc, retrievability, utc_now
+from trainer.clock import utc_now
+from trainer.schedule.adapter import VERDICTS, CardState, as_utc, retrievability
 from trainer.store import connection, migrations
 from trainer.store.backups import auto_backup, copy_database
 from trainer.store.errors import (
@@ -63,10 +64,10 @@ from trainer.store.rows import (
 )
 from trainer.store.settings import SETTING_DEFAULTS, fitted_parameters, scheduler_config, validate_setting
 from trainer.schedule.streak import streak
-from trainer.clock import Now as Clock  # the one clock module: a function returning UTC now
+from trainer.clock import Now  # a clock's `now`: a function returning UTC now
 
 
-def open_store(home: Path | None = None, clock: Clock | None = None, *, create: bool = True) -> Store:
+def open_store(home: Path | None = None, clock: Now | None = None, *, create: bool = True) -> Store:
     """Open (creating, migrating and checking as needed) the progress database.
 
     ``home`` defaults to ``drill_home()``; ``clock`` returns an aware UTC datetime.
@@ -97,7 +98,7 @@ def open_store(home: Path | None = None, clock: Clock | None = None, *, create: 
 class Store:
     """A handle on the progress database. Not shared between processes; cheap to open."""
 
-    def __init__(self, conn: sqlite3.Connection, home: Path, clock: Clock) -> None:
+    def __init__(self, conn: sqlite3.Connection, home: Path, clock: Now) -> None:
         self._conn = conn
         self.home = home
         self.path = home / DB_NAME

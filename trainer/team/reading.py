@@ -9,6 +9,7 @@ import re
 from datetime import datetime, timezone
 from typing import Any, Iterable
 
+from grader.errors import UsageError
 from trainer.team.results import (
     MODES,
     RESULTS_FORMAT,
@@ -30,7 +31,7 @@ _CASES_ID = re.compile(r"[0-9a-f]{16}")
 _GRADER = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._+-]{0,39}")
 
 
-class ResultsError(Exception):
+class ResultsError(UsageError):
     """A results file that is malformed or foreign; the message names the file."""
 
     def __init__(self, source: str, reason: str) -> None:

@@ -20,6 +20,7 @@ from typing import Any, Iterable, Sequence, TypeGuard
 
 import yaml
 
+from grader.errors import UsageError
 from grader.spec import safe_yaml
 
 SESSION_FORMAT = 1
@@ -27,12 +28,12 @@ MAX_DRILLS = 50
 MAX_MINUTES = 600
 
 
-class TeamError(Exception):
+class TeamError(UsageError):
     """A session file or option that cannot be used; ``problems`` lists every reason."""
 
     def __init__(self, problems: Sequence[str]) -> None:
         self.problems = list(problems)
-        super().__init__("; ".join(self.problems))
+        super().__init__(self.problems, text="; ".join(self.problems))
 
 
 def is_int(v: Any) -> TypeGuard[int]:
@@ -68,7 +69,7 @@ def new_session(drills: Sequence[str], minutes: Any, seed: Any, known: Iterable[
     ids = [d.strip() for d in drills if d.strip()]
     if not ids:
         problems.append("no drills given; list them with --drills ID,ID")
-    from grader.spec import unknown_drill_message
+    from grader.errors import unknown_drill_message
 
     problems += [unknown_drill_message(d, sorted(known_set)) for d in ids if d not in known_set]
     repeated = sorted({d for d in ids if ids.count(d) > 1})

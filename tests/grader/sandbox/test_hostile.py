@@ -38,7 +38,7 @@ pytestmark = [pytest.mark.slow,  # attacks the sandbox
 @pytest.fixture(scope="module")
 def toy_grader():
     from grader.engine import Grader
-    from grader.spec import load_catalogue
+    from grader.catalogue import load_catalogue
 
     grader = Grader(load_catalogue([TOY]), limits=FAST)
     grader.prepared(grader.spec(DRILL), SEED)  # build the cases once
@@ -142,7 +142,7 @@ CASES = [
     ("sleep", "timeout", ["case small", "0.6 s"]),
     ("read_stdin", "error", ["EOFError", "line 2"]),
     ("ignore_sigterm", "timeout", ["case small"]),
-    ("broadcast_40gb", "memory", ["40.0 GB", "line 2", "(N, N) = (100000, 100000)", "outer broadcast"]),
+    ("broadcast_40gb", "memory", ["37.3 GiB", "line 2", "(N, N) = (100000, 100000)", "outer broadcast"]),
     ("fork_bomb", "error", ["PermissionError", "line 7"]),
     ("fork_setsid", "error", ["PermissionError", "line 6"]),
     ("subprocess_canary", "error", ["PermissionError", "line 6"]),
@@ -239,7 +239,7 @@ def test_growing_list_is_memory(toy_grader, host, outcomes):
     limits = dataclasses.replace(FAST, case_timeout=6.0, total_timeout=12.0, memory_bytes=256 * 2**20)
     report, _ = grade(toy_grader, "growing_list", outcomes, limits)
     assert report.verdict == "memory", messages(report)
-    assert "line 4" in messages(report) and "268.4 MB allowed" in messages(report)
+    assert "line 4" in messages(report) and "256 MiB allowed" in messages(report)
 
 
 def test_resident_watchdog_stops_growth(toy_grader, host, outcomes):

@@ -87,7 +87,7 @@ def test_stale_folders_are_swept_and_live_ones_kept(tmp_path: Path):
 
 def test_a_deep_scratch_tree_is_removed_after_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     from grader.engine import Grader
-    from grader.spec import load_catalogue
+    from grader.catalogue import load_catalogue
 
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     monkeypatch.setattr("tempfile.tempdir", None)
@@ -176,7 +176,7 @@ def test_a_grader_stopped_while_it_reads_a_frame_gives_the_time_back(monkeypatch
     that time is the grader's, not the child's, and must not time the child out."""
     from grader.engine import Grader
     from grader.sandbox import supervise
-    from grader.spec import load_catalogue
+    from grader.catalogue import load_catalogue
 
     real_read = supervise._Pipes.read
     stalls = []

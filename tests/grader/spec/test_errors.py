@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.spec import SpecError, load_catalogue
+from grader.catalogue import load_catalogue
+from grader.spec import SpecError
 from grader.spec.parse import parse_spec
 
 EXAMPLE = REPO / "drills" / "02-attention" / "mha-padding.yaml"

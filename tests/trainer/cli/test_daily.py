@@ -296,7 +296,7 @@ def test_only_the_named_commands_module_is_imported(monkeypatch):
 
 @pytest.mark.cold_catalogue  # the first load is the one that writes the cache
 def test_the_catalogue_cache_answers_what_the_parser_answers(_drill_home):
-    from grader.spec import load_catalogue as parse_all
+    from grader.catalogue import load_catalogue as parse_all
     from trainer import catalogue_cache
 
     first = catalogue_cache.load_catalogue()
@@ -327,7 +327,7 @@ def test_a_changed_spec_file_is_parsed_again(_drill_home, tmp_path, monkeypatch)
 def test_a_cache_others_may_write_is_never_unpickled(_drill_home):
     import pickle
 
-    from grader.spec import Catalogue
+    from grader.catalogue import Catalogue
     from trainer import catalogue_cache
 
     catalogue_cache.load_catalogue()

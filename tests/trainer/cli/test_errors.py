@@ -64,16 +64,61 @@ def test_a_bad_team_session_lists_every_problem_with_exit_2(tmp_path):
     assert "Traceback" not in proc.stderr
 
 
-def test_the_mapping_table_knows_each_domain_error():
-    from grader.spec import SpecError, UnknownDrill
-    from trainer.cli.errors import mapped
+def test_each_domain_error_is_a_drill_error_with_its_lines_and_status():
+    from grader.errors import DrillError, UnknownDrill, UsageError
+    from grader.spec import SpecError
+    from grader.spec.userfile import UnreadableFile
+    from trainer.cli.errors import shown
     from trainer.schedule.plans import PlanError
-    from trainer.store import StoreError
+    from trainer.store import ImportRefusedError, StoreError
     from trainer.team import TeamError
 
-    assert mapped(StoreError("gone")) == (["gone"], 1)
-    assert mapped(PlanError("bad plan")) == (["bad plan"], 1)
-    assert mapped(TeamError(["a", "b"])) == (["a", "b"], 2)
-    assert mapped(UnknownDrill("unknown drill id 'x'")) == (["unknown drill id 'x'"], 2)
-    assert mapped(SpecError(["x.yaml: one", "x.yaml: two"])) == (["x.yaml: one", "x.yaml: two"], 2)
-    assert mapped(ValueError("not ours")) is None
+    assert shown(StoreError("gone")) == (["drill: gone"], 1)
+    assert shown(ImportRefusedError("x.json", ["not ours"]))[1] == 2
+    assert shown(PlanError("bad plan")) == (["drill: bad plan"], 1)
+    assert shown(TeamError(["a", "b"])) == (["drill: a", "drill: b"], 2)
+    assert str(TeamError(["a", "b"])) == "a; b"
+    assert shown(UnknownDrill("unknown drill id 'x'")) == (["drill: unknown drill id 'x'"], 2)
+    assert shown(SpecError(["x.yaml: one", "x.yaml: two"])) == (["drill: x.yaml: one", "drill: x.yaml: two"], 2)
+    assert shown(UnreadableFile("/p", "is a FIFO")) == (["drill: cannot read /p: is a FIFO"], 2)
+    assert shown(UsageError("give a file\x1b[31m")) == (["drill: give a file\\x1b[31m"], 2)
+    assert not isinstance(ValueError("not ours"), DrillError)
+
+
+def test_the_edge_prints_a_raised_usage_error_and_lets_a_bug_through():
+    import typer
+    from typer.testing import CliRunner
+
+    from grader.errors import UsageError
+    from trainer.cli.app import DrillGroup
+
+    demo = typer.Typer(cls=DrillGroup)
+
+    @demo.command()
+    def usage() -> None:
+        raise UsageError("no such thing; try another")
+
+    @demo.command()
+    def bug() -> None:
+        raise KeyError("a bug")
+
+    result = CliRunner().invoke(demo, ["usage"])
+    assert (result.exit_code, result.stderr) == (2, "drill: no such thing; try another\n")
+    result = CliRunner().invoke(demo, ["bug"])
+    assert isinstance(result.exception, KeyError)  # not dressed up as a domain error
+
+
+def test_unknown_drill_is_one_error_from_the_catalogue_and_the_worker_client():
+    import grader.catalogue
+    import grader.worker
+    from grader.errors import UnknownDrill, UsageError
+
+    assert grader.catalogue.UnknownDrill is UnknownDrill and grader.worker.UnknownDrill is UnknownDrill
+    assert issubclass(UnknownDrill, UsageError) and not hasattr(grader.worker, "UnknownDrillError")
+    cat = grader.catalogue.Catalogue({}, [])
+    try:
+        cat.get("nope")
+    except UnknownDrill as exc:
+        assert exc.lines == ["unknown drill id 'nope'; `drill list` shows every id"] and exc.exit_code == 2
+    else:
+        raise AssertionError("no UnknownDrill")

@@ -140,3 +140,26 @@ def test_validate_names_a_trap_that_passes(runner, tmp_path):
     result = runner.invoke(app, ["validate", str(folder), "--quiet"])
     assert result.exit_code == 1
     assert "traps.no-mask: the trap trap_no_mask() passes every case" in result.output
+
+
+@pytest.mark.slow  # grades a file for real
+@pytest.mark.cold_catalogue  # no cache yet: the one parse is the one that writes it
+def test_check_parses_the_catalogue_once(runner, monkeypatch):
+    """`drill check` hands the catalogue it read to the grader: every spec file is parsed
+    once, not once for the command and again inside Grader()."""
+    import grader.spec.parse as parse
+    from grader.catalogue import spec_files
+
+    calls: list[str] = []
+    real = parse.parse_spec
+
+    def counting(path, *args, **kwargs):
+        calls.append(str(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(parse, "parse_spec", counting)
+    result = runner.invoke(app, ["check", "mha-padding", str(SOLUTIONS / "ok_einsum.py"), "--json"])
+    assert result.exit_code in (0, 1), result.output
+    assert json.loads(result.stdout.splitlines()[-1])["drill"] == "mha-padding"
+    files = [str(p) for p in spec_files(None)]
+    assert sorted(calls) == sorted(files), "each spec file parsed once"

@@ -21,7 +21,8 @@ import yaml
 from typer.testing import CliRunner
 
 from grader.spec import safe_yaml
-from grader.spec import SpecError, load_catalogue
+from grader.catalogue import load_catalogue
+from grader.spec import SpecError
 from grader.spec.parse import parse_spec
 from grader.spec.userfile import UnreadableFile, read_bytes, read_text
 from trainer.text.markup import md_text, printable
@@ -76,7 +77,7 @@ def test_dev_zero_folder_and_oversized_files_are_refused(tmp_path):
         read_bytes(tmp_path, 1024)
     big = tmp_path / "big.py"
     big.write_bytes(b"x" * 2048)
-    with pytest.raises(UnreadableFile, match="over the 1.0 KB limit"):
+    with pytest.raises(UnreadableFile, match="over the 1.0 KiB limit"):
         read_bytes(big, 1024)
     with pytest.raises(UnreadableFile, match="no such file") as info:
         read_text(tmp_path / "absent.py", 1024)

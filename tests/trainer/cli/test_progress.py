@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from trainer.cli.progress import status_lines
+from trainer.cli.status import status_lines
 from trainer.store import NewAttempt, open_store
 
 

@@ -95,7 +95,7 @@ def _words(screen: str) -> set[str]:
 @pytest.mark.parametrize("args,expect", [("list", "broadcast-rule"), ("show outer-typo", "write:"),
                                          ("--help", "Commands:")])
 def test_60x20_output_folds_at_spaces(_drill_home, args, expect):
-    from grader.spec import load_catalogue
+    from grader.catalogue import load_catalogue
 
     cat = load_catalogue()
     tmux = Tmux(60, 20, drill(_drill_home, f"{args} | head -18"))
