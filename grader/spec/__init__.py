@@ -1,7 +1,7 @@
 """Drill specs: YAML -> frozen dataclasses, validated by one schema.
 
 Every problem in a file is collected and reported together; each names the
-file, the line and the field (``drills/02-attention/mha-padding.yaml:14:
+file, the line and the field (``drills/02-attention/my-drill.yaml:14:
 cases[2].dims: unknown dimension 'Q'``). Unknown keys are errors.
 
 The package: `records` (the dataclasses), `yaml_lines` (YAML that remembers
