@@ -7,7 +7,8 @@ cases[2].dims: unknown dimension 'Q'``). Unknown keys are errors.
 The package: `records` (the dataclasses), `yaml_lines` (YAML that remembers
 lines), `schema` (the keys and kinds, once, and the JSON Schema built from
 them), `reader` (schema-backed typed access), `parts` and `parse` (the
-parser), `names` (the torch-free list of built-in generators and oracles)
+parser), `names` (the generators and oracles a spec may name, read
+from their code without importing torch)
 and `case_id` (a case's generation fingerprint). The catalogue of every spec
 is `grader.catalogue`; its names are re-exported here for callers.
 
