@@ -16,7 +16,7 @@ writes one hello line::
 
 Then, for each request (every request may carry an "id", echoed back)::
 
-    {"id": 1, "op": "grade", "drill": "mha-padding", "source": "...",
+    {"id": 1, "op": "grade", "drill": "my-drill", "source": "...",
      "filename": "<buffer>", "seed": 11}          # seed null: this worker's seed for the drill
     -> {"id": 1, "ok": true, "report": {...Report.to_dict(wire=True): docs/CLI.md's
         object plus the trap's "why", "output" (what it printed) and "alone"}}
@@ -51,7 +51,7 @@ background at once, restarts it when it dies (retrying the request once) and
 turns an unanswerable grade into a report with verdict ``internal``::
 
     client = WorkerClient()                     # returns at once; torch loads in the worker
-    report = client.grade("mha-padding", source, "<buffer>", seed=None, timeout=120)
+    report = client.grade("my-drill", source, "<buffer>", seed=None, timeout=120)
     client.trace(drill, source, filename)       # grader.trace's dict, or {"error": ...}
     client.prepare(drill, seed)                 # warm the cases and the standby child
     client.case_hash(drill, seed)               # grader.cases.case_hash of those cases, or None

@@ -124,7 +124,7 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "grader.report": (),
     "grader.dims": (),
     "grader.transport": (),
-    "grader.oracles": (),
+    "grader.oracles": ("grader.spec",),  # the torch-free list of shared oracle names (grader.spec.names)
     "grader.spec": ("grader.errors", "grader.dims", "grader.report"),
     # the parser reads two vocabularies kept beside the code that uses them; both import nothing
     "grader.spec.parts": ("grader.errors", "grader.dims", "grader.report", "grader.judge.invariant_kinds",

@@ -3,7 +3,7 @@
 `load_catalogue()` answers exactly what `grader.catalogue.load_catalogue(roots)`
 answers for the trainer's roots (`trainer.paths.drill_roots()`).
 The cache is keyed by the path, size and modification time of every spec file,
-its reference file beside it, and every module of the grader package (a
+its reference file and own oracle file beside it, and every module of the grader package (a
 changed parser parses again), plus the Python version. Any change, a missing or
 unreadable cache, or one that does not load is a miss: the specs are parsed
 again and the cache rewritten (atomically; a home that cannot be written just
@@ -42,6 +42,7 @@ def cache_key(files: list[Path]) -> tuple:
     for f in files:
         stamps.append(_stamp(f))
         stamps.append(_stamp(f.with_suffix(".py")))
+        stamps.append(_stamp(f.with_name(f.stem + ".oracle.py")))  # grader.spec.names.oracle_file: parsed too
     return (_MAGIC, sys.version_info[:3], tuple(stamps))
 
 

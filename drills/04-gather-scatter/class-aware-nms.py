@@ -1,6 +1,6 @@
 """Reference and traps for class-aware-nms.
 
-The oracle is grader.oracles.gather_scatter.per_class_nms (greedy NMS inside
+The oracle is per_class_nms in class-aware-nms.oracle.py (greedy NMS inside
 each class, float64). torchvision's batched_nms is not used as the oracle: on
 the CPU path (under 4000 coordinates) it offsets by classes * (boxes.max() + 1),
 and on the negative-coordinate case that lets a class-1 box suppress a class-0

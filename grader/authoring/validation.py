@@ -12,6 +12,7 @@ from pathlib import Path
 from grader.cases.prepare import CaseError, Prepared
 from grader.engine import Grader
 from grader.authoring.samples import check_samples
+from grader.authoring.scaffold import left_to_fill
 from grader.spec import Spec
 from grader.spec.userfile import REFERENCE_LIMIT, SPEC_LIMIT, UnreadableFile, read_text
 
@@ -72,7 +73,11 @@ def validate_spec(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
 
 def validate_drill(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
     """Everything `drill validate` proves about one drill: the spec, then its sample solutions
-    (grader.authoring.samples; a drill without any is fine)."""
+    (grader.authoring.samples; a drill without any is fine). A drill `drill new` scaffolded
+    with lines still marked to fill in gets those lines only: grading a stub says nothing."""
+    left = left_to_fill(spec)
+    if left:
+        return left
     return validate_spec(grader, spec, seed) + check_samples(grader, spec, seed)
 
 

@@ -57,8 +57,8 @@ FAMILIES = {
     "normalization": re.compile(r"(layer|group|batch|instance|rms)_norm"),
     "counting": re.compile(r"bincount|histc|histogram|one_hot"),
     "einsum": re.compile(r"einsum"),
-    "im2col": re.compile(r"^im2col"),
-    "col2im": re.compile(r"^col2im"),
+    "unfold": re.compile(r"^im2col"),  # F.unfold's kernels
+    "fold": re.compile(r"^col2im"),  # F.fold's kernels
     "broadcast_tensors": re.compile(r"^broadcast_tensors"),
 }
 _CACHE: dict[tuple, dict[str, str]] = {}

@@ -14,6 +14,7 @@ import time
 import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable, Iterator
 
@@ -21,7 +22,7 @@ import torch
 
 from grader.cases import generators
 from grader.dims import assign_sizes
-from grader.spec import ArgSpec, CaseSpec, FunctionSpec, Spec, eval_expr
+from grader.spec import ArgSpec, CaseSpec, FunctionSpec, Spec, eval_expr, names
 from grader.spec.userfile import REFERENCE_LIMIT, UnreadableFile, read_text
 
 DTYPES = {
@@ -112,33 +113,46 @@ def deadline(seconds: float, message: str) -> Iterator[None]:
 def load_reference(spec: Spec) -> ModuleType:
     """Import the drill's reference .py under a private name. The file is read as a
     user file (regular, capped) and must finish importing within REFERENCE_IMPORT_SECONDS."""
-    name = f"_drill_ref_{spec.id.replace('-', '_')}_{zlib.crc32(str(spec.reference_path).encode()):x}"
+    return _load_drill_file(spec, spec.reference_path, "_drill_ref_", "reference")
+
+
+def load_own_oracles(spec: Spec) -> ModuleType | None:
+    """The drill's own oracle file beside its spec (grader.spec.names.oracle_file), imported
+    the way the reference is; None when the drill has none."""
+    path = names.oracle_file(spec.path)
+    if not path.exists() and not path.is_symlink():
+        return None
+    return _load_drill_file(spec, path, "_drill_oracle_", "oracle")
+
+
+def _load_drill_file(spec: Spec, file: Path, prefix: str, what: str) -> ModuleType:
+    name = f"{prefix}{spec.id.replace('-', '_')}_{zlib.crc32(str(file).encode()):x}"
     if name in sys.modules:
         return sys.modules[name]
-    path = str(spec.reference_path)
+    path = str(file)
     try:
         source = read_text(path, REFERENCE_LIMIT)
         code = compile(source, path, "exec")
     except UnreadableFile as exc:
         raise CaseError(f"{path}: {exc.reason}") from None
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
-        raise CaseError(f"{path}: the reference file cannot be compiled: {type(exc).__name__}: {exc}") from None
+        raise CaseError(f"{path}: the {what} file cannot be compiled: {type(exc).__name__}: {exc}") from None
     module = ModuleType(name)
     module.__file__ = path
     sys.modules[name] = module
     try:
-        with deadline(REFERENCE_IMPORT_SECONDS, f"{path}: the reference file did not finish importing within "
+        with deadline(REFERENCE_IMPORT_SECONDS, f"{path}: the {what} file did not finish importing within "
                                                 f"{REFERENCE_IMPORT_SECONDS:g} s (a loop at module level?)"):
-            exec(code, module.__dict__)  # noqa: S102 - the drill's own reference, under a deadline
+            exec(code, module.__dict__)  # noqa: S102 - the drill's own file, under a deadline
     except CaseError:
         del sys.modules[name]
         raise
     except SystemExit as exc:
         del sys.modules[name]
-        raise CaseError(f"{path}: the reference file called exit({exc.code!r}) while importing") from None
+        raise CaseError(f"{path}: the {what} file called exit({exc.code!r}) while importing") from None
     except Exception as exc:
         del sys.modules[name]
-        raise CaseError(f"{path}: the reference file failed to import: {exc!r}") from exc
+        raise CaseError(f"{path}: the {what} file failed to import: {exc!r}") from exc
     return module
 
 
@@ -265,9 +279,18 @@ def oracle_for(spec: Spec, fn: FunctionSpec, ref: ModuleType) -> Callable:
         return _ref_func(ref, fn.name, spec)
     if fn.oracle.startswith("py:"):
         return _ref_func(ref, fn.oracle, spec)
+    own = load_own_oracles(spec)  # the drill's own oracle file first, then the shared ones (grader.spec.names)
+    func = getattr(own, fn.oracle, None) if own is not None and not fn.oracle.startswith("_") else None
+    if callable(func):
+        return func
     from grader import oracles
 
-    return oracles.get(fn.oracle)
+    try:
+        return oracles.get(fn.oracle)
+    except KeyError:
+        where = names.oracle_file(spec.path).name
+        raise CaseError(f"{spec.path}: the oracle {fn.oracle}() of {fn.name} is neither in {where} "
+                        "nor a shared oracle (grader/oracles/)") from None
 
 
 def upcast(value: Any) -> Any:

@@ -1,7 +1,8 @@
 """Invariant checks on a call's result, after its values matched the oracle.
 
-Each check is `check(call, got, options) -> problem or None`. The kinds are
-named in grader.judge.invariant_kinds; a spec can add its own from its reference
+Each check is `check(call, got, options) -> problem or None`. `CHECKS` is the one
+list of kinds: grader.judge.invariant_kinds reads it (and each check's docstring,
+its meaning) without importing torch, for the parser. A spec can add its own from its reference
 file as `py:name` with the same signature.
 """
 from __future__ import annotations
@@ -22,6 +23,7 @@ def _tensor(got: Any, options: dict) -> torch.Tensor | None:
 
 
 def nonnegative(call: Call, got: Any, options: dict) -> str | None:
+    """Every value is >= 0, checked exactly (no tolerance)."""
     t = _tensor(got, options)
     if t is None or not t.is_floating_point():
         return None
@@ -34,6 +36,7 @@ def nonnegative(call: Call, got: Any, options: dict) -> str | None:
 
 
 def finite(call: Call, got: Any, options: dict) -> str | None:
+    """No NaN or infinity anywhere."""
     t = _tensor(got, options)
     if t is not None and t.is_floating_point() and not bool(torch.isfinite(t).all()):
         return f"{int((~torch.isfinite(t)).sum())} values are NaN or infinite"
@@ -41,6 +44,7 @@ def finite(call: Call, got: Any, options: dict) -> str | None:
 
 
 def sums_to_one(call: Call, got: Any, options: dict) -> str | None:
+    """Slices along options.axis sum to 1 (rows where options.where_arg has a kept entry)."""
     t = _tensor(got, options)
     if t is None:
         return None
@@ -60,6 +64,7 @@ def sums_to_one(call: Call, got: Any, options: dict) -> str | None:
 
 
 def zero_where(call: Call, got: Any, options: dict) -> str | None:
+    """Output is exactly 0 where the boolean-ish input options.arg is false/0."""
     t = _tensor(got, options)
     if t is None:
         return None
@@ -73,6 +78,7 @@ def zero_where(call: Call, got: Any, options: dict) -> str | None:
 
 
 def equals_input(call: Call, got: Any, options: dict) -> str | None:
+    """Output equals input options.arg exactly (round trips)."""
     t = _tensor(got, options)
     src = call.arg_dict().get(options.get("arg", ""))
     if t is None or not isinstance(src, torch.Tensor):
@@ -83,6 +89,7 @@ def equals_input(call: Call, got: Any, options: dict) -> str | None:
 
 
 def diagonal_ones(call: Call, got: Any, options: dict) -> str | None:
+    """The diagonal of a square output is 1 (a box with itself has IoU 1)."""
     t = _tensor(got, options)
     if t is None or t.dim() != 2 or t.shape[0] != t.shape[1]:
         return None
@@ -96,6 +103,7 @@ def diagonal_ones(call: Call, got: Any, options: dict) -> str | None:
 
 
 def group_zero_mean(call: Call, got: Any, options: dict) -> str | None:
+    """Each group of options.group consecutive values has mean 0 (or is all 0)."""
     t = _tensor(got, options)
     if t is None:
         return None
@@ -111,6 +119,7 @@ def group_zero_mean(call: Call, got: Any, options: dict) -> str | None:
 
 
 def values_in(call: Call, got: Any, options: dict) -> str | None:
+    """Every value lies in [options.low, options.high]."""
     t = _tensor(got, options)
     if t is None:
         return None

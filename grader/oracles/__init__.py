@@ -1,33 +1,23 @@
-"""External oracles by name: trusted library implementations a spec can name
-as `oracle: <name>` instead of its own reference.
+"""Shared oracles: trusted library implementations that several drills use (torch's
+SDPA), named by a spec as `oracle: <name>`. A drill's own oracle lives beside it,
+in `<id>.oracle.py` (drills/README.md), and is looked up first.
 
-Each submodule holds one topic's oracles in a dict `ORACLES`; the registry is
-assembled on first use. Oracles receive the call's arguments upcast to
-float64 (floating tensors only) and return the expected result.
+Every public top-level function of a module here is an oracle; the torch-free list
+the parser checks names against is read from these same files
+(grader.spec.names.shared_oracles). Oracles receive the call's arguments with
+floating tensors upcast to float64 and return the expected result.
 """
 from __future__ import annotations
 
 import importlib
 from typing import Callable
 
-_MODULES = ("attention", "broadcasting", "ragged", "gather_scatter", "images_boxes", "einsum_rest")
-
-
-def registry() -> dict[str, Callable]:
-    found: dict[str, Callable] = {}
-    for name in _MODULES:
-        try:
-            module = importlib.import_module(f"grader.oracles.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"grader.oracles.{name}":
-                raise
-            continue
-        found.update(getattr(module, "ORACLES", {}))
-    return found
-
 
 def get(name: str) -> Callable:
-    table = registry()
-    if name not in table:
-        raise KeyError(f"unknown oracle {name!r}; known: {', '.join(sorted(table))}")
-    return table[name]
+    """The shared oracle `name` (KeyError naming the known ones when there is none)."""
+    from grader.spec import names
+
+    module = names.shared_oracle_module(name)
+    if module is None:
+        raise KeyError(f"unknown oracle {name!r}; known: {', '.join(sorted(names.shared_oracles()))}")
+    return getattr(importlib.import_module(module), name)

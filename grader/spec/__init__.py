@@ -1,13 +1,14 @@
 """Drill specs: YAML -> frozen dataclasses, validated by one schema.
 
 Every problem in a file is collected and reported together; each names the
-file, the line and the field (``drills/02-attention/mha-padding.yaml:14:
+file, the line and the field (``drills/02-attention/my-drill.yaml:14:
 cases[2].dims: unknown dimension 'Q'``). Unknown keys are errors.
 
 The package: `records` (the dataclasses), `yaml_lines` (YAML that remembers
 lines), `schema` (the keys and kinds, once, and the JSON Schema built from
 them), `reader` (schema-backed typed access), `parts` and `parse` (the
-parser), `names` (the torch-free list of built-in generators and oracles)
+parser), `names` (the generators and oracles a spec may name, read
+from their code without importing torch)
 and `case_id` (a case's generation fingerprint). The catalogue of every spec
 is `grader.catalogue`, a layer above: it imports this package, never the other way.
 

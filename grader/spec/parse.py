@@ -1,5 +1,5 @@
 """`parse_spec`: one spec file to a frozen `Spec`, or a SpecError listing every
-problem with its file, line and field (``drills/02-attention/mha-padding.yaml:14:
+problem with its file, line and field (``drills/02-attention/my-drill.yaml:14:
 cases[2].dims: unknown dimension 'Q'``).
 
 The file is read with limits (grader.spec.userfile), loaded as YAML with lines,
@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from grader.spec import safe_yaml
+from grader.spec import names, safe_yaml
 from grader.spec.case_id import case_id
 from grader.spec.parts import (
     _parse_cases,
@@ -73,7 +73,8 @@ def parse_spec(path: Path, text: str | None = None, *, reference_names: set[str]
 
     dims = _parse_dims(top, problems)
     dim_names = set(dims)
-    functions = _parse_functions(top, problems, dim_names)
+    oracle_path = names.oracle_file(path)
+    functions = _parse_functions(top, problems, dim_names, _oracle_names(oracle_path, problems), oracle_path.name)
     fn_names = {f.name for f in functions}
     cases = _parse_cases(top, problems, dim_names, fn_names)
     cases = tuple(dataclasses.replace(c, id=case_id(c, dims, functions)) for c in cases)
@@ -191,6 +192,31 @@ def _check_names(top: _Reader, problems: _Problems, reference_names: set[str], f
     for i, inv in enumerate(invariants):
         if inv.kind.startswith("py:") and inv.kind[3:] not in reference_names:
             problems.add(top.line_of("invariants"), f"invariants[{i}].kind", missing.format(inv.kind[3:]))
+
+
+def _oracle_names(oracle_path: Path, problems: _Problems) -> dict[str, tuple[str, ...]]:
+    """The oracles this spec may name: the shared ones, and the public functions of its own
+    oracle file beside it when there is one (grader.spec.names). A function of the drill's file
+    that is also a shared oracle is a problem: the spec's name would not say which one runs."""
+    shared = names.shared_oracles()
+    if not oracle_path.exists() and not oracle_path.is_symlink():
+        return shared
+    try:
+        tree = ast.parse(read_text(oracle_path, REFERENCE_LIMIT), filename=str(oracle_path))
+    except UnreadableFile as exc:
+        problems.add(0, "(oracle)", exc.reason)
+        return shared
+    except SyntaxError as exc:
+        problems.add(0, "(oracle)", f"{oracle_path.name}:{exc.lineno or 0} has a syntax error: {exc.msg}")
+        return shared
+    except (ValueError, RecursionError, MemoryError) as exc:
+        problems.add(0, "(oracle)", f"{oracle_path.name} cannot be parsed: {type(exc).__name__}")
+        return shared
+    own = names.public_functions(tree)
+    for name in sorted(set(own) & set(shared)):
+        problems.add(0, "(oracle)", f"{oracle_path.name} defines {name}(), which is also the shared oracle "
+                                    f"{names.shared_oracle_module(name)}.{name}; rename the drill's own one")
+    return {**shared, **own}
 
 
 def _defined_names(path: Path, problems: _Problems) -> set[str] | None:

@@ -100,7 +100,12 @@ def _check_shape(shape: Any, dim_names: set[str], line: int, where: str, problem
     return tuple(out)
 
 
-def _parse_functions(top: _Reader, problems: _Problems, dim_names: set[str]) -> tuple[FunctionSpec, ...]:
+def _parse_functions(top: _Reader, problems: _Problems, dim_names: set[str],
+                     oracles: dict[str, tuple[str, ...]] | None = None, own: str = "") -> tuple[FunctionSpec, ...]:
+    """The `functions` section; `oracles` are the oracle names the spec may use (grader.spec.names:
+    the drill's own file `own`, then the shared ones)."""
+    if oracles is None:
+        oracles = names.shared_oracles()
     raw = top.get("functions") or {}
     if top.has("functions") and not raw:
         problems.add(top.line_of("functions"), "functions", "name at least one function to write")
@@ -129,8 +134,10 @@ def _parse_functions(top: _Reader, problems: _Problems, dim_names: set[str]) -> 
             if exc not in _EXCEPTIONS:
                 problems.add(r.line_of("raises"), f"{where}.raises", f"{exc!r} is not a built-in exception name")
         oracle = r.get("oracle", default="reference") or "reference"
-        if oracle != "reference" and not oracle.startswith("py:") and oracle not in names.ORACLES:
-            problems.add(r.line_of("oracle"), f"{where}.oracle", names.unknown("oracle", oracle, names.ORACLES))
+        if oracle != "reference" and not oracle.startswith("py:") and oracle not in oracles:
+            known = names.unknown("oracle", oracle, oracles)
+            problems.add(r.line_of("oracle"), f"{where}.oracle",
+                         known + (f"; a drill's own oracle is a function of {own}" if own else ""))
         inputs = r.get("inputs")
         checker = r.get("checker")
         for key, value in (("inputs", inputs), ("checker", checker)):
@@ -191,12 +198,12 @@ def _check_value_expr(r: _Reader, where: str, value: str, problems: _Problems, d
 
 def _check_generator(r: _Reader, where: str, gen: str, options: Any, problems: _Problems) -> None:
     """A built-in generator's name, and the options it is given: each one it takes."""
-    if gen not in names.GENERATORS:
-        problems.add(r.line_of("gen"), f"{where}.gen", names.unknown("generator", gen, names.GENERATORS))
+    if gen not in names.generators():
+        problems.add(r.line_of("gen"), f"{where}.gen", names.unknown("generator", gen, names.generators()))
         return
     for opt in options:
-        if opt not in names.GENERATORS[gen]:
-            takes = ", ".join(names.GENERATORS[gen]) or "none"
+        if opt not in names.generators()[gen]:
+            takes = ", ".join(names.generators()[gen]) or "none"
             problems.add(_line_of(options, opt, r.line_of("options")), f"{where}.options.{_k(opt)}",
                          f"generator {gen!r} has no option {_k(opt)!r} (its options: {takes})")
 
@@ -282,8 +289,9 @@ def _parse_tolerance(top: _Reader, problems: _Problems) -> dict[str, Tolerance]:
 
 
 def _parse_invariants(top: _Reader, problems: _Problems, fn_names: set[str]) -> tuple[Invariant, ...]:
-    from grader.judge.invariant_kinds import KINDS
+    from grader.judge.invariant_kinds import kinds
 
+    KINDS = kinds()
     raw = top.get("invariants", default=[]) or []
     out = []
     for i, idef in enumerate(raw):

@@ -79,7 +79,8 @@ SECTIONS: dict[str, dict[str, Field]] = {
         "args": F(dict, True, "the arguments, in order", of="arg", container="map"),
         "returns": F((dict, list), True, "one return, or a list for a tuple", of="return", container="one-or-list"),
         "raises": F((list, str), doc="built-in exceptions the function must raise on bad input"),
-        "oracle": F(str, doc="'reference' (default), 'py:name' or a built-in oracle"),
+        "oracle": F(str, doc="'reference' (default), 'py:name' (a reference function), or an oracle: a function of "
+                               "<id>.oracle.py beside the spec, else a shared one of grader/oracles/"),
         "inputs": F(str, doc="'py:name': builds every argument at once"),
         "checker": F(str, doc="'py:name': replaces the value comparison"),
         "exact": F(bool, doc="compare floating outputs exactly"),

@@ -24,7 +24,7 @@ COMMANDS: dict[str, str] = {
     "watch": "practice", "check": "grading", "mock": "practice", "report": "reporting",
     "team": "team", "settings": "progress", "doctor": "doctor", "export": "progress",
     "import": "progress", "reset": "progress", "restore": "progress", "optimize": "optimize",
-    "validate": "grading",
+    "validate": "grading", "new": "grading",
 }
 
 

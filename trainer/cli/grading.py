@@ -21,7 +21,8 @@ from grader.errors import UsageError
 from grader.sandbox import confine
 from grader.catalogue import load_catalogue
 from grader.fake.cuda import CHILD_ENV, cuda_problem
-from grader.spec import SpecError
+from grader.authoring.scaffold import MARKER, ScaffoldError, check_new_id, plan, write
+from grader.spec import TOPICS, SpecError
 from grader.spec.userfile import SOLUTION_LIMIT, read_text
 from trainer.practice.attempts import attempt_from
 from trainer.cli.app import app, no_color
@@ -173,8 +174,10 @@ def validate(
         if not quiet:
             _progress(i, len(specs), spec.id, show_bar)
         try:
-            problems.extend(validate_drill(grader, spec, seed))
-            checks.extend(f"{spec.id}: {line}" for line in fake_checks(grader, spec, seed))
+            found = validate_drill(grader, spec, seed)
+            problems.extend(found)
+            if not any(": (to fill in): " in p for p in found):  # a scaffold's stub: nothing else to say yet
+                checks.extend(f"{spec.id}: {line}" for line in fake_checks(grader, spec, seed))
         except SpecError as exc:
             problems.extend(exc.problems)
     if not quiet:
@@ -185,11 +188,50 @@ def validate(
     if problems:
         for p in problems:
             typer.echo(printable(p), err=True)
+        to_fill = [p for p in problems if ": (to fill in): " in p]
+        if to_fill:
+            typer.echo(f"validate: {len(to_fill)} line(s) left to fill in, marked `{MARKER}` (drill new); "
+                       "write what each says, then run drill validate again", err=True)
         failing = sorted({p.split(":", 1)[0] for p in problems})
         typer.echo(f"validate: {len(problems)} problem(s) in {len(failing)} file(s), {len(specs)} drills checked "
                    f"in {elapsed:.1f} s", err=True)
         raise typer.Exit(1)
     typer.echo(f"validate: {len(specs)} drills ok in {elapsed:.1f} s")
+
+
+# ---------------------------------------------------------------- new
+
+
+@app.command("new")
+def new(
+    drill_id: str = typer.Argument(..., metavar="ID", help="the new drill's id: lower-case words joined by '-'"),
+    topic: str = typer.Option(..., "--topic", "-t", help="one of " + ", ".join(TOPICS)),
+) -> None:
+    """Scaffold a new drill in the first DRILL_PATH folder: a spec, a reference with one trap to
+    write, and solutions/<id>/ with an ok_ and a bad_slip_ file; `drill validate` then says what is left."""
+    from grader.catalogue import extra_drill_paths, spec_files
+
+    roots = extra_drill_paths()
+    if not roots:
+        raise UsageError("drill new writes into the first DRILL_PATH folder, and DRILL_PATH is not set; "
+                    "export DRILL_PATH=~/my-drills (a folder of your own: the built-in drills are not written to)")
+    root = roots[0]
+    if not root.is_dir():
+        raise UsageError(f"the first DRILL_PATH folder {root} is not a folder; create it (mkdir -p {root}) or fix DRILL_PATH")
+    known = set(load_catalogue(drill_roots()).specs) | {p.stem for p in spec_files(drill_roots())}
+    try:
+        check_new_id(drill_id, topic, known)
+        scaffold = plan(root, drill_id, topic)
+        write(scaffold, drill_id, topic)
+    except ScaffoldError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"cannot write the new drill under {root}: {exc.strerror or exc}") from None
+    typer.echo(f"drill new: wrote {drill_id}, a small drill that works, to rewrite into yours (drills/README.md):")
+    for path, what in zip(scaffold.files, ("the spec", "the reference, with one trap left to write",
+                                            "a solution that must pass", "a slip that must fail, naming no trap")):
+        typer.echo(f"  {printable(str(path))}  {what}")
+    typer.echo(f"next: drill validate {printable(str(scaffold.spec))}  (it lists what is left to fill in)")
 
 
 def _progress(i: int, n: int, label: str, bar: bool) -> None:

@@ -1,20 +1,18 @@
 """grader.spec as a package: the grader never imports the trainer, `gen:` and `oracle:`
-names are checked when a spec is parsed (from a torch-free list kept equal to the real
-registries), the published JSON Schema is the one the parser's schema generates and
+names are checked when a spec is parsed (from names read out of the code that runs:
+tests/grader/test_drill_content.py), the published JSON Schema is the one the parser's schema generates and
 every built-in drill meets it, and a case's id follows its generation, nothing else."""
 from __future__ import annotations
 
 from tests.paths import REPO
 
 import ast
-import inspect
 import json
 from pathlib import Path
 
 import pytest
 import yaml
 
-from grader.spec import names
 from tests.builtin import builtin_catalogue
 from tests.grader.spec.test_errors import EXAMPLE, _problems, _write  # a spec beside a copy of its reference
 from grader.spec.parse import parse_spec
@@ -51,16 +49,6 @@ def test_every_module_of_the_spec_package_is_under_500_lines():
 
 
 # ------------------------------------------------ gen: and oracle: names
-
-
-def test_the_torch_free_names_match_the_real_registries():
-    from grader import oracles
-    from grader.cases.generators import GENERATORS
-
-    gens = {n: tuple(inspect.signature(f).parameters)[3:] for n, f in GENERATORS.items()}  # after ctx, shape, dtype
-    assert gens == names.GENERATORS
-    real = {n: tuple(inspect.signature(f).parameters) for n, f in oracles.registry().items()}
-    assert real == names.ORACLES
 
 
 def test_a_misspelt_generator_is_a_spec_error_with_its_line_and_the_known_names(tmp_path):

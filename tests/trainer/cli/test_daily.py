@@ -315,6 +315,7 @@ def test_a_changed_spec_file_is_parsed_again(_drill_home, tmp_path, monkeypatch)
     text = src.read_text().replace("id: gqa", "id: my-gqa")
     (extra / "my-gqa.yaml").write_text(text)
     (extra / "my-gqa.py").write_text(src.with_suffix(".py").read_text())
+    (extra / "my-gqa.oracle.py").write_text(src.with_name("gqa.oracle.py").read_text())  # the oracle it names
     monkeypatch.setenv("DRILL_PATH", str(extra))
     assert "my-gqa" in catalogue_cache.load_catalogue().specs
     (extra / "my-gqa.yaml").write_text(text.replace("title:", "title: Changed,"))

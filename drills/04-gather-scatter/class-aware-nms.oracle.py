@@ -1,25 +1,11 @@
-"""Gather/scatter oracles: cross-entropy, one_hot, bincount, per-class NMS.
+"""The oracle for class-aware-nms: greedy NMS inside each class, one box at a time, in float64.
 
-Every oracle receives floating tensors upcast to float64.
-"""
+Kept apart from the reference so that it is an independent check; every public function
+here is an oracle the spec can name (drills/README.md). Arguments come with floating
+tensors upcast to float64 (grader/cases/prepare.py)."""
 from __future__ import annotations
 
 import torch
-import torch.nn.functional as F
-
-
-def token_logprobs_ce(logits: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
-    """(B, T) log-probabilities of the realised tokens: -cross_entropy per position."""
-    B, T, V = logits.shape
-    return -F.cross_entropy(logits.reshape(B * T, V), ids.reshape(B * T), reduction="none").reshape(B, T)
-
-
-def one_hot_torch(labels: torch.Tensor, K: int) -> torch.Tensor:
-    return F.one_hot(labels, K).to(torch.float32)
-
-
-def class_counts_bincount(labels: torch.Tensor, K: int) -> torch.Tensor:
-    return torch.bincount(labels, minlength=K).to(torch.int64)
 
 
 def _iou(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -56,11 +42,3 @@ def per_class_nms(boxes: torch.Tensor, scores: torch.Tensor, classes: torch.Tens
     if out.numel() == 0:
         return out
     return out[torch.argsort(scores[out], descending=True, stable=True)]
-
-
-ORACLES = {
-    "token_logprobs_ce": token_logprobs_ce,
-    "one_hot_torch": one_hot_torch,
-    "class_counts_bincount": class_counts_bincount,
-    "per_class_nms": per_class_nms,
-}

@@ -1,4 +1,8 @@
-"""Ragged-data oracles: torch's own cross-entropy for the loss drills."""
+"""The oracle for token-vs-seq-loss: F.cross_entropy(reduction="none"), then the two means.
+
+Kept apart from the reference so that it is an independent check; every public function
+here is an oracle the spec can name (drills/README.md). Arguments come with floating
+tensors upcast to float64 (grader/cases/prepare.py)."""
 from __future__ import annotations
 
 import torch
@@ -13,8 +17,3 @@ def lm_losses_ce(logits: torch.Tensor, ids: torch.Tensor, loss_mask: torch.Tenso
     token_mean = (per_token * m).sum() / m.sum()
     seq_mean = ((per_token * m).sum(1) / m.sum(1)).mean()
     return token_mean, seq_mean
-
-
-ORACLES = {
-    "lm_losses_ce": lm_losses_ce,
-}

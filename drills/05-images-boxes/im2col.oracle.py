@@ -1,0 +1,14 @@
+"""The oracle for im2col: F.conv2d (cross-correlation, no bias).
+
+Kept apart from the reference so that it is an independent check; every public function
+here is an oracle the spec can name (drills/README.md). Arguments come with floating
+tensors upcast to float64 (grader/cases/prepare.py)."""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+
+def conv2d(x: torch.Tensor, weight: torch.Tensor, stride: int, padding: int) -> torch.Tensor:
+    """Cross-correlation as nn.Conv2d computes it, no bias."""
+    return F.conv2d(x, weight, stride=stride, padding=padding)

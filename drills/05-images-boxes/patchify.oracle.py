@@ -1,0 +1,14 @@
+"""The oracle for patchify: F.unfold.
+
+Kept apart from the reference so that it is an independent check; every public function
+here is an oracle the spec can name (drills/README.md). Arguments come with floating
+tensors upcast to float64 (grader/cases/prepare.py)."""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+
+def unfold_patchify(images: torch.Tensor, P: int) -> torch.Tensor:
+    """(B, C, H, W) -> (B, N, C*P*P): non-overlapping P x P patches, row-major grid, (C, P, P) content."""
+    return F.unfold(images, kernel_size=P, stride=P).transpose(1, 2)

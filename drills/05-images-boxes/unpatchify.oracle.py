@@ -1,0 +1,14 @@
+"""The oracle for unpatchify: F.fold.
+
+Kept apart from the reference so that it is an independent check; every public function
+here is an oracle the spec can name (drills/README.md). Arguments come with floating
+tensors upcast to float64 (grader/cases/prepare.py)."""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+
+def fold_unpatchify(tokens: torch.Tensor, C: int, H: int, W: int, P: int) -> torch.Tensor:
+    """(B, N, C*P*P) -> (B, C, H, W): the exact inverse of unfold_patchify (patches do not overlap)."""
+    return F.fold(tokens.transpose(1, 2), output_size=(H, W), kernel_size=P, stride=P)
