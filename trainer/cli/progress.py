@@ -338,6 +338,13 @@ def _show_settings(key: str | None) -> None:
 RATINGS = {"again": 1, "hard": 2, "good": 3, "easy": 4}
 
 
+def _say(text: str) -> None:
+    """A message folded at spaces to the terminal's width (a path or command stays whole)."""
+    from trainer.text.fold import fold_line, terminal_width
+
+    typer.echo("\n".join(fold_line(text, terminal_width(), more="")))
+
+
 def _known_or_exit(drill_id: str) -> None:
     if drill_id not in known_drill_ids():
         usage_error(unknown_drill_message(drill_id, known_drill_ids()))
@@ -378,22 +385,22 @@ def unsuspend_command(
 def _set_suspended(drill_id: str, suspended: bool) -> None:
     _known_or_exit(drill_id)
     if not suspended and not database_exists():
-        typer.echo(f"{drill_id} is not suspended; nothing changed.")
+        _say(f"{drill_id} is not suspended; nothing changed.")
         return
     now = local_now()
     with open_store() as store:
         changed = store.suspend(drill_id, suspended)
         card = store.card(drill_id)
     if suspended:
-        typer.echo(f"Suspended {drill_id}: it stays out of `drill`, `drill list --due`, warm-ups and mocks "
+        _say(f"Suspended {drill_id}: it stays out of `drill`, `drill list --due`, warm-ups and mocks "
                    f"until `drill unsuspend {drill_id}`." if changed else
                    f"{drill_id} was already suspended; nothing changed.")
         return
     if not changed:
-        typer.echo(f"{drill_id} is not suspended; nothing changed.")
+        _say(f"{drill_id} is not suspended; nothing changed.")
         return
     due = card.due if card else None
-    typer.echo(f"Unsuspended {drill_id}. " + (f"It is due {when(due, now)}." if due is not None
+    _say(f"Unsuspended {drill_id}. " + (f"It is due {when(due, now)}." if due is not None
                                                else "It is a new drill again in the plan."))
 
 
@@ -409,14 +416,14 @@ def bury_command(
     _known_or_exit(drill_id)
     now = local_now()
     if off and not database_exists():
-        typer.echo(f"{drill_id} is not buried; nothing changed.")
+        _say(f"{drill_id} is not buried; nothing changed.")
         return
     with open_store() as store:
         hold = store.holds().get(drill_id)
         if off:
             store.bury(drill_id, None)
             active = hold is not None and hold.buried_until is not None and hold.buried_until > now
-            typer.echo(f"Dug up {drill_id}: it is back in today's work." if active
+            _say(f"Dug up {drill_id}: it is back in today's work." if active
                        else f"{drill_id} is not buried; nothing changed.")
             return
         until = end_of_day(now)
@@ -424,7 +431,7 @@ def bury_command(
         card = store.card(drill_id)
     suspended = " (it is also suspended: `drill unsuspend` it too)" if hold is not None and hold.suspended else ""
     due = f" Its review was due {when(card.due, now)}." if card is not None and card.due <= now else ""
-    typer.echo(f"Buried {drill_id} until tomorrow ({until:%a %d %b} 00:00).{due}{suspended}")
+    _say(f"Buried {drill_id} until tomorrow ({until:%a %d %b} 00:00).{due}{suspended}")
 
 
 @app.command("undo")
@@ -436,18 +443,18 @@ def undo_command(
     from trainer.store.control import RATING_NAMES, CannotChange
 
     if not database_exists():
-        typer.echo("No reviews recorded yet; nothing to undo.")
+        _say("No reviews recorded yet; nothing to undo.")
         return
     now = local_now()
     with open_store() as store:
         last = store.last_review()
         if last is None:
-            typer.echo("No reviews recorded yet; nothing to undo.")
+            _say("No reviews recorded yet; nothing to undo.")
             return
         drill, at, rating = last
         question = f"Undo the review of {drill} ({RATING_NAMES[rating]}, {_moment(at, now)}) and remove its attempts?"
         if not yes and not _confirm(question):
-            typer.echo("Nothing was changed.")
+            _say("Nothing was changed.")
             raise typer.Exit(1)
         try:
             change = store.undo_last_review()
@@ -455,12 +462,12 @@ def undo_command(
             typer.echo(f"drill: cannot undo: {exc}", err=True)
             raise typer.Exit(1) from None
     assert change is not None
-    typer.echo(f"Undid the review of {change.drill} ({RATING_NAMES[change.rating]}, {_moment(change.reviewed_at, now)}): "
+    _say(f"Undid the review of {change.drill} ({RATING_NAMES[change.rating]}, {_moment(change.reviewed_at, now)}): "
                f"its card is back as it was before, and the sitting's {plural(change.attempts_removed, 'attempt')} "
                f"{'was' if change.attempts_removed == 1 else 'were'} removed.")
-    typer.echo(_next_due_line(change.drill, change.card.due if change.card else None, now))
-    typer.echo(f"A backup was saved first: {printable(change.backup)} "
-               f"(`drill restore {printable(change.backup)}` brings the attempts back).")
+    _say(_next_due_line(change.drill, change.card.due if change.card else None, now))
+    _say(f"A backup was saved first: {printable(change.backup)}")
+    _say("`drill restore` with that file brings the removed attempts back.")
 
 
 @app.command("rate")
@@ -477,7 +484,7 @@ def rate_command(
     if value is None:
         usage_error(f"unknown rating {printable(rating)!r}; give one of again, hard, good, easy")
     if not database_exists():
-        typer.echo(f"{drill_id} has no review yet; nothing to re-rate.")
+        _say(f"{drill_id} has no review yet; nothing to re-rate.")
         raise typer.Exit(1)
     now = local_now()
     with open_store() as store:
@@ -487,9 +494,9 @@ def rate_command(
             typer.echo(f"drill: cannot re-rate: {exc}", err=True)
             raise typer.Exit(1) from None
     if change is None:
-        typer.echo(f"{drill_id} has no review yet; nothing to re-rate.")
+        _say(f"{drill_id} has no review yet; nothing to re-rate.")
         raise typer.Exit(1)
     was = RATING_NAMES[change.rating]
     same = " (it already was)" if change.rating == value else f" (was {was})"
-    typer.echo(f"The review of {drill_id} {_moment(change.reviewed_at, now)} is now {RATING_NAMES[value]}{same}.")
-    typer.echo(_next_due_line(drill_id, change.card.due if change.card else None, now))
+    _say(f"The review of {drill_id} {_moment(change.reviewed_at, now)} is now {RATING_NAMES[value]}{same}.")
+    _say(_next_due_line(drill_id, change.card.due if change.card else None, now))

@@ -354,7 +354,9 @@ def _git_step(step: Callable[[], str], after: str = "") -> str:
     except gitsync.GitError as exc:
         typer.echo(f"drill: git: {printable(str(exc))}" + (f" ({after})" if after else ""), err=True)
         raise typer.Exit(1) from None
-    typer.echo(f"git: {printable(said)}")
+    from trainer.text.fold import fold_line
+
+    typer.echo("\n".join(fold_line(f"git: {printable(said)}", terminal_width(), more="  ")))
     return said
 
 

@@ -125,8 +125,8 @@ def card_from_row_or_refuse(row: tuple) -> CardState | None:
 def _card_before(row: tuple) -> CardState | None:
     if row[4] is None:
         raise CannotChange(f"the last review of {row[1]} ({iso(parse(row[3]))[:16].replace('T', ' ')} UTC) was "
-                           f"recorded before drill kept the card as it was before each review, so it cannot be "
-                           f"changed exactly; nothing was changed")
+                           f"recorded without a copy of the card as it was before it (by an older drill, or imported "
+                           f"from an export), so it cannot be changed exactly; nothing was changed")
     return card_from_json(row[1], row[4])
 
 
