@@ -75,7 +75,7 @@ def status_lines(now: datetime) -> list[str]:
         f"Streak: {streak} day{'s' if streak != 1 else ''}",
     ]
     if agenda.later_today:
-        lines.insert(1, f"Later today: {len(agenda.later_today)} ("
+        lines.insert(2, f"Later today: {len(agenda.later_today)} ("
                      + short_list([f"{d} at {clock_time(t, now)}" for d, t in agenda.later_today]) + ")")
     if not has_progress:
         lines.insert(0, "No progress recorded yet.")

@@ -161,7 +161,7 @@ def app():
 
 
 def run(app, *args: str):
-    return CliRunner().invoke(app, list(args))
+    return CliRunner().invoke(app, list(args), env={"COLUMNS": "300"})
 
 
 def test_commands_say_what_they_did(app, home):
