@@ -61,7 +61,7 @@ def app():
 
 
 def run(app, *args):
-    return CliRunner().invoke(app, [str(a) for a in args])
+    return CliRunner().invoke(app, [str(a) for a in args], env={"COLUMNS": "300"})
 
 
 def _files(tmp_path: Path, name: str) -> list[str]:
