@@ -95,7 +95,10 @@ def test_too_few_reviews_says_how_many_more_and_changes_nothing(app):
     have = len(scored(points))
     result = CliRunner().invoke(app, ["optimize"])
     assert result.exit_code == 1
-    assert f"you have {have}, so {needed() - have} more are needed" in result.output
+    from trainer.schedule.optimizing import PARTIAL_MINIMUM
+
+    assert f"you have {have}, so {PARTIAL_MINIMUM - have} more are needed" in result.output
+    assert f"the full fit, {needed()}" in result.output
     with open_store() as store:
         assert store.fitted() is None
     with pytest.raises(NotEnoughReviews):
@@ -125,3 +128,61 @@ def test_stored_parameters_are_validated(app):
         with store._writing() as conn:
             conn.execute("INSERT INTO settings VALUES (?, ?)", (PARAMETERS_KEY, json.dumps({"parameters": "x"})))
         assert store.fitted() is None and store.scheduler_config()[1] is None
+
+
+# ------------------------------------------------------------ the partial fit (fewer reviews)
+
+# A person whose first reviews fade faster than fsrs's defaults say, and is otherwise as fsrs assumes.
+FIRST_ONLY = (0.1, 0.25, 0.6, 2.0) + tuple(DEFAULT_PARAMETERS[4:])
+
+
+def test_with_fewer_reviews_only_the_initial_stabilities_are_fitted_and_judged_on_held_out_reviews():
+    from trainer.schedule.optimizing import PARTIAL_MINIMUM, first_ratings, log_loss
+
+    points = simulate(FIRST_ONLY, drills=40, per_drill=8, seed=8)
+    assert PARTIAL_MINIMUM <= len(scored(points)) < needed()
+    result = fit(points)
+    assert result.partial
+    # the simulated person never begins with Easy, so w3 has no data and is not fitted
+    assert first_ratings(points)[3] == 0 and result.fitted == (0, 1, 2)
+    assert result.parameters[3:] == tuple(DEFAULT_PARAMETERS[3:])
+    # each fitted stability moves from fsrs's default toward the person's true one
+    for i in result.fitted:
+        assert abs(result.parameters[i] - FIRST_ONLY[i]) < abs(DEFAULT_PARAMETERS[i] - FIRST_ONLY[i])
+    # the losses are the held-out ones, recomputed here the same way
+    assert result.loss_fitted == log_loss(points, result.parameters, result.held_out_from)[0]
+    assert result.loss_default == log_loss(points, DEFAULT_PARAMETERS, result.held_out_from)[0]
+
+
+def test_the_partial_fit_says_what_it_fitted_and_keeps_it_only_when_it_wins(app):
+    points = simulate(FIRST_ONLY, drills=40, per_drill=8, seed=8)
+    _store_reviews(points)
+    result = CliRunner().invoke(app, ["optimize"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert f"A partial fit: {len(scored(points))} scored reviews, fewer than the {needed()}" in out
+    assert "only w0, w1, w2 were fitted: the stability after a first Again ("  in out
+    assert "The other parameters stay fsrs's defaults." in out
+    losses = {line.split()[0]: float(line.split()[-1]) for line in out.splitlines()
+              if line.startswith("  ") and line.split()[-1][0].isdigit()}
+    with open_store() as store:
+        kept = store.fitted()
+    if losses["new"] < losses["default"]:
+        assert "Kept the new fit" in out and kept is not None and kept["fitted"] == ["w0", "w1", "w2"]
+        assert tuple(kept["parameters"][3:]) == tuple(DEFAULT_PARAMETERS[3:])
+    else:
+        assert "The new fit is not better; nothing changed" in out and kept is None
+
+
+def test_too_few_first_reviews_for_any_rating_is_said_plainly(app):
+    from trainer.schedule.optimizing import MIN_FIRSTS, PARTIAL_MINIMUM
+
+    points = simulate(FIRST_ONLY, drills=6, per_drill=25, seed=3)  # many reviews, few drills
+    assert len(scored(points)) >= PARTIAL_MINIMUM
+    with pytest.raises(NotEnoughReviews, match=f"at least {MIN_FIRSTS} drills that began with the same rating"):
+        fit(points)
+    _store_reviews(points)
+    result = CliRunner().invoke(app, ["optimize"])
+    assert result.exit_code == 1 and "1 began with Again, 1 began with Hard, 4 began with Good" in result.output
+    with open_store() as store:
+        assert store.fitted() is None

@@ -211,7 +211,7 @@ def test_migration_from_the_current_version_replays_the_history(home):
     assert conn.execute("SELECT count(*) FROM review_logs").fetchone()[0] == 8  # one per submit
     conn.close()
     with open_store(clock=Clock(T0 + timedelta(days=40))) as store:
-        assert store.schema_version() == SCHEMA_VERSION == 3
+        assert store.schema_version() == SCHEMA_VERSION == 4
         after = store._conn.execute(f"SELECT {_ATTEMPT_FIELDS} FROM attempts ORDER BY id").fetchall()
         assert after == before                                   # nothing in the attempts changed
         by_drill = {}
@@ -228,7 +228,7 @@ def test_migration_from_the_current_version_replays_the_history(home):
         assert store.card("mha-padding").lapses == 0
         assert [a.rating for a in store.attempts(drill="mha-padding")] == [None, None, int(Rating.Hard)]
         assert {a.sitting_id for a in store.attempts(drill="mha-padding")} != {None}
-    [backup] = [p for p in list_backups(home) if "pre-v3" in p.name]
+    [backup] = [p for p in list_backups(home) if f"pre-v{SCHEMA_VERSION}" in p.name]
     old = sqlite3.connect(backup)
     assert old.execute("PRAGMA user_version").fetchone()[0] == 2
     assert old.execute("SELECT count(*) FROM review_logs").fetchone()[0] == 8

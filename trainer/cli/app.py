@@ -22,7 +22,8 @@ from trainer.text.markup import printable
 COMMANDS: dict[str, str] = {
     "list": "catalogue", "show": "catalogue", "warmup": "practice", "solve": "practice",
     "watch": "practice", "check": "grading", "mock": "practice", "report": "reporting",
-    "team": "team", "settings": "progress", "doctor": "doctor", "export": "progress",
+    "undo": "progress", "rate": "progress", "bury": "progress", "suspend": "progress",
+    "unsuspend": "progress", "team": "team", "settings": "progress", "doctor": "doctor", "export": "progress",
     "import": "progress", "reset": "progress", "restore": "progress", "optimize": "optimize",
     "validate": "grading", "new": "grading",
 }

@@ -19,6 +19,7 @@ from trainer.clock import utc_now
 from trainer.store import database_exists, open_store
 
 if TYPE_CHECKING:
+    from grader.catalogue import Catalogue
     from grader.spec import DimRule
     from trainer.schedule.due import Agenda
     from trainer.store import DrillSummary
@@ -77,6 +78,14 @@ def show(drill_id: str = typer.Argument(..., metavar="ID", help="the drill id, e
     typer.echo("\n".join(out))
 
 
+def check_topic(topic: str | None, cat: Catalogue) -> None:
+    """Exit with a usage error naming the topics when no drill has topic ``topic``."""
+    if topic is not None and not any(s.topic == topic for s in cat.specs.values()):
+        close = difflib.get_close_matches(topic, list(TOPICS), n=1)
+        hint = f"did you mean {close[0]}? " if close else ""
+        raise UsageError(f"no drills in topic {topic!r}; {hint}topics: {', '.join(TOPICS)}")
+
+
 _HEADER = ("#", "id", "topic", "state", "due", "best", "target", "title")
 _MIN_TITLE = 16
 
@@ -88,11 +97,8 @@ def list_drills(
 ) -> None:
     """The catalogue with each drill's state, due date and best time."""
     cat = load_catalogue_or_exit()
+    check_topic(topic, cat)
     specs = [s for s in cat.specs.values() if topic is None or s.topic == topic]
-    if topic is not None and not specs:
-        close = difflib.get_close_matches(topic, list(TOPICS), n=1)
-        hint = f"did you mean {close[0]}? " if close else ""
-        raise UsageError(f"no drills in topic {topic!r}; {hint}topics: {', '.join(TOPICS)}")
     summaries, agenda = _progress(list(cat.specs))
     due_now = set(agenda.due)
     rows = []
@@ -140,6 +146,10 @@ def _row(cells: Sequence[object], widths: Sequence[int]) -> str:
 def _due_text(drill: str, info: DrillSummary | None, agenda: Agenda) -> str:
     if drill in agenda.due:
         return "now"
+    if drill in agenda.suspended:
+        return "suspended"
+    if drill in dict(agenda.buried):
+        return "buried"
     at = getattr(info, "due", None) if info else None
     if at is None:
         return "-"

@@ -2,7 +2,8 @@
 
 Prints the held-out log loss of the default parameters (and of the fitted ones in
 use, if any) and of the new fit; keeps the new fit in settings only when it is
-better. `--reset` returns to fsrs's defaults; `--retention` also computes the
+better. With fewer reviews than the full fit needs it fits only w0-w3 and says
+so (trainer.schedule.optimizing). `--reset` returns to fsrs's defaults; `--retention` also computes the
 desired retention that costs least time per remembered drill.
 """
 from __future__ import annotations
@@ -12,7 +13,7 @@ from datetime import datetime
 import typer
 
 from trainer.cli.app import app
-from trainer.schedule.optimizing import NotEnoughReviews, Point, fit
+from trainer.schedule.optimizing import RATING_WORDS, NotEnoughReviews, Point, fit, needed
 from trainer.clock import utc_now
 from trainer.store import PARAMETERS_KEY, open_store
 
@@ -44,20 +45,31 @@ def optimize(
     except NotEnoughReviews as exc:
         typer.echo(str(exc))
         raise typer.Exit(1) from None
+    if result.partial:
+        names = ", ".join(f"w{i}" for i in result.fitted)
+        said = [f"{RATING_WORDS[i]} ({result.firsts[i]} drills)" for i in result.fitted]
+        after = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " or " + said[-1]
+        typer.echo(f"A partial fit: {result.trained_on + result.held_out} scored reviews, fewer than the "
+                   f"{needed()} the full fit needs, so only {names} were fitted: the stability after a first "
+                   f"{after}. The other parameters stay fsrs's defaults.")
     typer.echo(f"Fitted on {result.trained_on} reviews; scored on the {result.held_out} later reviews "
                f"held out (from {_stamp(result.held_out_from)}). Log loss, lower is better:")
-    typer.echo(f"  default parameters   {result.loss_default:.4f}")
+    typer.echo(f"  default parameters   {result.loss_default:.5f}")
     if result.loss_current is not None:
-        typer.echo(f"  fitted in use now    {result.loss_current:.4f}  (fitted {str((fitted or {}).get('fitted_at'))[:10]})")
-    typer.echo(f"  new fit              {result.loss_fitted:.4f}")
+        typer.echo(f"  fitted in use now    {result.loss_current:.5f}  (fitted {str((fitted or {}).get('fitted_at'))[:10]})")
+    typer.echo(f"  new fit              {result.loss_fitted:.5f}")
     if result.better:
         value = {"parameters": list(result.parameters), "fitted_at": utc_now().isoformat(),
                  "loss_default": round(result.loss_default, 6), "loss_fitted": round(result.loss_fitted, 6),
-                 "trained_on": result.trained_on, "held_out": result.held_out}
+                 "trained_on": result.trained_on, "held_out": result.held_out,
+                 "fitted": [f"w{i}" for i in result.fitted] if result.partial else "all"}
         with open_store() as store:
             store.set_setting(PARAMETERS_KEY, value)
-        typer.echo("Kept the new fit (settings: fsrs_parameters); it schedules your next reviews. "
-                   "`drill optimize --reset` returns to the defaults.")
+        gain = result.best_before - result.loss_fitted
+        chance = (f" A difference this small on {result.held_out} held-out reviews may be chance."
+                  if gain < 0.001 else "")
+        typer.echo(f"Kept the new fit ({gain:.5f} lower on the held-out reviews; settings: fsrs_parameters); "
+                   f"it schedules your next reviews. `drill optimize --reset` returns to the defaults.{chance}")
     else:
         kept = "the fitted parameters in use" if fitted else "fsrs's default parameters"
         typer.echo(f"The new fit is not better; nothing changed ({kept} stay).")

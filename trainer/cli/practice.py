@@ -24,9 +24,9 @@ from prompt_toolkit.shortcuts import print_formatted_text
 import trainer.repl.grading as repl_grading
 from grader.errors import UsageError
 from trainer.cli.app import app
-from trainer.cli.catalogue import complete_drill_id, get_spec_or_exit, load_catalogue_or_exit
+from trainer.cli.catalogue import check_topic, complete_drill_id, get_spec_or_exit, load_catalogue_or_exit
 from trainer.cli.timed import Done, open_drill, run_queue
-from trainer.schedule.due import Agenda, agenda_now, clock_time, read_agenda, when
+from trainer.schedule.due import Agenda, agenda_now, clock_time, focus, read_agenda, when
 from trainer.text.markup import printable
 from trainer.repl import quickfire
 from trainer.repl.app import DrillOutcome, ReplOptions
@@ -154,16 +154,19 @@ def warmup(
     minutes: Optional[float] = typer.Option(None, "--minutes", "-m", min=1, help="stop starting new items after this long"),
     more: bool = typer.Option(False, "--more", help="when nothing is due and today's new drills are used up, "
                               "study more without asking: new drills beyond the daily limit, then reviews ahead"),
+    topic: Optional[str] = typer.Option(None, "--topic", help="only this topic's due and new drills"),
     vi: Optional[bool] = typer.Option(None, "--vi/--emacs", help="key bindings (default: the vi_mode setting)"),
 ) -> None:
     """The daily warm-up: due reviews first, then new drills, quick-fire questions mixed in."""
-    _need_terminal()
     cat = load_catalogue_or_exit()
+    check_topic(topic, cat)
+    _need_terminal()
     clock = SystemClock()
     now = clock.now().astimezone()
+    in_topic = [d for d, s in cat.specs.items() if topic is None or s.topic == topic]
     with open_store() as store:
         settings = store.settings()
-        agenda = read_agenda(store, cat.specs, now)
+        agenda = focus(read_agenda(store, cat.specs, now), in_topic)
     vi_mode = settings.vi_mode if vi is None else vi
     due, new = list(agenda.due), list(agenda.new)
     if agenda.nothing_left and count > 0:
@@ -184,11 +187,11 @@ def warmup(
         return
     with open_store() as store:
         warmup_id = store.start_session("warmup", {"count": count, "minutes": minutes, "due": due, "new": new,
-                                                    "more": agenda.nothing_left})
+                                                    "more": agenda.nothing_left, "topic": topic})
     flow = Warmup(items, clock, minutes)
     n_due = sum(i.reason == "review" for i in drills)
     kind = ("ahead of time" if agenda.nothing_left else "due")
-    _say(f"Warm-up: {len(drills)} drill(s) ({n_due} {kind}, {len(drills) - n_due} new), "
+    _say(f"Warm-up{f' on {topic}' if topic else ''}: {len(drills)} drill(s) ({n_due} {kind}, {len(drills) - n_due} new), "
          f"{questions} quick-fire question(s) in between.")
     grading = repl_grading.open_grading()
     done_drills = done_questions = 0
@@ -213,7 +216,7 @@ def warmup(
 
     run_queue(flow.queue, grading, drill, quiz)
     with open_store() as store:
-        after = read_agenda(store, cat.specs, clock.now().astimezone())
+        after = focus(read_agenda(store, cat.specs, clock.now().astimezone()), in_topic)
         summary = flow.summary([d for d, _ in after.tomorrow])
         store.end_session(warmup_id, summary.to_dict())
     lines = summary.lines()  # its last line says what is due tomorrow
@@ -273,27 +276,35 @@ def mock(
                                   help="the whole interview's time limit (0.5 is 30 seconds)"),
     count: int = typer.Option(3, "--count", "-n", min=1, help="how many drills"),
     seed: Optional[int] = typer.Option(None, "--seed", help="choose drills and cases from this seed"),
+    topic: Optional[str] = typer.Option(None, "--topic", help="only drills of this topic"),
     vi: Optional[bool] = typer.Option(None, "--vi/--emacs", help="key bindings (default: the vi_mode setting)"),
 ) -> None:
     """A timed mock interview: one countdown that does not pause, no hints or solutions."""
-    _need_terminal()
     cat = load_catalogue_or_exit()
+    check_topic(topic, cat)
+    _need_terminal()
     clock = SystemClock()
     seed = seed if seed is not None else random.SystemRandom().randrange(1, 10**6)
     now = clock.now()
     with open_store() as store:
         summaries = store.drill_summaries()
+        held = store.held(now)
         vi_mode = store.settings().vi_mode if vi is None else vi
     weak = {d: weakness(s.attempts, s.passes, s.due, now, s.card.lapses if s.card else 0)
             for d, s in summaries.items()}
-    drills = choose_mock_drills([(s.id, s.topic) for s in sorted(cat.specs.values(), key=lambda s: s.id)],
-                                weak, count, seed)
+    pool = [(s.id, s.topic) for s in sorted(cat.specs.values(), key=lambda s: s.id)
+            if (topic is None or s.topic == topic) and s.id not in held]
+    drills = choose_mock_drills(pool, weak, count, seed)
     if not drills:
-        raise UsageError("no drills to choose from")
+        raise UsageError("no drills to choose from" + (f" in topic {topic} (every one is suspended or buried; "
+                                                  f"`drill list --topic {topic}` shows them)" if topic else
+                                                  " (every drill is suspended or buried; `drill list` shows them)"))
+    if topic and len(drills) < count:
+        _say(f"Topic {topic} has {len(drills)} drill(s) to choose from, so the mock has {len(drills)}, not {count}.")
     _say(f"Mock interview: {len(drills)} drill{'s' if len(drills) != 1 else ''} in {minutes:g} min, seed {seed}. "
                "The clock does not stop; hints, :try and :solution are locked.")
     with open_store() as store:
-        mock_id = store.start_session("mock", {"seed": seed, "minutes": minutes, "drills": drills})
+        mock_id = store.start_session("mock", {"seed": seed, "minutes": minutes, "drills": drills, "topic": topic})
     flow = Mock(drills, minutes, seed, clock)
     grading = repl_grading.open_grading()
 

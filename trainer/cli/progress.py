@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import json
 import sys
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Optional
 
@@ -20,7 +21,8 @@ from grader.errors import DrillError, UnknownDrill, UsageError, unknown_drill_me
 from grader.spec.userfile import IMPORT_LIMIT, UnreadableFile, decode_text, read_bytes, read_stream
 from trainer.cli.app import app
 from trainer.cli.catalogue import complete_drill_id
-from trainer.cli.status import catalogue_ids
+from trainer.cli.status import catalogue_ids, local_now
+from trainer.schedule.due import when
 from trainer.files import write_atomically
 from trainer.text.markup import printable
 from trainer.schedule.plans import StudyPlan, load_plan
@@ -273,3 +275,173 @@ def _show_settings(key: str | None) -> None:
     for k, v in (extra.items() if key is None else ()):
         typer.echo(f"{printable(k)} = {printable(json.dumps(v))}    # not a setting drill reads; "
                    f"`drill settings --unset {printable(k)}` removes it")
+
+
+# ---------------------------------------------------------------- card control
+
+
+RATINGS = {"again": 1, "hard": 2, "good": 3, "easy": 4}
+
+
+def _say(text: str) -> None:
+    """A message folded at spaces to the terminal's width (a path or command stays whole)."""
+    from trainer.text.fold import fold_line, terminal_width
+
+    typer.echo("\n".join(fold_line(text, terminal_width(), more="")))
+
+
+def _known_or_exit(drill_id: str) -> None:
+    if drill_id not in known_drill_ids():
+        raise UsageError(unknown_drill_message(drill_id, known_drill_ids()))
+
+
+def _moment(at: datetime, now: datetime) -> str:
+    local = at.astimezone(now.tzinfo)
+    days = (now.date() - local.date()).days
+    day = "today" if days == 0 else "yesterday" if days == 1 else f"{local:%a %d %b}"
+    return f"{day} at {local:%H:%M}"
+
+
+def _next_due_line(drill: str, due: datetime | None, now: datetime) -> str:
+    if due is None:
+        return f"{drill} is new again: the plan offers it as a new drill."
+    return f"Next review of {drill}: {when(due, now)}."
+
+
+@app.command("suspend")
+def suspend_command(
+    drill_id: str = typer.Argument(..., metavar="ID", help="the drill to keep out of reviews",
+                                   autocompletion=complete_drill_id),
+    off: bool = typer.Option(False, "--off", help="take the suspension off (as `drill unsuspend ID`)"),
+) -> None:
+    """Keep a drill out of reviews, new drills, warm-ups and mocks until `drill unsuspend ID`."""
+    _set_suspended(drill_id, not off)
+
+
+@app.command("unsuspend")
+def unsuspend_command(
+    drill_id: str = typer.Argument(..., metavar="ID", help="the suspended drill",
+                                   autocompletion=complete_drill_id),
+) -> None:
+    """Bring a suspended drill back: due when its schedule says, or new."""
+    _set_suspended(drill_id, False)
+
+
+def _set_suspended(drill_id: str, suspended: bool) -> None:
+    _known_or_exit(drill_id)
+    if not suspended and not database_exists():
+        _say(f"{drill_id} is not suspended; nothing changed.")
+        return
+    now = local_now()
+    with open_store() as store:
+        changed = store.suspend(drill_id, suspended)
+        card = store.card(drill_id)
+    if suspended:
+        _say(f"Suspended {drill_id}: it stays out of `drill`, `drill list --due`, warm-ups and mocks "
+                   f"until `drill unsuspend {drill_id}`." if changed else
+                   f"{drill_id} was already suspended; nothing changed.")
+        return
+    if not changed:
+        _say(f"{drill_id} is not suspended; nothing changed.")
+        return
+    due = card.due if card else None
+    _say(f"Unsuspended {drill_id}. " + (f"It is due {when(due, now)}." if due is not None
+                                               else "It is a new drill again in the plan."))
+
+
+@app.command("bury")
+def bury_command(
+    drill_id: str = typer.Argument(..., metavar="ID", help="the drill to push to tomorrow",
+                                   autocompletion=complete_drill_id),
+    off: bool = typer.Option(False, "--off", help="dig it up again today"),
+) -> None:
+    """Push a drill to tomorrow: out of today's reviews, new drills, warm-ups and mocks."""
+    from trainer.schedule.due import end_of_day
+
+    _known_or_exit(drill_id)
+    now = local_now()
+    if off and not database_exists():
+        _say(f"{drill_id} is not buried; nothing changed.")
+        return
+    with open_store() as store:
+        hold = store.holds().get(drill_id)
+        if off:
+            store.bury(drill_id, None)
+            active = hold is not None and hold.buried_until is not None and hold.buried_until > now
+            _say(f"Dug up {drill_id}: it is back in today's work." if active
+                       else f"{drill_id} is not buried; nothing changed.")
+            return
+        until = end_of_day(now)
+        store.bury(drill_id, until)
+        card = store.card(drill_id)
+    suspended = " (it is also suspended: `drill unsuspend` it too)" if hold is not None and hold.suspended else ""
+    due = f" Its review was due {when(card.due, now)}." if card is not None and card.due <= now else ""
+    _say(f"Buried {drill_id} until tomorrow ({until:%a %d %b} 00:00).{due}{suspended}")
+
+
+@app.command("undo")
+def undo_command(
+    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask (for scripts)."),
+) -> None:
+    """Take back the last review: the card as it was before, the review and its attempts removed
+    (a backup is taken first)."""
+    from trainer.store.control import RATING_NAMES, CannotChange
+
+    if not database_exists():
+        _say("No reviews recorded yet; nothing to undo.")
+        return
+    now = local_now()
+    with open_store() as store:
+        last = store.last_review()
+        if last is None:
+            _say("No reviews recorded yet; nothing to undo.")
+            return
+        drill, at, rating = last
+        question = f"Undo the review of {drill} ({RATING_NAMES[rating]}, {_moment(at, now)}) and remove its attempts?"
+        if not yes and not _confirm(question):
+            _say("Nothing was changed.")
+            raise typer.Exit(1)
+        try:
+            change = store.undo_last_review()
+        except CannotChange as exc:
+            typer.echo(f"drill: cannot undo: {exc}", err=True)
+            raise typer.Exit(1) from None
+    assert change is not None
+    _say(f"Undid the review of {change.drill} ({RATING_NAMES[change.rating]}, {_moment(change.reviewed_at, now)}): "
+               f"its card is back as it was before, and the sitting's {plural(change.attempts_removed, 'attempt')} "
+               f"{'was' if change.attempts_removed == 1 else 'were'} removed.")
+    _say(_next_due_line(change.drill, change.card.due if change.card else None, now))
+    _say(f"A backup was saved first: {printable(change.backup)}")
+    _say("`drill restore` with that file brings the removed attempts back.")
+
+
+@app.command("rate")
+def rate_command(
+    drill_id: str = typer.Argument(..., metavar="ID", help="the drill whose last review to re-rate",
+                                   autocompletion=complete_drill_id),
+    rating: str = typer.Argument(..., metavar="RATING", help="again, hard, good or easy"),
+) -> None:
+    """Override the rating of a drill's last review once ("that pass was a guess": `drill rate ID again`)."""
+    from trainer.store.control import RATING_NAMES, CannotChange
+
+    _known_or_exit(drill_id)
+    value = RATINGS.get(rating.strip().lower())
+    if value is None:
+        raise UsageError(f"unknown rating {printable(rating)!r}; give one of again, hard, good, easy")
+    if not database_exists():
+        _say(f"{drill_id} has no review yet; nothing to re-rate.")
+        raise typer.Exit(1)
+    now = local_now()
+    with open_store() as store:
+        try:
+            change = store.rerate_last_review(drill_id, value)
+        except CannotChange as exc:
+            typer.echo(f"drill: cannot re-rate: {exc}", err=True)
+            raise typer.Exit(1) from None
+    if change is None:
+        _say(f"{drill_id} has no review yet; nothing to re-rate.")
+        raise typer.Exit(1)
+    was = RATING_NAMES[change.rating]
+    same = " (it already was)" if change.rating == value else f" (was {was})"
+    _say(f"The review of {drill_id} {_moment(change.reviewed_at, now)} is now {RATING_NAMES[value]}{same}.")
+    _say(_next_due_line(drill_id, change.card.due if change.card else None, now))

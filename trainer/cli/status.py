@@ -22,22 +22,29 @@ def local_now() -> datetime:
 def status_lines(now: datetime) -> list[str]:
     """The status text for ``now`` (an aware local time); never creates the database.
     What is due comes from trainer.schedule.due, the one answer shared with list, warmup and report."""
-    agenda = agenda_now(catalogue_ids(), now)
+    ids = catalogue_ids()
+    agenda = agenda_now(ids, now)
     streak = 0
     has_progress = False
+    passed = 0
     if database_exists():
         with open_store() as store:
             streak = store.streak(now.date(), now.tzinfo or timezone.utc)
             counts = store.counts()
             has_progress = bool(counts["attempts"] or counts["cards"])
+            summaries = store.drill_summaries()
+            passed = sum(1 for d in ids if d in summaries and summaries[d].passes > 0)
     due, new = list(agenda.due), list(agenda.new)
+    held = [f"{len(agenda.suspended)} suspended" if agenda.suspended else "",
+            f"{len(agenda.buried)} buried" if agenda.buried else ""]
     lines = [
+        f"Overall: passed {passed}/{len(ids)}, {len(due)} due" + "".join(f", {h}" for h in held if h),
         f"Due now: {len(due)}" + (f" ({short_list(due)})" if due else ""),
         f"New today: {len(new)}" + (f" ({short_list(new)})" if new else ""),
         f"Streak: {streak} day{'s' if streak != 1 else ''}",
     ]
     if agenda.later_today:
-        lines.insert(1, f"Later today: {len(agenda.later_today)} ("
+        lines.insert(2, f"Later today: {len(agenda.later_today)} ("
                      + short_list([f"{d} at {clock_time(t, now)}" for d, t in agenda.later_today]) + ")")
     if not has_progress:
         lines.insert(0, "No progress recorded yet.")

@@ -13,9 +13,15 @@
   files are untrusted: a malformed one is skipped with a warning naming it; one
   from another session, or graded on other cases than most members', is listed
   as not ranked, with the reason; the board still exits 0.
+- `status` says who has submitted a run of the session and who has not (the
+  members the session file lists, else those with a results file).
+- `--git` (run, board, status) treats the folder as a git clone (trainer.team.gitsync):
+  pull with rebase first; `run` then commits the member's own file and pushes it,
+  and the board says when each file's commits landed (from `git log`).
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 import shutil
 import sys
@@ -40,6 +46,7 @@ from trainer.clock import Clock, SystemClock
 from trainer.reports import plural
 from trainer.clock import utc_now
 from trainer.store import NewAttempt, RecordResult, open_store
+from trainer.team import gitsync
 from trainer.team import (
     MAX_RESULTS_BYTES,
     MAX_RUNS,
@@ -110,12 +117,21 @@ def team_new(
     out: Path = typer.Option(..., "--out", "-o", metavar="SESSION.yaml", help="where to write the session file"),
     title: str = typer.Option("", "--title", help="a title shown on the board"),
     force: bool = typer.Option(False, "--force", help="overwrite an existing session file"),
+    members: str = typer.Option("", "--members", metavar="NAME,NAME",
+                                help="who should submit (`drill team status` says who has not)"),
 ) -> None:
     """Write a session file: the drills, the time limit and one seed for every member."""
     cat = load_catalogue_or_exit()
     if seed is None:
         seed = random.SystemRandom().randrange(1, 10**9)
     session = new_session(drills.split(","), minutes, seed, cat.specs, title)
+    names = []
+    for raw in (m for m in members.split(",") if m.strip()):
+        try:
+            names.append(check_name(raw))
+        except ValueError as exc:
+            raise UsageError(f"--members: {exc}")
+    session = dataclasses.replace(session, members=tuple(dict.fromkeys(names)))
     if out.is_dir():
         raise UsageError(f"{out} is a folder; give a file name such as {out / 'session.yaml'}")
     if out.exists() and not force:
@@ -263,6 +279,8 @@ def team_run(
                                            help="the shared results folder (default: the session file's folder)"),
     file: List[str] = typer.Option([], "--file", metavar="ID=PATH",
                                    help="grade this file for drill ID instead of opening the REPL (repeatable)"),
+    git: bool = typer.Option(False, "--git", help="the folder is a git clone: pull first, then commit your "
+                             "results file and push it"),
 ) -> None:
     """Do the session: its drills in the REPL under one countdown, graded with its seed."""
     cat = load_catalogue_or_exit()
@@ -283,6 +301,7 @@ def team_run(
     if not folder.is_dir():
         raise UsageError(f"{folder} is not a folder")
     target = _results_path(folder, name)
+    root = _git_sync(folder) if git else None
     earlier = _earlier(target, session, name, set(cat.specs))
     clock = make_clock()
     flow = TeamRun(session, clock)
@@ -313,7 +332,57 @@ def team_run(
                                        "results": str(target)})
     timing = "" if final.timed else " (untimed: graded from files)"
     typer.echo(f"{name}: solved {final.solved}/{len(session.drills)}{timing}; wrote {printable(target)}. "
-               f"`drill team board {printable(folder)}` shows the board.")
+               f"`drill team board {printable(folder)}{' --git' if git else ''}` shows the board.")
+    if root is not None:
+        title = f" ({session.title})" if session.title else ""
+        message = (f"drill team: {name} ran session {session.id}{title}: solved {final.solved}/"
+                   f"{len(session.drills)}" + ("" if final.timed else " (untimed, from files)"))
+        _git_step(lambda: gitsync.publish(root, target, message), "your results are written in "
+                  f"{printable(target)} but not pushed")
+
+
+# --------------------------------------------------------------------- git
+
+
+def _git_step(step: Callable[[], str], after: str = "") -> str:
+    """Run one git step and say what it did; a GitError is one line and exit status 1."""
+    try:
+        said = step()
+    except gitsync.GitError as exc:
+        typer.echo(f"drill: git: {printable(str(exc))}" + (f" ({after})" if after else ""), err=True)
+        raise typer.Exit(1) from None
+    from trainer.text.fold import fold_line
+
+    typer.echo("\n".join(fold_line(f"git: {printable(said)}", terminal_width(), more="  ")))
+    return said
+
+
+def _git_sync(folder: Path) -> Path:
+    """The clone holding ``folder``, pulled with rebase (exit 1 with the reason otherwise)."""
+    holder: list[Path] = []
+
+    def step() -> str:
+        holder.append(gitsync.clone_root(folder))
+        return gitsync.sync(holder[0])
+
+    _git_step(step)
+    return holder[0]
+
+
+def _landed_lines(root: Path, results: list[MemberResult]) -> list[str]:
+    paths = [Path(r.source) for r in results]
+    found = gitsync.landed(root, paths)
+    lines = []
+    for r in results:
+        commits = found.get(Path(r.source).name, [])
+        if not commits:
+            lines.append(f"{r.name}: {Path(r.source).name} is not committed yet")
+            continue
+        last = commits[0]
+        n = len(commits)
+        lines.append(f"{r.name}: last landed {last.when.astimezone():%Y-%m-%d %H:%M} "
+                     f"({n} commit{'s' if n != 1 else ''}; {last.commit[:8]} {last.subject})")
+    return lines
 
 
 # ------------------------------------------------------------------- board
@@ -364,6 +433,8 @@ def team_board(
                                                 help="the session (default: the one session file in DIR, "
                                                      "else the session most results belong to)"),
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="write to FILE"),
+    git: bool = typer.Option(False, "--git", help="the folder is a git clone: pull first, and say when "
+                             "each member's results landed (git log)"),
 ) -> None:
     """The leaderboard and per-drill breakdown merged from every member's results file."""
     fmt = fmt.lower()
@@ -371,6 +442,7 @@ def team_board(
         raise UsageError(f"unknown format {fmt!r}; choose one of {', '.join(BOARD_FORMATS)}")
     if not folder.is_dir():
         raise UsageError(f"{folder} is not a folder of results files")
+    root = _git_sync_quiet(folder) if git else None
     known = set(load_catalogue_or_exit().specs)
     session = _read_session(session_file, known) if session_file is not None else _folder_session(folder, known)
     results, warnings = load_results(folder, known)
@@ -389,12 +461,71 @@ def team_board(
     for w in skipped + [printable(f"not ranked {f.source}: {f.reason}") for f in board.flagged]:
         _warn(w)
     title = (session.title if session and session.title else "Team board")
+    landed = _landed_lines(root, [row.member for row in board.rows]) if root is not None else None
     if fmt == "md":
-        text = render_board_md(board, title, skipped)
+        text = render_board_md(board, title, skipped, landed)
     elif fmt == "html":
-        text = render_board_html(board, title, skipped)
+        text = render_board_html(board, title, skipped, landed)
     else:
         color = output is None and not no_color() and sys.stdout.isatty()
         text = render_board_text(board, title, skipped, color=color,
-                                 width=terminal_width() if output is None else 120)
+                                 width=terminal_width() if output is None else 120, landed=landed)
     emit(text, output, f"the {fmt} board")
+
+
+def _git_sync_quiet(folder: Path) -> Path:
+    """As _git_sync, saying what git did on stderr (stdout is the board)."""
+    try:
+        root = gitsync.clone_root(folder)
+        said = gitsync.sync(root)
+    except gitsync.GitError as exc:
+        typer.echo(f"drill: git: {printable(str(exc))}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"git: {printable(said)}", err=True)
+    return root
+
+
+@team_app.command("status")
+def team_status(
+    folder: Path = typer.Argument(..., metavar="DIR", help="the shared results folder"),
+    session_file: Optional[Path] = typer.Option(None, "--session", metavar="SESSION.yaml",
+                                                help="the session (default: the one session file in DIR)"),
+    git: bool = typer.Option(False, "--git", help="the folder is a git clone: pull first"),
+) -> None:
+    """Who has submitted a run of the session and who has not yet."""
+    if not folder.is_dir():
+        raise UsageError(f"{folder} is not a folder of results files")
+    if git:
+        _git_sync_quiet(folder)
+    known = set(load_catalogue_or_exit().specs)
+    session = _read_session(session_file, known) if session_file is not None else _folder_session(folder, known)
+    results, warnings = load_results(folder, known)
+    for w in warnings:
+        _warn(printable(w))
+    chosen = session.id if session is not None else choose_session(results, None)
+    mine, foreign = split_foreign(results, chosen)
+    submitted = {r.name: r for r in mine if r.runs}
+    if session is not None and session.members:
+        expected = list(session.members)
+        source = "the session file lists"
+    else:
+        expected = sorted(submitted)
+        source = "results in the folder name"
+    done = [n for n in expected if n in submitted]
+    waiting = [n for n in expected if n not in submitted]
+    extra = sorted(n for n in submitted if n not in expected)
+    what = f"session {chosen}" if chosen else "no session yet"
+    typer.echo(f"Team status of {what}: {len(done)}/{len(expected)} members {source} have submitted.")
+    for n in done:
+        r = submitted[n]
+        last = r.runs[-1]
+        typer.echo(f"  submitted  {printable(n)}: {plural(len(r.runs), 'run')}, last "
+                   f"{last.finished_at.astimezone():%Y-%m-%d %H:%M}, solved {last.solved}/{len(last.drills)}")
+    for n in waiting:
+        typer.echo(f"  not yet    {printable(n)}")
+    for n in extra:
+        typer.echo(f"  submitted  {printable(n)} (not listed in the session file)")
+    for r in foreign:
+        typer.echo(f"  other      {printable(r.name)}: {printable(Path(r.source).name)} is for another session ({r.session})")
+    if session is None or not session.members:
+        typer.echo("(To list who should submit, add `members: [Ada, Cy]` to the session file.)")

@@ -6,7 +6,9 @@ any moment they agree. A drill is *due* when the due time the scheduler stored
 for its card is at or before now; a drill due later today is not due yet (it is
 listed as "later today", with its time). New drills follow the study plan, at
 most the daily limit of first attempts per local day. Drills the catalogue no
-longer has are left out everywhere.
+longer has are left out everywhere, and so are drills on hold (trainer.store.control):
+a suspended drill is neither due nor new until unsuspended; a buried one comes back
+at the end of its burial (its due time is taken as that, when it was earlier).
 
 `when(due, now)` words a due time by the local calendar ("in 5 minutes", "today
 at 14:05", "tomorrow at 09:00", "in 3 days (Fri 04 Dec)"), so the REPL's "back
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 if TYPE_CHECKING:
     from trainer.schedule.plans import StudyPlan
     from trainer.store import DrillSummary, Store
+    from trainer.store.control import Hold
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,8 @@ class Agenda:
     introduced_today: int
     fresh: tuple[str, ...] = ()  # every never-attempted drill, in plan order (study more)
     upcoming: tuple[tuple[str, datetime], ...] = field(default=())  # every card not due yet, soonest first
+    suspended: tuple[str, ...] = ()  # on hold until unsuspended
+    buried: tuple[tuple[str, datetime], ...] = ()  # on hold until the given time
 
     @property
     def next_review(self) -> tuple[str, datetime] | None:
@@ -60,16 +65,28 @@ def end_of_day(moment: datetime) -> datetime:
 
 
 def build_agenda(cards: Iterable[tuple[str, datetime]], summaries: Mapping[str, DrillSummary], plan: StudyPlan,
-                 limit: int, known: Iterable[str] | None, now: datetime) -> Agenda:
+                 limit: int, known: Iterable[str] | None, now: datetime,
+                 held: Mapping[str, Hold] | None = None) -> Agenda:
     """The agenda at `now` (aware; its zone decides the calendar day) from every card's
     (drill, due), the store's drill summaries, the study plan and the daily new limit.
-    `known` (the catalogue's ids) drops drills the catalogue lacks; None keeps all."""
+    `known` (the catalogue's ids) drops drills the catalogue lacks; None keeps all.
+    `held` (the holds in force at `now`) keeps suspended drills out and buried ones
+    out until their burial ends."""
     from trainer.schedule.plans import introduced_on, next_new_drills
 
     tz: tzinfo = now.tzinfo or timezone.utc
+    held = held or {}
     known_list = list(known) if known is not None else None
     known_set = set(known_list) if known_list is not None else None
-    dues = sorted(((due, drill) for drill, due in cards if known_set is None or drill in known_set))
+    suspended = tuple(sorted(d for d, h in held.items() if h.suspended and (known_set is None or d in known_set)))
+    buried = tuple(sorted(((d, h.buried_until) for d, h in held.items() if not h.suspended
+                           and h.buried_until is not None and (known_set is None or d in known_set)),
+                          key=lambda x: (x[1], x[0])))
+    until = dict(buried)
+    dues = sorted(((max(due, until[drill]) if drill in until else due, drill) for drill, due in cards
+                   if (known_set is None or drill in known_set) and drill not in suspended))
+    if held:
+        known_list = [d for d in (known_list if known_list is not None else plan.order) if d not in held]
     midnight = end_of_day(now)
     tomorrow_end = end_of_day(midnight)
     today: date = now.astimezone(tz).date()
@@ -85,6 +102,8 @@ def build_agenda(cards: Iterable[tuple[str, datetime]], summaries: Mapping[str, 
         introduced_today=len(introduced_on(summaries, today, tz)),
         fresh=tuple(fresh),
         upcoming=tuple((d, t) for t, d in dues if t > now),
+        suspended=suspended,
+        buried=buried,
     )
 
 
@@ -94,7 +113,7 @@ def read_agenda(store: Store, known: Iterable[str] | None, now: datetime) -> Age
 
     settings = store.settings()
     return build_agenda(((c.drill, c.due) for c in store.cards()), store.drill_summaries(),
-                        load_plan(settings.plan), settings.daily_new_limit, known, now)
+                        load_plan(settings.plan), settings.daily_new_limit, known, now, store.held(now))
 
 
 def agenda_now(known: Iterable[str] | None, now: datetime | None = None) -> Agenda:
@@ -113,9 +132,18 @@ def agenda_now(known: Iterable[str] | None, now: datetime | None = None) -> Agen
 
 
 def card_dues(store: Store, known: Iterable[str] | None = None) -> list[datetime]:
-    """Every card's due time, for drills the catalogue knows (the report's due calendar)."""
+    """Every card's due time, for drills the catalogue knows (the report's due calendar);
+    suspended drills left out, buried ones due at the end of their burial at the earliest."""
     keep = set(known) if known is not None else None
-    return [c.due for c in store.cards() if keep is None or c.drill in keep]
+    held = store.holds()
+    dues = []
+    for c in store.cards():
+        hold = held.get(c.drill)
+        if (keep is not None and c.drill not in keep) or (hold is not None and hold.suspended):
+            continue
+        buried = hold.buried_until if hold is not None else None
+        dues.append(max(c.due, buried) if buried is not None else c.due)
+    return dues
 
 
 # ---------------------------------------------------------------- words
@@ -152,3 +180,22 @@ def when(due: datetime, now: datetime | None) -> str:
 def short_list(ids: Sequence[str], shown: int = 5) -> str:
     head = ", ".join(ids[:shown])
     return head + (f", +{len(ids) - shown} more" if len(ids) > shown else "")
+
+
+def focus(agenda: Agenda, drills: Iterable[str]) -> Agenda:
+    """The agenda narrowed to ``drills`` (one topic's, for `warmup --topic`): what is due of
+    them, and as many of their new drills as today's remaining new-drill room allows."""
+    from dataclasses import replace
+
+    keep = set(drills)
+    room = max(0, agenda.new_limit - agenda.introduced_today)
+    fresh = tuple(d for d in agenda.fresh if d in keep)
+    return replace(
+        agenda,
+        due=tuple(d for d in agenda.due if d in keep),
+        later_today=tuple(x for x in agenda.later_today if x[0] in keep),
+        tomorrow=tuple(x for x in agenda.tomorrow if x[0] in keep),
+        new=fresh[:room],
+        fresh=fresh,
+        upcoming=tuple(x for x in agenda.upcoming if x[0] in keep),
+    )

@@ -12,6 +12,20 @@ learnt from (same-day re-reviews say little about memory), and only the first
 
 The optimizer imports torch, pandas and tqdm (all main dependencies), so it
 is imported only when a fit runs.
+
+**A partial fit, with fewer reviews.** fsrs's optimizer learns nothing from
+fewer than 512 scored reviews (it returns the defaults). With at least
+``PARTIAL_MINIMUM`` scored reviews, ``fit`` instead fits only the initial
+stabilities w0-w3 (the stability after a first Again, Hard, Good, Easy): the
+parameters FSRS's own pretrain step (fsrs-rs) fits first, from first reviews,
+because little data supports them. Each is fitted only when at least
+``MIN_FIRSTS`` drills began with that rating and were reviewed again a day or
+more later; the other parameters stay at their base (fsrs's defaults). The
+fit minimises the same log loss fsrs's optimizer minimises (fsrs's scheduler
+replaying each drill's history, non-same-day reviews scored), over those few
+numbers alone, plus a pull toward the base value (``PRIOR_REVIEWS``: a
+rating few drills began with moves little), and is judged on the held-out
+later reviews as a full fit is.
 """
 from __future__ import annotations
 
@@ -21,20 +35,26 @@ from datetime import datetime
 from typing import Any, Sequence
 
 from fsrs import Card, Rating, ReviewLog, Scheduler
-from fsrs.scheduler import DEFAULT_PARAMETERS
+from fsrs.scheduler import DEFAULT_PARAMETERS, LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS
 
 TRAIN_MINIMUM = 512   # fsrs.optimizer's mini-batch: with fewer it returns the defaults unchanged
 HELD_OUT = 0.2        # the latest fifth of the scored reviews is held out
 MAX_SEQ = 64          # fsrs.optimizer uses the first 64 reviews of each card
+PARTIAL_MINIMUM = 100  # scored reviews for a partial fit (w0-w3): 20 of them held out
+MIN_FIRSTS = 5        # drills that began with a rating (and came back a day later) to fit its w
+PRIOR_REVIEWS = 1.0    # the base value counts as this many reviews per unit of log-distance squared
+INITIAL = (0, 1, 2, 3)  # w0-w3: the initial stability after a first Again, Hard, Good, Easy
+RATING_WORDS = ("Again", "Hard", "Good", "Easy")
 
 
 class NotEnoughReviews(Exception):
-    def __init__(self, have: int, need: int) -> None:
+    def __init__(self, have: int, need: int, message: str | None = None) -> None:
         self.have, self.need = have, need
-        super().__init__(
+        super().__init__(message or (
             f"drill optimize needs at least {need} reviews that come a day or more after the drill's "
             f"previous review (the optimizer learns from those); you have {have}, so {need - have} more "
-            f"are needed. Nothing was changed.")
+            f"are needed (a partial fit of the initial stabilities w0-w3 needs {need}; the full fit, "
+            f"{needed()}). Nothing was changed."))
 
 
 @dataclass(frozen=True)
@@ -57,6 +77,12 @@ class Fit:
     held_out: int               # scored reviews held out
     held_out_from: datetime
     retention: float | None = None
+    fitted: tuple[int, ...] = tuple(range(len(DEFAULT_PARAMETERS)))  # indices of the parameters fitted
+    firsts: tuple[int, ...] = ()  # partial fit: drills that began with each rating (Again..Easy)
+
+    @property
+    def partial(self) -> bool:
+        return len(self.fitted) < len(DEFAULT_PARAMETERS)
 
     @property
     def best_before(self) -> float:
@@ -125,22 +151,92 @@ def _logs(points: Sequence[Point], ids: dict[str, int]) -> list[ReviewLog]:
                       review_duration=p.duration_ms) for p in points]
 
 
+def first_ratings(points: Sequence[Point]) -> tuple[int, ...]:
+    """Per rating (Again..Easy): drills that began with it and have a scored review later."""
+    counts = [0, 0, 0, 0]
+    for history in _histories(points).values():
+        if any((b.at - a.at).days > 0 for a, b in zip(history, history[1:])):
+            counts[history[0].rating - 1] += 1
+    return tuple(counts)
+
+
+def _minimise(loss: Any, lo: float, hi: float) -> float:
+    """The value in [lo, hi] with the least ``loss``: a log-spaced grid, then golden-section
+    search between the best point's neighbours (in log space)."""
+    a, b = math.log(lo), math.log(hi)
+    inner = loss
+    loss = lambda v: inner(min(max(v, lo), hi))  # noqa: E731 - exp(log(x)) may round past a bound
+    grid = [a + (b - a) * i / 12 for i in range(13)]
+    values = [loss(math.exp(x)) for x in grid]
+    best = min(range(13), key=lambda i: values[i])
+    left, right = grid[max(0, best - 1)], grid[min(12, best + 1)]
+    ratio = (math.sqrt(5) - 1) / 2
+    c, d = right - ratio * (right - left), left + ratio * (right - left)
+    fc, fd = loss(math.exp(c)), loss(math.exp(d))
+    for _ in range(14):
+        if fc < fd:
+            right, d, fd = d, c, fc
+            c = right - ratio * (right - left)
+            fc = loss(math.exp(c))
+        else:
+            left, c, fc = c, d, fd
+            d = left + ratio * (right - left)
+            fd = loss(math.exp(d))
+    found = min(max(math.exp((left + right) / 2), lo), hi)
+    return found if loss(found) <= values[best] else min(max(math.exp(grid[best]), lo), hi)
+
+
+def fit_initial_stabilities(train: Sequence[Point], base: Sequence[float] = DEFAULT_PARAMETERS
+                            ) -> tuple[tuple[float, ...], tuple[int, ...]]:
+    """``base`` with w0-w3 fitted to ``train`` where MIN_FIRSTS drills support them: the log
+    loss fsrs's optimizer minimises, over those parameters alone. Returns (parameters, indices fitted)."""
+    firsts = first_ratings(train)
+    chosen = tuple(i for i in INITIAL if firsts[i] >= MIN_FIRSTS)
+    params = [float(x) for x in base]
+    n = max(1, len(scored(train)))
+    for _round in range(2):  # the four are nearly independent: two rounds of coordinate descent
+        for i in chosen:
+            def loss(value: float, i: int = i) -> float:
+                trial = list(params)
+                trial[i] = value
+                prior = PRIOR_REVIEWS * math.log(value / base[i]) ** 2 / n  # pulled toward the base
+                return log_loss(train, trial)[0] + prior
+
+            params[i] = _minimise(loss, LOWER_BOUNDS_PARAMETERS[i], UPPER_BOUNDS_PARAMETERS[i])
+    return tuple(params), chosen
+
+
 def fit(points: Sequence[Point], current: Sequence[float] | None = None, *, retention: bool = False) -> Fit:
-    """Fit on the earlier reviews, score on the held-out later ones. Raises NotEnoughReviews
-    (before importing anything heavy)."""
+    """Fit on the earlier reviews, score on the held-out later ones: fsrs's optimizer with
+    ``needed()`` scored reviews, the partial fit of w0-w3 with ``PARTIAL_MINIMUM``. Raises
+    NotEnoughReviews (before importing anything heavy)."""
     counted = scored(points)
-    if len(counted) < needed():
-        raise NotEnoughReviews(len(counted), needed())
-    Optimizer = _optimizer()
+    if len(counted) < PARTIAL_MINIMUM:
+        raise NotEnoughReviews(len(counted), PARTIAL_MINIMUM)
     cut = counted[int(len(counted) * (1 - HELD_OUT))].at
     train = [p for p in points if p.at < cut]
     ids = {d: i + 1 for i, d in enumerate(sorted({p.drill for p in points}))}
-    fitted = tuple(float(x) for x in Optimizer(_logs(train, ids)).compute_optimal_parameters())
+    firsts: tuple[int, ...] = ()
+    if len(counted) >= needed():
+        Optimizer = _optimizer()
+        fitted = tuple(float(x) for x in Optimizer(_logs(train, ids)).compute_optimal_parameters())
+        which = tuple(range(len(DEFAULT_PARAMETERS)))
+    else:
+        firsts = first_ratings(train)
+        fitted, which = fit_initial_stabilities(train)
+        if not which:
+            raise NotEnoughReviews(len(counted), PARTIAL_MINIMUM, (
+                f"a partial fit needs at least {MIN_FIRSTS} drills that began with the same rating and came "
+                f"back a day or more later; in the reviews it would learn from (the held-out ones apart), "
+                + ", ".join(f"{n} began with {w}" for n, w in zip(firsts, RATING_WORDS))
+                + f". The full fit needs {needed()} scored reviews (you have {len(counted)}). Nothing was changed."))
     loss_default, held = log_loss(points, DEFAULT_PARAMETERS, cut)
     loss_fitted, _ = log_loss(points, fitted, cut)
     loss_current = log_loss(points, current, cut)[0] if current is not None else None
-    result = Fit(fitted, loss_default, loss_fitted, loss_current, len(scored(train)), held, cut)
+    result = Fit(fitted, loss_default, loss_fitted, loss_current, len(scored(train)), held, cut,
+                 fitted=which, firsts=firsts)
     if retention:
+        Optimizer = _optimizer()
         best = fitted if result.better else (tuple(current) if current is not None and
                                              loss_current is not None and loss_current < loss_default
                                              else DEFAULT_PARAMETERS)

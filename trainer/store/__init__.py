@@ -35,7 +35,8 @@ exit codes.
 The package, one idea a module: ``store`` (open_store, the Store), ``migrations``
 (the schema), ``errors``, ``files`` and ``backups``, ``exchange`` (export,
 import, validation), ``records`` (NewAttempt and the frozen records), ``rows``,
-``rating`` (one review per sitting), ``settings``, ``owners``, ``connection``.
+``rating`` (one review per sitting), ``control`` (suspend, bury, undo, re-rate), ``settings``,
+``owners``, ``connection``.
 Callers import from ``trainer.store``.
 """
 from __future__ import annotations

@@ -92,6 +92,15 @@ MIGRATIONS: tuple[tuple[Any, ...], ...] = (
         "ALTER TABLE review_logs ADD COLUMN sitting_id INTEGER REFERENCES sittings(id) ON DELETE CASCADE",
         lambda conn: replay_history(conn),
     ),
+    (  # v4: card control (trainer.store.control): holds, and the card before each review
+        """CREATE TABLE holds (
+            drill TEXT PRIMARY KEY,
+            suspended INTEGER NOT NULL DEFAULT 0,
+            buried_until TEXT
+        )""",
+        "ALTER TABLE review_logs ADD COLUMN card_before TEXT",
+        "ALTER TABLE review_logs ADD COLUMN overridden_from INTEGER",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

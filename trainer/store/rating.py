@@ -27,9 +27,11 @@ def _submits(rows: list[tuple]) -> list[Submit]:
 
 
 def rate_sitting(conn: sqlite3.Connection, sitting_id: int, *, closed: bool,
-                 now: datetime | None = None) -> int | None:
+                 now: datetime | None = None, keep_before: bool = True) -> int | None:
     """Apply the sitting's one rating if it is decided and not yet applied: move the card and
-    log the review (dated at the end of the deciding submit). Returns the rating applied now."""
+    log the review (dated at the end of the deciding submit), with the card as it was before
+    (trainer.store.control: undo and re-rating; ``keep_before=False`` for the v3 replay, which
+    runs before that column exists). Returns the rating applied now."""
     drill, target, revealed, applied, closed_at = conn.execute(
         "SELECT drill, target_seconds, revealed, rating, closed_at FROM sittings WHERE id = ?",
         (sitting_id,)).fetchone()
@@ -48,12 +50,17 @@ def rate_sitting(conn: sqlite3.Connection, sitting_id: int, *, closed: bool,
         attempt_id, duration = None, None
         when = parse(closed_at) or as_utc(now or utc_now())
     retention, parameters = scheduler_config(conn)
-    outcome = review(drill, read_card(conn, drill), decided.rating, when, desired_retention=retention,
+    before = read_card(conn, drill)
+    outcome = review(drill, before, decided.rating, when, desired_retention=retention,
                      duration_ms=duration, parameters=parameters)
     write_card(conn, outcome.card)
-    conn.execute("INSERT INTO review_logs(attempt_id, sitting_id, drill, rating, reviewed_at, duration_ms) "
-                 "VALUES (?, ?, ?, ?, ?, ?)",
-                 (attempt_id, sitting_id, drill, int(decided.rating), iso(outcome.reviewed_at), duration))
+    cur = conn.execute("INSERT INTO review_logs(attempt_id, sitting_id, drill, rating, reviewed_at, duration_ms) "
+                       "VALUES (?, ?, ?, ?, ?, ?)",
+                       (attempt_id, sitting_id, drill, int(decided.rating), iso(outcome.reviewed_at), duration))
+    if keep_before:
+        from trainer.store.control import card_to_json
+
+        conn.execute("UPDATE review_logs SET card_before = ? WHERE id = ?", (card_to_json(before), cur.lastrowid))
     conn.execute("UPDATE sittings SET rating = ? WHERE id = ?", (int(decided.rating), sitting_id))
     return int(decided.rating)
 
@@ -88,4 +95,4 @@ def replay_history(conn: sqlite3.Connection) -> None:
             deciding = subs[d.index]
             decided.append((parse(deciding[1]) + timedelta(seconds=float(deciding[2])), sitting_id))
     for _when, sitting_id in sorted(decided):
-        rate_sitting(conn, sitting_id, closed=True)
+        rate_sitting(conn, sitting_id, closed=True, keep_before=False)

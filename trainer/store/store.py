@@ -21,6 +21,7 @@ from trainer.paths import drill_home
 from trainer.clock import utc_now
 from trainer.schedule.adapter import VERDICTS, CardState, as_utc, retrievability
 from trainer.store import connection, migrations
+from trainer.store import control
 from trainer.store.backups import auto_backup, copy_database
 from trainer.store.errors import (
     CorruptDatabaseError,
@@ -346,12 +347,70 @@ class Store:
         return [card_from_row(r) for r in rows]
 
     def due(self, now: datetime) -> list[str]:
-        """Drills whose card is due at or before ``now``, soonest first."""
+        """Drills whose card is due at or before ``now``, soonest first; suspended and
+        buried drills are left out."""
         cutoff = iso(now)
         with self._reading() as conn:
             rows = conn.execute("SELECT drill FROM cards WHERE due <= ? ORDER BY due, drill",
                                 (cutoff,)).fetchall()
-        return [r[0] for r in rows]
+        held = self.held(now)
+        return [r[0] for r in rows if r[0] not in held]
+
+    # -- card control (trainer.store.control)
+
+    def holds(self) -> dict[str, control.Hold]:
+        """Every stored hold (suspended, or buried until a time that may have passed)."""
+        with self._reading() as conn:
+            return control.read_holds(conn)
+
+    def held(self, now: datetime) -> dict[str, control.Hold]:
+        """The holds in force at ``now``: drills kept out of due lists, new drills and mocks."""
+        return {d: h for d, h in self.holds().items() if h.active(now)}
+
+    def suspend(self, drill: str, suspended: bool = True) -> bool:
+        """Suspend (or unsuspend) a drill; True when that changed anything."""
+        with self._writing() as conn:
+            return control.set_suspended(conn, drill, suspended)
+
+    def bury(self, drill: str, until: datetime | None) -> None:
+        """Keep a drill out until ``until`` (aware; None lifts the burial)."""
+        with self._writing() as conn:
+            control.set_buried(conn, drill, as_utc(until) if until is not None else None)
+
+    def last_review(self, drill: str | None = None) -> tuple[str, datetime, int] | None:
+        """(drill, reviewed_at, rating) of the newest review (of ``drill``), or None."""
+        with self._reading() as conn:
+            row = control.last_review(conn, drill)
+        return None if row is None else (row[1], parse(row[3]), int(row[2]))
+
+    def undo_last_review(self) -> control.ReviewChange | None:
+        """Take back the newest review: its card as it was before, the review and its sitting's
+        attempts removed, after a ``pre-undo`` backup. None when there is no review;
+        control.CannotChange (a ValueError) when it cannot be undone exactly."""
+        with self._reading() as conn:
+            row = control.last_review(conn)
+        if row is None:
+            return None
+        control.card_from_row_or_refuse(row)
+        backup = self.backup("pre-undo")
+        with self._writing() as conn:
+            now_row = control.last_review(conn)
+            if now_row is None or now_row[0] != row[0]:
+                raise control.CannotChange("another review was recorded meanwhile; run `drill undo` again "
+                                           "to see which is the newest now; nothing was changed")
+            change = control.undo_review(conn, now_row)
+        return replace(change, backup=backup)
+
+    def rerate_last_review(self, drill: str, rating: int) -> control.ReviewChange | None:
+        """Give the newest review of ``drill`` the rating ``rating`` (1-4) instead, as fsrs would
+        have had it then. None when the drill has no review."""
+        if rating not in control.RATING_NAMES:
+            raise ValueError(f"rating must be 1 to 4, got {rating!r}")
+        with self._writing() as conn:
+            row = control.last_review(conn, drill)
+            if row is None:
+                return None
+            return control.rerate_review(conn, row, rating)
 
     def attempts(self, since: datetime | None = None, drill: str | None = None) -> list[AttemptRecord]:
         """Attempts in time order, optionally from ``since`` on and for one drill."""

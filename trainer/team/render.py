@@ -103,7 +103,7 @@ def _cells_by_drill(board: Board) -> Text:
 
 
 def render_board_text(board: Board, title: str = "", skipped: list[str] | None = None, color: bool = False,
-                      width: int = 100) -> str:
+                      width: int = 100, landed: list[str] | None = None) -> str:
     console = make_console(color, width)
     if not board.rows:
         console.print(Text("No results yet. Each member runs `drill team run SESSION.yaml --name NAME "
@@ -137,6 +137,8 @@ def render_board_text(board: Board, title: str = "", skipped: list[str] | None =
         for m in board.mistakes:
             mistakes.add_row(Text(m.trap), str(m.members), str(m.count), Text(", ".join(m.drills)))
         parts += [Text(""), mistakes]
+    if landed:
+        parts += [Text(""), Text("Landed (git log)", style="bold")] + [Text(printable(line)) for line in landed]
     for note in _notes(board, skipped or []):
         parts.append(Text(f"note: {note}", style="dim"))
     for part in parts:
@@ -147,7 +149,8 @@ def render_board_text(board: Board, title: str = "", skipped: list[str] | None =
 # ---------------------------------------------------------------- markdown
 
 
-def render_board_md(board: Board, title: str = "", skipped: list[str] | None = None) -> str:
+def render_board_md(board: Board, title: str = "", skipped: list[str] | None = None,
+                    landed: list[str] | None = None) -> str:
     lines = [f"# {md_text(_title(board, title))}", ""]
     if not board.rows:
         return "\n".join(lines + ["No results yet."]) + "\n"
@@ -172,6 +175,8 @@ def render_board_md(board: Board, title: str = "", skipped: list[str] | None = N
         for mistake in board.mistakes:
             lines.append(f"| {md_code(mistake.trap)} | {mistake.members} | {mistake.count} | "
                          f"{', '.join(md_code(d) for d in mistake.drills)} |")
+    if landed:
+        lines += ["", "## Landed (git log)", ""] + [f"- {md_text(line)}" for line in landed]
     notes = _notes(board, skipped or [])
     if notes:
         for n in notes:
@@ -193,7 +198,8 @@ th code{text-transform:none;letter-spacing:0}
 """
 
 
-def render_board_html(board: Board, title: str = "", skipped: list[str] | None = None) -> str:
+def render_board_html(board: Board, title: str = "", skipped: list[str] | None = None,
+                      landed: list[str] | None = None) -> str:
     heading = _title(board, title)
     body = [f"<style>{BOARD_CSS}</style><h1>{esc(heading)}</h1>"]
     if not board.rows:
@@ -239,6 +245,9 @@ def render_board_html(board: Board, title: str = "", skipped: list[str] | None =
                     + hbar_chart(bars, width=560, colour="#dc2626", label_w=200)
                     + f"<table><tr><th>trap</th><th>members</th><th>times</th><th>practise</th></tr>{listing}"
                     "</table></section>")
+    if landed:
+        items = "".join(f"<li>{esc(line)}</li>" for line in landed)
+        body.append(f'<section class="panel"><h2>Landed (git log)</h2><ul>{items}</ul></section>')
     for note in _notes(board, skipped or []):
         body.append(f'<p class="muted">{esc(note)}</p>')
     return page(heading, "".join(body))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterable, Sequence, TypeGuard
 
 import yaml
@@ -47,12 +47,16 @@ def is_number(v: Any) -> TypeGuard[int | float]:
     return (isinstance(v, (int, float)) and not isinstance(v, bool)) and (isinstance(v, int) or math.isfinite(v))
 
 
+MAX_MEMBERS = 200
+
+
 @dataclass(frozen=True)
 class TeamSession:
     drills: tuple[str, ...]
     minutes: float
     seed: int
     title: str = ""
+    members: tuple[str, ...] = ()  # who should submit (`drill team status`); not part of the id
 
     @property
     def id(self) -> str:
@@ -98,6 +102,8 @@ def session_yaml(session: TeamSession) -> str:
         body["title"] = session.title
     minutes = int(session.minutes) if float(session.minutes).is_integer() else session.minutes
     body.update({"drills": list(session.drills), "minutes": minutes, "seed": session.seed})
+    if session.members:
+        body["members"] = list(session.members)
     return head + yaml.safe_dump(body, sort_keys=False, allow_unicode=True, default_flow_style=None)
 
 
@@ -113,7 +119,7 @@ def parse_session(text: str, known: Iterable[str], source: str = "the session fi
     problems = []
     if data.get("format", SESSION_FORMAT) != SESSION_FORMAT:
         problems.append(f"{source} has format {data.get('format')!r}; this drill reads format {SESSION_FORMAT}")
-    extra = sorted(set(map(str, data)) - {"format", "title", "drills", "minutes", "seed"})
+    extra = sorted(set(map(str, data)) - {"format", "title", "drills", "minutes", "seed", "members"})
     if extra:
         problems.append(f"{source} has unknown field{'s' if len(extra) > 1 else ''} "
                         f"{', '.join(repr(k[:40]) for k in extra[:5])}")
@@ -121,12 +127,18 @@ def parse_session(text: str, known: Iterable[str], source: str = "the session fi
     if not isinstance(drills, list) or not all(isinstance(d, str) for d in drills):
         problems.append(f"{source}: drills must be a list of drill ids")
         drills = []
+    members = data.get("members", []) or []
+    if (not isinstance(members, list) or len(members) > MAX_MEMBERS
+            or not all(isinstance(m, str) and m.strip() and len(m) <= 64 for m in members)):
+        problems.append(f"{source}: members must be a list of at most {MAX_MEMBERS} names (each 1 to 64 characters)")
+        members = []
     if problems:
         raise TeamError(problems)
     try:
-        return new_session(drills, data.get("minutes", 30), data.get("seed"), known, data.get("title", "") or "")
+        session = new_session(drills, data.get("minutes", 30), data.get("seed"), known, data.get("title", "") or "")
     except TeamError as exc:
         raise TeamError([f"{source}: {p}" for p in exc.problems]) from None
+    return replace(session, members=tuple(dict.fromkeys(m.strip() for m in members)))
 
 
 def parse_file_options(pairs: Sequence[str], session: TeamSession) -> dict[str, str]:

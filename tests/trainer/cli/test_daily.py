@@ -91,8 +91,9 @@ def test_status_and_list_due_give_one_answer(app):
         store.record_attempt(NewAttempt("gqa", "solve", _now() - timedelta(minutes=30), 50, "wrong"))  # due again now
         store.record_attempt(NewAttempt("lora", "solve", _now() - timedelta(minutes=1), 50, "wrong"))  # due in minutes
     status = run(app).stdout.splitlines()
-    assert status[0] == "Due now: 1 (gqa)"
-    assert status[1].startswith("Later today: 1 (lora at ")
+    assert status[0] == "Overall: passed 1/32, 1 due"
+    assert status[1] == "Due now: 1 (gqa)"
+    assert status[2].startswith("Later today: 1 (lora at ")
     listed = run(app, "list", "--due", env={"COLUMNS": "100"}).stdout.splitlines()
     assert [line.split()[1] for line in listed[1:]] == ["gqa"]
     full = run(app, "list", env={"COLUMNS": "100"}).stdout

@@ -1,0 +1,166 @@
+"""Team results over git (`drill team run --git`, `team board --git`): the shared folder
+is a git clone, and git (the real program, through subprocess) is the distributed engine.
+
+Each member writes only their own results file, so two members can never conflict:
+``sync`` pulls (rebase) before a run, ``publish`` commits the member's file alone
+with a message naming the run and pushes it, and on a rejected push (someone else
+pushed meanwhile) pulls with rebase once and pushes again. ``landed`` reads from
+``git log`` when each results file's commits reached the clone's history.
+
+Every failure is a ``GitError`` whose message says what is wrong and what to do:
+git missing, not a clone, no remote, a pull that cannot rebase, a push refused twice.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Sequence
+
+GIT_TIMEOUT_S = 120  # one git command (a push over a slow network); then it is reported, not waited on
+
+
+class GitError(Exception):
+    """A git step that failed; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class Landed:
+    """One commit of a results file: when it landed and its message."""
+
+    path: str  # relative to the clone's top
+    when: datetime
+    subject: str
+    commit: str
+
+
+def _git(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, GIT_TERMINAL_PROMPT="0", GIT_EDITOR="true", LC_ALL="C")
+    try:
+        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, env=env,
+                              timeout=GIT_TIMEOUT_S, stdin=subprocess.DEVNULL)
+    except FileNotFoundError:
+        raise GitError("git is not installed (or not on PATH); install git, or run without --git "
+                       "and share the results folder another way") from None
+    except subprocess.TimeoutExpired:
+        raise GitError(f"`git {' '.join(args[:2])}` did not finish in {GIT_TIMEOUT_S} s (is the remote "
+                       f"reachable?); nothing more was tried") from None
+    if check and done.returncode != 0:
+        raise GitError(f"`git {' '.join(args)}` failed in {root}: {_last_line(done)}")
+    return done
+
+
+def _last_line(done: subprocess.CompletedProcess[str]) -> str:
+    lines = [ln.strip() for ln in (done.stderr + "\n" + done.stdout).splitlines() if ln.strip()]
+    useful = ([ln for ln in lines if "rejected" in ln.lower()]
+              or [ln for ln in lines if ln.lower().startswith(("fatal", "error"))] or lines)
+    return useful[-1] if useful else f"exit status {done.returncode}"
+
+
+def clone_root(folder: Path) -> Path:
+    """The top of the git clone that holds ``folder``; GitError when there is none."""
+    folder = folder if folder.is_dir() else folder.parent
+    done = _git(folder, "rev-parse", "--show-toplevel", check=False)
+    if done.returncode != 0:
+        raise GitError(f"{folder} is not inside a git clone; clone the team's repository and put the "
+                       f"session file there, or run without --git")
+    return Path(done.stdout.strip())
+
+
+def _branch(root: Path) -> str:
+    done = _git(root, "symbolic-ref", "--quiet", "--short", "HEAD", check=False)
+    if done.returncode != 0:
+        raise GitError(f"the clone at {root} is not on a branch (a detached HEAD); `git switch` to the "
+                       f"team's branch first")
+    return done.stdout.strip()
+
+
+def _remote(root: Path, branch: str) -> str:
+    configured = _git(root, "config", "--get", f"branch.{branch}.remote", check=False).stdout.strip()
+    if configured:
+        return configured
+    remotes = _git(root, "remote").stdout.split()
+    if not remotes:
+        raise GitError(f"the clone at {root} has no remote to share results through; "
+                       f"`git remote add origin URL` (the team's repository), then try again")
+    return "origin" if "origin" in remotes else remotes[0]
+
+
+def _remote_has(root: Path, remote: str, branch: str) -> bool:
+    done = _git(root, "ls-remote", "--heads", remote, branch, check=False)
+    if done.returncode != 0:
+        raise GitError(f"cannot reach the remote {remote!r} from {root}: {_last_line(done)}")
+    return bool(done.stdout.strip())
+
+
+def sync(root: Path) -> str:
+    """Pull the team's latest (rebase); returns what happened, in words."""
+    branch = _branch(root)
+    remote = _remote(root, branch)
+    if not _remote_has(root, remote, branch):
+        return f"{remote} has no branch {branch} yet: this run makes the first commit"
+    done = _git(root, "pull", "--rebase", "--quiet", remote, branch, check=False)
+    if done.returncode != 0:
+        _git(root, "rebase", "--abort", check=False)
+        raise GitError(f"cannot pull {remote}/{branch} into {root} with rebase: {_last_line(done)}; "
+                       f"sort the clone out (`git status`), then run again")
+    return f"pulled {remote}/{branch}"
+
+
+def publish(root: Path, path: Path, message: str) -> str:
+    """Commit ``path`` alone (the member's own results file) with ``message`` and push it; on a
+    rejected push, pull with rebase once and push again. Returns what happened, in words."""
+    branch = _branch(root)
+    remote = _remote(root, branch)
+    rel = os.path.relpath(path.resolve(), root.resolve())
+    _git(root, "add", "--", rel)
+    staged = _git(root, "diff", "--cached", "--quiet", "--", rel, check=False)
+    if staged.returncode == 0:
+        committed = False  # the file is as the last commit has it
+    else:
+        done = _git(root, "commit", "--quiet", "-m", message, "--", rel, check=False)
+        if done.returncode != 0:
+            text = done.stderr + done.stdout
+            if "tell me who you are" in text or "auto-detect" in text or "user.email" in text:
+                raise GitError(f"git does not know who you are in {root}, so it cannot commit your results "
+                               f"(they are written, not committed): `git config user.name NAME` and "
+                               f"`git config user.email EMAIL`, then run `drill team run` again")
+            raise GitError(f"cannot commit {rel} in {root}: {_last_line(done)}")
+        committed = True
+    ahead = _git(root, "rev-list", "--count", f"{remote}/{branch}..HEAD", check=False)
+    if not committed and ahead.returncode == 0 and ahead.stdout.strip() == "0":
+        return f"{rel} unchanged since its last commit; nothing to push"
+    first = _git(root, "push", "--quiet", remote, f"HEAD:refs/heads/{branch}", check=False)
+    if first.returncode == 0:
+        return f"committed {rel} and pushed to {remote}/{branch}"
+    if not _rejected(first):
+        raise GitError(f"cannot push to {remote} from {root}: {_last_line(first)}; your results are "
+                       f"committed in the clone: `git push` when the remote is back")
+    sync(root)
+    second = _git(root, "push", "--quiet", remote, f"HEAD:refs/heads/{branch}", check=False)
+    if second.returncode != 0:
+        raise GitError(f"{remote} refused the push twice (someone pushed again while this one was "
+                       f"rebasing, or the branch is protected): {_last_line(second)}; your results are "
+                       f"committed in {root}: `git pull --rebase && git push` there")
+    return f"committed {rel}; the first push was rejected (a teammate pushed first), so it pulled with " \
+           f"rebase and pushed again to {remote}/{branch}"
+
+
+def _rejected(done: subprocess.CompletedProcess[str]) -> bool:
+    text = (done.stderr + done.stdout).lower()
+    return "rejected" in text or "fetch first" in text or "non-fast-forward" in text
+
+
+def landed(root: Path, paths: Sequence[Path]) -> dict[str, list[Landed]]:
+    """Per results file (its name), its commits newest first, from `git log` of the clone."""
+    out: dict[str, list[Landed]] = {}
+    for path in paths:
+        rel = os.path.relpath(path.resolve(), root.resolve())
+        done = _git(root, "log", "--format=%H%x09%cI%x09%s", "--", rel, check=False)
+        if done.returncode != 0:
+            continue  # no commits yet (a fresh clone of an empty repository)
+        rows = [line.split("\t", 2) for line in done.stdout.splitlines() if line.count("\t") >= 2]
+        out[path.name] = [Landed(rel, datetime.fromisoformat(w), s, h) for h, w, s in rows]
+    return out
