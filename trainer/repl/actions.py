@@ -55,9 +55,15 @@ class DrillCommands:
         verdict = Verdict.of(result.verdict)
         if result.trap:
             self.drill.traps.append(result.trap.id)
-        if verdict == Verdict.PASS and not self.drill.passed():
+        first_pass = verdict == Verdict.PASS and not self.drill.passed()
+        if first_pass:
             self.drill.passed_at = self.drill.started + elapsed
         recorded = self._record(result, source, elapsed)
+        if first_pass and self.drill.options.on_pass is not None:
+            try:
+                self.drill.options.on_pass(self.drill.outcome("passed"))
+            except Exception as exc:  # noqa: BLE001 - a write problem must not take the pass away
+                self.drill.message = f"could not save the result: {exc}"
         info = None
         if verdict == Verdict.PASS:
             info = PassInfo(elapsed, float(self.drill.spec.target_seconds), getattr(recorded, "due", None),

@@ -64,6 +64,9 @@ class ReplOptions:
     show_reference: bool = True
     # solve: after a pass, the next drill to offer ("masked-mean (due)") and its id, or None
     next_drill: Callable[[], tuple[str, str] | None] | None = None
+    # called with the drill's outcome as soon as it passes (a team run writes the member's
+    # results file then, not only when the drill is left: the terminal may close first)
+    on_pass: Callable[["DrillOutcome"], None] | None = None
 
 
 @dataclass
