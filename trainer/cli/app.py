@@ -107,13 +107,14 @@ def usage_error(message: str) -> NoReturn:
 
 
 def emit(text: str, output: Path | None, what: str) -> None:
-    """Print text to stdout, or write it atomically to output and say so on stderr."""
+    """Print text to stdout, or write it atomically to output and say so on stderr. A board
+    or a report is written to be shared (0644, as team results are), not private."""
     if output is None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
     try:
-        write_atomically(output, text)
+        write_atomically(output, text, mode=0o644)
     except OSError as exc:
         typer.echo(f"drill: cannot write {printable(output)}: {exc.strerror or exc}", err=True)
         raise typer.Exit(1) from None

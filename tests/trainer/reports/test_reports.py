@@ -5,6 +5,7 @@ from __future__ import annotations
 from tests.paths import REPO
 
 import json
+import stat
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 
@@ -353,6 +354,7 @@ def test_every_format_on_a_seeded_history(app, fixed_clock, tmp_path):
     out_file = tmp_path / "r.html"
     written = invoke(app, "report", "-f", "html", "--output", str(out_file))
     assert written.exit_code == 0 and out_file.read_text().startswith("<!DOCTYPE html>")
+    assert stat.S_IMODE(out_file.stat().st_mode) == 0o644  # a report is written to be shared, as boards are
 
 
 def test_since_limits_the_window(app, fixed_clock):

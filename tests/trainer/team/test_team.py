@@ -586,3 +586,19 @@ def test_a_pass_in_the_repl_is_written_before_the_member_leaves_the_drill(app, t
     gqa = run["drills"][0]
     assert (gqa["drill"], gqa["status"], gqa["attempts"], gqa["seconds"]) == ("gqa", "passed", 1, 6.0)
     assert gqa["cases"] == CASES["gqa"]
+
+
+def test_a_board_written_to_a_file_is_readable_by_the_team(app, tmp_path):
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    (folder / "session.yaml").write_text(t.session_yaml(SESSION))
+    (folder / "Ada.json").write_text(json.dumps(results("Ada", SESSION.id, [row("gqa"), row("masked-mean")])))
+    for fmt in ("text", "md", "html"):
+        out = folder / f"board.{fmt}"
+        old = os.umask(0o077)
+        try:
+            written = invoke(app, "team", "board", folder, "--format", fmt, "--output", out)
+        finally:
+            os.umask(old)
+        assert written.exit_code == 0, written.output
+        assert stat.S_IMODE(out.stat().st_mode) == 0o644  # like the results files beside it
