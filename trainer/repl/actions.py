@@ -73,6 +73,8 @@ class DrillCommands:
             if self.drill.drafts is not None:
                 self.drill.drafts.clear(self.drill.spec.id)
         footer = "The buffer is kept: fix it and :submit again."
+        if len(result.failing) > 1 and not result.alone:
+            footer += " :verbose lists every failing case."
         fragments = render(result, "full", width=self.drill.columns() - 1, info=info, footer=footer,
                            title=False)
         if verdict == Verdict.PASS:
@@ -85,6 +87,7 @@ class DrillCommands:
             else:
                 nxt = ":quit (^Q) to leave"
             fragments.append(("class:dim", f"  {nxt}\n"))
+        self.drill.verdict = fragments
         self.drill.show(fragments)
 
     def _next_drill(self) -> tuple[str, str] | None:
@@ -134,6 +137,21 @@ class DrillCommands:
             jobs.busy = ""
             self._graded(result, source, elapsed)
         drill.finish("timeout", stop=True)
+
+    @command("last", help="the last verdict again")
+    def cmd_last(self, _arg: str = "") -> None:
+        if not self.drill.verdict:
+            self.drill.show([("class:dim", "Nothing graded yet: :submit (^S) grades the buffer.\n")])
+            return
+        self.drill.show(self.drill.verdict)
+
+    @command("verbose", help="the last verdict with every case (as drill check --verbose)")
+    def cmd_verbose(self, _arg: str = "") -> None:
+        result = self.drill.last_result
+        if result is None:
+            self.drill.show([("class:dim", "Nothing graded yet: :submit (^S) grades the buffer.\n")])
+            return
+        self.drill.show(render(result, "full", width=self.drill.columns() - 1, verbose=True, title=False))
 
     @command("try", help="run on the small example inputs and show every intermediate shape", key="c-t",
              lockable=True)

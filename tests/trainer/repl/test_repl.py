@@ -443,3 +443,86 @@ def test_in_a_session_ctrl_n_goes_on_after_a_pass(mha, grading, _drill_home):
     _, outcome = run_repl(mha, grading, _drill_home, script,
                           options=ReplOptions(mode="warmup", in_session=True, label="warm-up 1/3"))
     assert outcome.status == "passed" and not outcome.stop
+
+
+class _GatedGrading:
+    """A stand-in grader the test releases by hand, so a command can be typed while a grade
+    runs; its report has two failing cases (the REPL under test, not the grader)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.gate = threading.Event()
+
+    def grade(self, drill_id, source, filename="<buffer>", seed=None, timeout=120):
+        from grader.report import CaseResult, Report, TrapMatch
+
+        self.gate.wait(20)
+        cases = [CaseResult("small", "f", "wrong", "values differ at [0, 1]"),
+                 CaseResult("odd-length", "f", "error", "RuntimeError: shape mismatch (line 4)"),
+                 CaseResult("big", "f", "pass")]
+        return Report(drill_id, "error", cases, 0.1, seed=seed, trap=TrapMatch("no-scale", "forgot the scale"))
+
+    def close(self) -> None:
+        pass
+
+    def cancel(self) -> None:
+        pass
+
+
+def test_a_command_queued_while_grading_keeps_the_verdict_above_it(mha, _drill_home):
+    """^S then :hint typed while the grade runs: the hint is shown below the verdict, and
+    PgUp scrolls back to the verdict; :last shows the verdict alone again."""
+    gated = _GatedGrading()
+
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        pipe.send_text(CTRL_S)
+        await until(lambda: repl.busy)
+        pipe.send_text(":hint\r")
+        await until(lambda: "queued" in repl.message)
+        gated.gate.set()
+        await until(lambda: repl.results and "hint 1/" in plain(repl.output))
+        everything = plain(repl.output)
+        assert everything.index("ERROR") < everything.index("hint 1/")  # the verdict is still there, above
+        assert "trap: no-scale" in everything
+        view = plain(repl.output_view())
+        assert view.lstrip().startswith("hint 1/") and "ERROR" not in view  # scrolled to the hint
+        assert "PgUp" in plain(bar_text(repl))
+        repl.scroll_page(-1)
+        repl.scroll_page(-1)
+        assert plain(repl.output_view()).startswith("ERROR")  # PgUp brings it back
+        pipe.send_text(":last\r")
+        await until(lambda: not plain(repl.output).count("hint 1/"))
+        assert plain(repl.output).startswith("ERROR") and repl.output_offset == 0
+        await leave(repl, pipe)
+
+    run_repl(mha, gated, _drill_home, script)
+
+
+def test_verbose_shows_every_failing_case_and_help_lists_it(mha, _drill_home):
+    gated = _GatedGrading()
+    gated.gate.set()
+
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        pipe.send_text(":verbose\r")
+        await until(lambda: "Nothing graded yet" in plain(repl.output))
+        pipe.send_text(CTRL_S)
+        await until(lambda: repl.results)
+        short = " ".join(plain(repl.output).split())
+        assert "also failing: small" in short and ":verbose lists every failing case" in short
+        pipe.send_text(":verbose\r")
+        await until(lambda: "also failing" not in plain(repl.output))
+        full = plain(repl.output)
+        assert "case small" in full and "case odd-length" in full and "big" in full
+        pipe.send_text(":help\r")
+        await until(lambda: ":verbose" in plain(repl.output))
+        assert ":last" in plain(repl.output)
+        await leave(repl, pipe)
+
+    run_repl(mha, gated, _drill_home, script)
+
+
+def bar_text(repl: DrillRepl) -> Any:
+    from trainer.repl.toolbar import bar
+
+    return bar(repl.bar_state(), 100)
