@@ -172,7 +172,7 @@ def test_warmup_command_runs_items_and_summarises(monkeypatch):
     assert result.exit_code == 0, result.output
     assert "Warm-up: 2 drill(s)" in result.output and "Warm-up done in" in result.output
     assert "drills passed: 2/2" in result.output and "Due tomorrow" in result.output
-    assert [o.mode for _, o in seen] == ["warmup", "warmup"] and seen[0][1].in_session
+    assert [o.mode for _, o in seen] == ["warmup", "warmup"] and seen[0][1].in_flow
     with open_store() as store:
         [session] = store.sessions()
     assert session.kind == "warmup" and session.summary["drills"] == 2

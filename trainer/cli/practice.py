@@ -134,7 +134,7 @@ def _run_drill(spec: Spec, grading: Grading, options: ReplOptions) -> DrillOutco
 
 
 def _drill_result(item: DrillItem, outcome: DrillOutcome) -> ItemResult:
-    """The session's record of one drill: its status, and its last grade (verdict, the
+    """The warm-up's or mock's record of one drill: its status, and its last grade (verdict, the
     failing case, the compact verdict and the code graded)."""
     report = outcome.report
     detail: tuple[str, ...] = ()
@@ -182,7 +182,7 @@ def warmup(
         typer.echo("Nothing to warm up on today (--count 0).")
         return
     with open_store() as store:
-        session_id = store.start_session("warmup", {"count": count, "minutes": minutes, "due": due, "new": new,
+        warmup_id = store.start_session("warmup", {"count": count, "minutes": minutes, "due": due, "new": new,
                                                     "more": agenda.nothing_left})
     flow = Warmup(items, clock, minutes)
     n_due = sum(i.reason == "review" for i in drills)
@@ -196,8 +196,8 @@ def warmup(
         nonlocal done_drills
         assert isinstance(item, DrillItem)  # the quick-fire questions go to quiz()
         done_drills += 1
-        options = ReplOptions(mode="warmup", session_id=session_id, vi=vi_mode,
-                              label=f"warm-up {done_drills}/{len(drills)}", in_session=True)
+        options = ReplOptions(mode="warmup", flow_id=warmup_id, vi=vi_mode,
+                              label=f"warm-up {done_drills}/{len(drills)}", in_flow=True)
         outcome = _run_drill(cat.get(item.drill), grading, options)
         _say(_outcome_line(outcome))
         return Done(_drill_result(item, outcome), stop=outcome.stop and outcome.status != "timeout")
@@ -214,7 +214,7 @@ def warmup(
     with open_store() as store:
         after = read_agenda(store, cat.specs, clock.now().astimezone())
         summary = flow.summary([d for d, _ in after.tomorrow])
-        store.end_session(session_id, summary.to_dict())
+        store.end_session(warmup_id, summary.to_dict())
     lines = summary.lines()  # its last line says what is due tomorrow
     _say("\n".join(lines[:-1] + _later_today_lines(after) + lines[-1:]))
 
@@ -292,14 +292,14 @@ def mock(
     _say(f"Mock interview: {len(drills)} drill{'s' if len(drills) != 1 else ''} in {minutes:g} min, seed {seed}. "
                "The clock does not stop; hints, :try and :solution are locked.")
     with open_store() as store:
-        session_id = store.start_session("mock", {"seed": seed, "minutes": minutes, "drills": drills})
+        mock_id = store.start_session("mock", {"seed": seed, "minutes": minutes, "drills": drills})
     flow = Mock(drills, minutes, seed, clock)
     grading = repl_grading.open_grading()
 
     def drill(drill_id: str) -> Done[ItemResult]:
         pos, total = flow.queue.position()
-        options = ReplOptions(mode="mock", locked=MOCK_LOCKED, deadline=flow.queue.deadline, session_id=session_id,
-                              seed=seed, vi=vi_mode, label=f"mock {pos}/{total}", in_session=True,
+        options = ReplOptions(mode="mock", locked=MOCK_LOCKED, deadline=flow.queue.deadline, flow_id=mock_id,
+                              seed=seed, vi=vi_mode, label=f"mock {pos}/{total}", in_flow=True,
                               show_reference=False)
         outcome = _run_drill(cat.get(drill_id), grading, options)
         return Done(_drill_result(DrillItem(drill_id, "mock"), outcome),
@@ -308,7 +308,7 @@ def mock(
     run_queue(flow.queue, grading, drill)
     report = flow.report({d: float(cat.get(d).target_seconds) for d in drills})
     with open_store() as store:
-        store.end_session(session_id, report.to_dict())
+        store.end_session(mock_id, report.to_dict())
     _say("\n".join(report.lines(shutil.get_terminal_size().columns)))
 
 

@@ -1,5 +1,6 @@
-"""The REPL on one drill: its state and the prompt_toolkit application, composed of the
-open question (repl.question), the background job (repl.jobs) and the `:`-commands (repl.actions).
+"""The REPL on one drill: the screen, a prompt_toolkit application, composed of the
+sitting's state (repl.state), the open question (repl.question), the background job
+(repl.jobs) and the `:`-commands (repl.actions).
 
 Layout, top to bottom: the header (prompt and shape ledger, folded to one line
 while there is output to read), the editor (the buffer, pre-filled with the
@@ -10,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import signal
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Coroutine
@@ -30,11 +30,10 @@ from prompt_toolkit.key_binding.vi_state import InputMode
 from prompt_toolkit.lexers import PygmentsLexer
 from pygments.lexers.python import PythonLexer
 
-from grader.report import Report
 from trainer.repl import editor as editor_mod
-from trainer.repl.code import CodeBuffer, essence, opening, untouched, without_commands
+from trainer.repl.code import CodeBuffer, opening, untouched, without_commands
 from trainer.clock import Clock, SystemClock
-from trainer.repl.actions import DrillCommands
+from trainer.repl.actions import DrillCommands, Recorder, Setup
 from trainer.repl.commands import Command, commands_of, key_label, parse_command_line
 from trainer.repl.drafts import Drafts
 from trainer.repl.grading import Grading
@@ -42,48 +41,11 @@ from trainer.repl.header import fitted_header, title_fragments
 from trainer.repl.jobs import Jobs
 from trainer.repl.question import Question, Questions
 from trainer.repl.keys import build_key_bindings
+from trainer.repl.state import DrillOutcome, ReplOptions, SittingState
 from trainer.repl.style import repl_style
 from trainer.repl.toolbar import BarState, bar
 from trainer.text.verdict import Fragments, plain
 from trainer.repl.wrap import lines_of, wrap_line
-from trainer.store.records import NewAttempt, RecordResult
-
-Recorder = Callable[[NewAttempt], RecordResult | None]  # store.record_attempt, or one sitting's
-
-
-@dataclass
-class ReplOptions:
-    mode: str = "solve"  # the attempt mode recorded: solve | warmup | mock
-    locked: frozenset[str] = frozenset()  # commands refused here (mock: hint, try, solution)
-    deadline: float | None = None  # clock.monotonic() at which a mock interview ends
-    session_id: int | None = None
-    seed: int | None = None
-    vi: bool = False
-    label: str = ""  # "warm-up 2/5" in the bar
-    in_session: bool = False  # warm-up/mock: a pass offers :next
-    show_reference: bool = True
-    # solve: after a pass, the next drill to offer ("masked-mean (due)") and its id, or None
-    next_drill: Callable[[], tuple[str, str] | None] | None = None
-    # called with the drill's outcome as soon as it passes (a team run writes the member's
-    # results file then, not only when the drill is left: the terminal may close first)
-    on_pass: Callable[["DrillOutcome"], None] | None = None
-
-
-@dataclass
-class DrillOutcome:
-    drill: str
-    status: str  # passed | failed | skipped | quit | timeout
-    verdict: str | None = None
-    seconds: float = 0.0
-    attempts: int = 0
-    hints: int = 0
-    traps: list[str] = field(default_factory=list)
-    revealed: bool = False
-    stop: bool = False  # the person asked to end the whole session
-    draft: bool = False  # the buffer was left as a draft
-    report: Report | None = None  # the last graded report
-    code: str = ""  # the code that report graded
-    next_drill: str | None = None  # solve: the person asked for this drill next
 
 
 def rows(fragments: Fragments, width: int) -> int:
@@ -99,9 +61,10 @@ if TYPE_CHECKING:
 class DrillRepl:
     """One drill in the editor. `run()` blocks until the person leaves; returns a DrillOutcome.
 
-    It holds the drill's state and the screen, and three parts: the open question
-    (`questions`), the background job (`jobs`) and the `:`-command handlers
-    (`actions`), each given what it needs."""
+    It is the screen (the buffer, the output pane, the bar, the key bindings) and holds
+    four parts: the sitting's counts (`state`), the open question (`questions`), the
+    background job (`jobs`) and the `:`-command handlers (`actions`), each given what it
+    needs."""
 
     def __init__(self, spec: Spec, grading: Grading, *, record: Recorder | None = None, home: Path | None = None,
                  clock: Clock | None = None, options: ReplOptions | None = None, input: Input | None = None,
@@ -114,8 +77,8 @@ class DrillRepl:
         self.drafts = Drafts(home) if home is not None else None
         self.edit = editor or editor_mod.edit_text
         self.skeleton = spec.skeleton()
-        self.started = self.clock.monotonic()
         self.started_at: datetime = self.clock.now()
+        self.state = SittingState(spec.id, self.skeleton, self.clock.monotonic(), self.options.deadline)
         self.output: Fragments = []
         self.output_offset = 0
         self.header_open = True
@@ -123,22 +86,11 @@ class DrillRepl:
         self.jobs = Jobs(grading, redraw=self.redraw, background=self.background, say=self.say,
                          asking=lambda: self.question is not None, run_command=self._run_queued)
         self._keep_output = False  # a queued command is running: its output goes below the verdict
-        self.verdict: Fragments = []  # the last verdict as shown (:last shows it again)
-        self.actions = DrillCommands(self, self.jobs, self.questions)
+        setup = Setup(spec, self.options, grading, self.clock, self.started_at, record, self.drafts, self.edit)
+        self.actions = DrillCommands(setup, self.state, self, self.jobs, self.questions)
         self.vi_return: tuple[str, int, str] | None = None  # where ':' in vi normal mode was pressed
         self._wrote_draft = False
-        self.next_offer: tuple[str, str] | None = None  # solve, after a pass: (label, drill id)
-        self.next_drill: str | None = None  # the drill the person asked to open next
         self.message = ""
-        self.attempts = 0
-        self.hints = 0
-        self.traps: list[str] = []
-        self.last_result: Report | None = None
-        self.passed_at: float | None = None
-        self.revealed = False
-        self.submitted_text = self.skeleton
-        self.graded_code = ""  # the source of the last graded report
-        self.results: list[Report] = []  # every graded report, in order (tests read this)
         self.commands: dict[str, Command] = commands_of(self.actions)
         if history is None:
             history = FileHistory(str(self._history_path())) if home is not None else InMemoryHistory()
@@ -189,24 +141,18 @@ class DrillRepl:
     # ---------------------------------------------------------------- state
 
     def elapsed(self) -> float:
-        """Seconds on this drill: up to the pass, or to the session's 0:00."""
-        end = self.passed_at if self.passed_at is not None else self.clock.monotonic()
-        if self.options.deadline is not None:
-            end = min(end, self.options.deadline)
-        return max(0.0, end - self.started)
+        """Seconds on this drill: up to the pass, or to the run's 0:00."""
+        return self.state.elapsed(self.clock.monotonic())
 
     def left(self) -> float | None:
-        if self.options.deadline is None:
-            return None
-        return max(0.0, self.options.deadline - self.clock.monotonic())
+        return self.state.left(self.clock.monotonic())
 
     def passed(self) -> bool:
-        return self.passed_at is not None
+        return self.state.passed()
 
     def unsubmitted(self) -> bool:
         """The buffer holds work that no submit has graded."""
-        text = self.buffer.text
-        return not untouched(text, self.skeleton) and essence(text) != essence(self.submitted_text)
+        return self.state.unsubmitted(self.buffer.text)
 
     def show(self, fragments: Fragments) -> None:
         """Replace the output pane with `fragments`; output of a command typed ahead while a
@@ -242,15 +188,8 @@ class DrillRepl:
             self.app.exit(result=self.outcome(status, stop))
 
     def outcome(self, status: str, stop: bool = False) -> DrillOutcome:
-        verdict = str(self.last_result.verdict) if self.last_result else None
-        if self.passed() and status in ("quit", "skipped", "next", "timeout"):
-            status = "passed"
-        elif status == "next":
-            status = "failed"
         draft = self.drafts is not None and self.drafts.path(self.spec.id).exists()
-        return DrillOutcome(self.spec.id, status, verdict, self.elapsed(), self.attempts, self.hints,
-                            list(self.traps), self.revealed, stop, draft, self.last_result,
-                            self.graded_code if self.last_result else "", self.next_drill)
+        return self.state.outcome(status, self.elapsed(), stop=stop, draft=draft)
 
     # -------------------------------------------------------------- drafts
 
@@ -358,14 +297,16 @@ class DrillRepl:
 
     def goes_on(self) -> bool:
         """After a pass, with the buffer as it passed: Enter (and ^N) go to the next item."""
-        return self.passed() and not self.unsubmitted() and (self.options.in_session or self.next_offer is not None)
+        return self.passed() and not self.unsubmitted() and (self.options.in_flow
+                                                              or self.state.next_offer is not None)
 
     def key_hints(self) -> list[tuple[str, str]]:
         names = ["submit", "try", "hint", "shapes", "edit", "quit"]
         hints = []
         if self.goes_on():
             names = ["quit"]
-            hints.append(("Enter", f"next: {self.next_offer[0]}" if self.next_offer else "next"))
+            offer = self.state.next_offer
+            hints.append(("Enter", f"next: {offer[0]}" if offer else "next"))
         for name in names:
             info = self.commands[name].info
             if name in self.options.locked or not info.key:

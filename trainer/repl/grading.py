@@ -4,7 +4,7 @@
 started in the background at once so the first :submit finds torch
 imported); where the worker is not available it falls back to an in-process
 grader warmed in a background thread. Tests hand the REPL an
-`InProcessGrading` around the session's shared grader.
+`InProcessGrading` around the one grader they share.
 
 A grade is a `grader.report.Report` (the one verdict model); :try gives the
 plain dict of `grader.trace.trace()`.

@@ -208,7 +208,7 @@ def _motion_keys(kb: KeyBindings, repl: DrillRepl, free: Filter) -> None:
     @kb.add("c-n", filter=free)
     def _next_or_down(event: KeyPressEvent) -> None:
         """Ctrl-N: the next item after a pass; otherwise a line down."""
-        if repl.passed() and (repl.options.in_session or repl.next_offer is not None):
+        if repl.passed() and (repl.options.in_flow or repl.state.next_offer is not None):
             repl.run_command("next")
         else:
             event.current_buffer.cursor_down(count=event.arg)

@@ -1,4 +1,4 @@
-"""A question in the bottom bar: y/n, or one key per choice (skip / end the session).
+"""A question in the bottom bar: y/n, or one key per choice (skip / end the warm-up, mock or team run).
 
 A part the REPL (trainer.repl.app.DrillRepl) holds: while a question is open the
 key bindings hand every key to `press`, and Esc or Ctrl-C to `cancel_question`.

@@ -26,7 +26,7 @@ class QuizResult:
     why: str
     correct: bool
     seconds: float
-    stop: bool = False  # Ctrl-C: end the session
+    stop: bool = False  # Ctrl-C: end the warm-up
 
 
 def is_right(given: str, quiz: Quiz) -> bool:
@@ -79,11 +79,11 @@ def ask(drill: str, quiz: Quiz, *, clock: Clock | None = None, label: str = "", 
     style = repl_style()
     print_formatted_text(FormattedText(_folded(question_fragments(drill, quiz, label))), style=style, output=output,
                          end="")
-    session: PromptSession[str] = PromptSession(input=input, output=output)
+    prompt: PromptSession[str] = PromptSession(input=input, output=output)
     started = clock.monotonic()
     stop = False
     try:
-        given = session.prompt(FormattedText([("class:head", "  > ")]), style=style)
+        given = prompt.prompt(FormattedText([("class:head", "  > ")]), style=style)
     except KeyboardInterrupt:
         given, stop = "", True
     except EOFError:

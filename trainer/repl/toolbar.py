@@ -2,8 +2,8 @@
 
 It fits the width: the key hints are dropped whole, least needed first (never cut
 to `^…`), then the clock and the label take their short forms. In a warm-up
-the clock counts down to the drill's target; in a mock or team session it is
-the session's countdown, with the drill's target beside it.
+the clock counts down to the drill's target; in a mock interview or a team session
+it is their countdown, with the drill's target beside it.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ class BarState:
     label: str  # "warm-up 2/5", "mock 1/3" or ""
     elapsed: float
     target: float
-    left: float | None  # seconds left in a mock or team session
+    left: float | None  # seconds left in a mock interview or a team session
     busy: str  # "grading..." while a job runs
     question: str
     message: str
@@ -41,8 +41,8 @@ def countdown(elapsed: float, target: float, short: bool = False) -> tuple[str, 
             else f" +{mmss(elapsed - target)} over {mmss(target)} ")
 
 
-def session_clock(left: float, elapsed: float, target: float, short: bool = False) -> Fragments:
-    """The session's countdown, the one clock, and the drill's target beside it."""
+def deadline_clock(left: float, elapsed: float, target: float, short: bool = False) -> Fragments:
+    """The mock's or team session's countdown, the one clock, and the drill's target beside it."""
     style = "class:bar.over bold" if left < 60 else "class:bar.clock"
     over = elapsed > target
     target_text = f" target {mmss(target)} " if short else f" drill target {mmss(target)} "
@@ -82,9 +82,9 @@ def _status(state: BarState, level: int) -> Fragments:
     if state.passed:
         out.append(("class:bar.passed bold", f" solved in {mmss(state.elapsed)} "))
         if state.left is not None:
-            out.append(session_clock(state.left, state.elapsed, state.target, short)[0])
+            out.append(deadline_clock(state.left, state.elapsed, state.target, short)[0])
     elif state.left is not None:
-        out += session_clock(state.left, state.elapsed, state.target, short)
+        out += deadline_clock(state.left, state.elapsed, state.target, short)
     else:
         out.append(countdown(state.elapsed, state.target, short))
     if state.vi_mode:

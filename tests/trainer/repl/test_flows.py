@@ -116,7 +116,7 @@ def test_vi_colon_then_escape_leaves_no_line_and_goes_back(mm, _drill_home):
         await until(lambda: repl.vi_mode() == "NORMAL")
         assert (repl.buffer.text, repl.buffer.cursor_position) == before
         typed(pipe, ":hint\r")
-        await until(lambda: repl.hints == 1)
+        await until(lambda: repl.state.hints == 1)
         assert (repl.buffer.text, repl.buffer.cursor_position) == before and repl.vi_mode() == "NORMAL"
         typed(pipe, CTRL_Q)
         await until(lambda: repl.question is not None)
@@ -143,13 +143,13 @@ def test_after_a_command_the_cursor_is_on_the_emptied_line(mm, _drill_home):
         await until(lambda: "return x.mean(1)" in repl.buffer.text)
         repl.buffer.cursor_position = repl.buffer.text.index("m = mask") + len("m = mask.float()")
         typed(pipe, "\r:hint\r")  # a command on a new line in the middle of the code
-        await until(lambda: repl.hints == 1)
+        await until(lambda: repl.state.hints == 1)
         row = repl.buffer.document.cursor_position_row
         assert repl.buffer.document.current_line == "    "
         assert repl.buffer.document.lines[row - 1] == "    m = mask.float()"
         assert repl.buffer.document.lines[row + 1] == "    return x.mean(1)"
         typed(pipe, "s = 1\r:submit\r")  # the next command stays a command
-        await until(lambda: repl.results)
+        await until(lambda: repl.state.results)
         assert "@ v:submit" not in repl.buffer.text and ":submit" not in repl.buffer.text
         assert "    s = 1\n    \n    return x.mean(1)" in repl.buffer.text
         typed(pipe, CTRL_Q)
@@ -162,7 +162,7 @@ def test_after_a_command_the_cursor_is_on_the_emptied_line(mm, _drill_home):
 def test_a_command_on_the_untouched_skeleton_keeps_the_skeleton(mm, _drill_home):
     async def script(repl: DrillRepl, pipe: Any) -> None:
         typed(pipe, ":hint\r")
-        await until(lambda: repl.hints == 1)
+        await until(lambda: repl.state.hints == 1)
         assert repl.buffer.text == mm.skeleton()
         assert repl.buffer.cursor_position == opening(mm.skeleton())
         typed(pipe, CTRL_Q)
@@ -197,7 +197,7 @@ def test_in_a_session_ctrl_c_asks_skip_or_end_and_records_nothing(mm, _drill_hom
         typed(pipe, key)
 
     _, outcome = run_repl(mm, FakeGrading(), _drill_home, script, record=store_recorder(),
-                          options=ReplOptions(mode="warmup", in_session=True, label="warm-up 2/4"))
+                          options=ReplOptions(mode="warmup", in_flow=True, label="warm-up 2/4"))
     assert outcome.status == status and outcome.stop == stop and outcome.attempts == 0
     with open_store() as store:
         assert store.attempts() == [] and store.card("masked-mean") is None
@@ -220,7 +220,7 @@ def test_esc_during_a_grade_cancels_it_and_stays(mm, _drill_home):
         assert repl.message == "grade cancelled; nothing recorded" and grading.cancelled == 1
         gate.set()
         await asyncio.sleep(0.2)
-        assert not repl.results and repl.attempts == 0 and repl.app.is_running
+        assert not repl.state.results and repl.state.attempts == 0 and repl.app.is_running
         gate.clear()
         typed(pipe, ":submit\r")
         await until(lambda: repl.busy)
@@ -253,15 +253,16 @@ def test_at_zero_the_last_buffer_is_graded_and_counted(mm, _drill_home):
         clock.advance(61)
 
     with open_store() as store:
-        session = store.start_session("mock", {})
+        mock_id = store.start_session("mock", {})
     _, outcome = run_repl(mm, grading, _drill_home, script, clock=clock, record=store_recorder(),
                           options=ReplOptions(mode="mock", deadline=clock.monotonic() + 60, label="mock 1/2",
-                                              in_session=True, session_id=session))
+                                              in_flow=True, flow_id=mock_id))
     assert outcome.status == "timeout" and outcome.verdict == "wrong" and outcome.attempts == 1
     assert "return x.mean(1)" in outcome.code and outcome.seconds == pytest.approx(60)
     with open_store() as store:
         [attempt] = store.attempts()
     assert attempt.mode == "mock" and attempt.verdict == "wrong" and "x.mean(1)" in attempt.code
+    assert attempt.session_id == mock_id  # the store's row of the mock
 
 
 def test_at_zero_an_untouched_buffer_is_not_graded(mm, _drill_home):
@@ -272,7 +273,7 @@ def test_at_zero_an_untouched_buffer_is_not_graded(mm, _drill_home):
         clock.advance(61)
 
     _, outcome = run_repl(mm, grading, _drill_home, script, clock=clock,
-                          options=ReplOptions(mode="mock", deadline=clock.monotonic() + 60, in_session=True))
+                          options=ReplOptions(mode="mock", deadline=clock.monotonic() + 60, in_flow=True))
     assert outcome.status == "timeout" and outcome.verdict is None and grading.sources == []
 
 
@@ -308,7 +309,7 @@ def test_after_a_pass_enter_opens_the_next_drill(mm, _drill_home):
         typed(pipe, "\r")  # before a pass Enter is a new line
         await until(lambda: repl.buffer.text != mm.skeleton())
         typed(pipe, "return x\r:submit\r")
-        await until(lambda: repl.results)
+        await until(lambda: repl.state.results)
         assert "Enter: the next drill, mha-padding (due)" in plain(repl.output)
         assert ("Enter", "next: mha-padding (due)") in repl.key_hints()
         typed(pipe, ":help\r")  # a command after the pass is still a command
@@ -324,7 +325,7 @@ def test_after_a_pass_enter_opens_the_next_drill(mm, _drill_home):
 def test_after_a_pass_quit_still_quits(mm, _drill_home):
     async def script(repl: DrillRepl, pipe: Any) -> None:
         typed(pipe, "return x\r:submit\r")
-        await until(lambda: repl.results)
+        await until(lambda: repl.state.results)
         typed(pipe, ":quit\r")
 
     _, outcome = run_repl(mm, FakeGrading("pass"), _drill_home, script,
@@ -335,7 +336,7 @@ def test_after_a_pass_quit_still_quits(mm, _drill_home):
 def test_after_a_pass_an_edit_makes_enter_a_new_line_again(mm, _drill_home):
     async def script(repl: DrillRepl, pipe: Any) -> None:
         typed(pipe, "return x\r:submit\r")
-        await until(lambda: repl.results)
+        await until(lambda: repl.state.results)
         typed(pipe, "# done\r\r")
         await until(lambda: "# done\n" in repl.buffer.text)
         assert repl.app.is_running

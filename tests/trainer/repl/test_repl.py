@@ -119,7 +119,7 @@ def test_type_submit_see_pass_and_quit(mha, grading, _drill_home):
         pipe.send_text(paste(solution("mha-padding", "ok_einsum.py")) + "\r")
         clock.advance(200)
         pipe.send_text(":submit\r")
-        await until(lambda: repl.results)
+        await until(lambda: repl.state.results)
         text = plain(repl.output)
         assert text.startswith("PASS  9/9 cases")  # 8 cases and the device case
         assert "solved in 3:20, target 7:00 (3:40 to spare)" in text
@@ -144,7 +144,7 @@ def test_wrong_verdict_teaches_and_keeps_the_buffer(mha, grading, _drill_home):
     async def script(repl: DrillRepl, pipe: Any) -> None:
         set_text(repl, bad)
         pipe.send_text(CTRL_S)
-        await until(lambda: repl.results)
+        await until(lambda: repl.state.results)
         text = plain(repl.output)
         assert text.split()[0] in ("WRONG", "ERROR")
         assert "case " in text and "B=" in text and "dh=" in text  # the failing case with its sizes
@@ -253,11 +253,11 @@ def test_every_change_is_saved_as_a_draft(mha, idle_grading, _drill_home):
 def test_hint_shapes_help_and_auto_indent(mha, idle_grading, _drill_home):
     async def script(repl: DrillRepl, pipe: Any) -> None:
         pipe.send_text(":hint\r")
-        await until(lambda: repl.hints == 1)
+        await until(lambda: repl.state.hints == 1)
         assert plain(repl.output).startswith("hint 1/4: Split:")
         assert ":hint" not in repl.buffer.text
         pipe.send_text("\x07")  # Ctrl-G: the next hint
-        await until(lambda: repl.hints == 2)
+        await until(lambda: repl.state.hints == 2)
         pipe.send_text(":help\r")
         await until(lambda: "Commands" in plain(repl.output))
         for name in ("submit", "try", "hint", "shapes", "reset", "edit", "solution", "skip", "quit"):
@@ -324,7 +324,7 @@ def test_mock_locks_hints_try_and_solution(mha, idle_grading, _drill_home):
             pipe.send_text(f":{cmd}\r")
             await until(lambda: "locked" in repl.message)
             repl.message = ""
-        assert repl.hints == 0 and not repl.output
+        assert repl.state.hints == 0 and not repl.output
         assert all(name not in ("hint", "try") for _, name in repl.key_hints())
         pipe.send_text(":quit\r")
 
@@ -371,7 +371,7 @@ def test_vi_mode_setting(mha, idle_grading, _drill_home):
         await until(lambda: "x = 1" in repl.buffer.text)
         await asyncio.sleep(0.1)
         pipe.send_text(":hint\r")  # ':' in normal mode opens a command line, as in vi
-        await until(lambda: repl.hints == 1)
+        await until(lambda: repl.state.hints == 1)
         assert ":hint" not in repl.buffer.text and "x = 1" in repl.buffer.text
         await leave(repl, pipe)
 
@@ -391,8 +391,8 @@ def test_commands_typed_ahead_wait_for_the_running_job(mha, grading, _drill_home
 
     async def script(repl: DrillRepl, pipe: Any) -> None:
         pipe.send_text(":edit\r:submit\r")
-        await until(lambda: repl.results)
-        assert repl.results[0].verdict == "pass"
+        await until(lambda: repl.state.results)
+        assert repl.state.results[0].verdict == "pass"
         pipe.send_text(":quit\r")
 
     _, outcome = run_repl(mha, grading, _drill_home, script, editor=lambda text, drill: EditResult(good))
@@ -435,13 +435,13 @@ def test_in_a_session_ctrl_n_goes_on_after_a_pass(mha, grading, _drill_home):
         assert repl.app.is_running
         set_text(repl, solution("mha-padding", "ok_einsum.py"))
         pipe.send_text(CTRL_S)
-        await until(lambda: repl.results)
+        await until(lambda: repl.state.results)
         assert "Enter (or ^N): the next item" in plain(repl.output)
         assert ("Enter", "next") in repl.key_hints()
         pipe.send_text("\x0e")
 
     _, outcome = run_repl(mha, grading, _drill_home, script,
-                          options=ReplOptions(mode="warmup", in_session=True, label="warm-up 1/3"))
+                          options=ReplOptions(mode="warmup", in_flow=True, label="warm-up 1/3"))
     assert outcome.status == "passed" and not outcome.stop
 
 
@@ -481,7 +481,7 @@ def test_a_command_queued_while_grading_keeps_the_verdict_above_it(mha, _drill_h
         pipe.send_text(":hint\r")
         await until(lambda: "queued" in repl.message)
         gated.gate.set()
-        await until(lambda: repl.results and "hint 1/" in plain(repl.output))
+        await until(lambda: repl.state.results and "hint 1/" in plain(repl.output))
         everything = plain(repl.output)
         assert everything.index("ERROR") < everything.index("hint 1/")  # the verdict is still there, above
         assert "trap: no-scale" in everything
@@ -507,7 +507,7 @@ def test_verbose_shows_every_failing_case_and_help_lists_it(mha, _drill_home):
         pipe.send_text(":verbose\r")
         await until(lambda: "Nothing graded yet" in plain(repl.output))
         pipe.send_text(CTRL_S)
-        await until(lambda: repl.results)
+        await until(lambda: repl.state.results)
         short = " ".join(plain(repl.output).split())
         assert "also failing: small" in short and ":verbose lists every failing case" in short
         pipe.send_text(":verbose\r")

@@ -517,7 +517,7 @@ def test_team_run_in_the_repl_uses_the_session_clock_and_seed(app, tmp_path, mon
     seen = []
 
     def fake_run_drill(spec, grading, options, clk):
-        seen.append((spec.id, options.mode, options.seed, options.deadline, options.session_id, clk))
+        seen.append((spec.id, options.mode, options.seed, options.deadline, options.flow_id, clk))
         clk.advance(31 * 60)  # the whole session's time goes on the first drill
         return DrillOutcome(spec.id, "passed", verdict="pass", seconds=31 * 60, attempts=2, hints=1,
                             traps=["no-scale"])
@@ -568,7 +568,7 @@ def test_a_pass_in_the_repl_is_written_before_the_member_leaves_the_drill(app, t
                 clk.advance(6)
                 repl.buffer.text = "# ok\n"
                 pipe.send_text("\x13")  # ^S
-                while not repl.results:
+                while not repl.state.results:
                     await asyncio.sleep(0.01)
                 on_pass_screen.append(json.loads((folder / "Cy.json").read_text()))  # before Enter
                 pipe.send_text(":skip\r")
