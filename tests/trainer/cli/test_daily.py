@@ -206,6 +206,20 @@ def test_quick_fire_accepts_number_words(given, canonical, same):
     assert answers_match(given, canonical) is same
 
 
+@pytest.mark.parametrize("given,canonical,same", [
+    ("it raises an error", "error", True), ("raises an error", "error", True), ("an error", "error", True),
+    ("RuntimeError", "error", True), ("it throws", "error", True),
+    ("no error", "error", False), ("it does not raise", "error", False), ("it doesn't error", "error", False),
+    ("it fails silently", "error", False), ("it runs", "error", False), ("it raises an error", "silent", False),
+    ("no, it does not", "no", True), ("it doesn't", "no", True), ("nope", "no", True), ("yes", "no", False),
+    ("it is silent", "silent", True), ("not silent", "silent", False), ("torch.tril", "tril", True),
+    ("triu", "tril", False), ("it gives NaN", "nan", True), ("it is d", "d", True), ("dh", "d", False)])
+def test_quick_fire_matches_simple_phrasings_of_a_word_answer(given, canonical, same):
+    from grader.judge.answers import answers_match
+
+    assert answers_match(given, canonical) is same
+
+
 def test_doctor_names_a_missing_editor(monkeypatch):
     from trainer.cli.doctor import _editor_check
 
