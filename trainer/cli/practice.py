@@ -208,7 +208,8 @@ def warmup(
         result = quickfire.ask(item.drill, cat.get(item.drill).quiz[item.index], clock=clock,
                                label=f"{done_questions}/{questions}")
         stop = result.stop or not _go_on()
-        return Done(ItemResult(item, "right" if result.correct else "wrong", result.seconds), stop=stop)
+        status = "unanswered" if not result.given.strip() else "right" if result.correct else "wrong"
+        return Done(ItemResult(item, status, result.seconds), stop=stop)
 
     run_queue(flow.queue, grading, drill, quiz)
     with open_store() as store:
@@ -242,13 +243,15 @@ def _confirm_more(new: int, ahead: int) -> bool:
 
 
 def _later_today_lines(agenda: Agenda) -> list[str]:
+    """What is due now and what comes back later today (both, when both are true)."""
+    out = []
     if agenda.due:
-        return [f"Due now: {len(agenda.due)} ({', '.join(agenda.due[:6])}"
-                + (", ..." if len(agenda.due) > 6 else "") + ")"]
-    if not agenda.later_today:
-        return []
-    shown = ", ".join(f"{d} at {clock_time(t, agenda.now)}" for d, t in agenda.later_today[:4])
-    return [f"Back later today: {shown}" + (", ..." if len(agenda.later_today) > 4 else "")]
+        out.append(f"Due now: {len(agenda.due)} ({', '.join(agenda.due[:6])}"
+                   + (", ..." if len(agenda.due) > 6 else "") + ")")
+    if agenda.later_today:
+        shown = ", ".join(f"{d} at {clock_time(t, agenda.now)}" for d, t in agenda.later_today[:4])
+        out.append(f"Back later today: {shown}" + (", ..." if len(agenda.later_today) > 4 else ""))
+    return out
 
 
 def _go_on() -> bool:
