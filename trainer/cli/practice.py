@@ -112,17 +112,32 @@ def _next_drill_offer(current: str) -> tuple[str, str] | None:
     return (f"{new[0]} (new)", new[0]) if new else None
 
 
+def _submits(n: int) -> str:
+    return f"{n} submit" + ("" if n == 1 else "s")
+
+
+def _revealed(outcome: DrillOutcome) -> str:
+    if not outcome.revealed:
+        return ""
+    at = f" at {mmss(outcome.revealed_at)}" if outcome.revealed_at is not None else ""
+    return f" You revealed the reference solution{at} (recorded as a fail)."
+
+
 def _outcome_line(outcome: DrillOutcome) -> str:
+    """The line printed when the person leaves a drill. Submits count the graded ones up to the
+    first pass: a revealed solution is said apart, and re-submits after a pass are not counted."""
     if outcome.status == "passed":
-        return f"{outcome.drill}: passed in {mmss(outcome.seconds)} after {outcome.attempts} submit(s)."
+        return (f"{outcome.drill}: passed in {mmss(outcome.seconds)} after {_submits(outcome.submits)}."
+                + _revealed(outcome))
     if outcome.status == "timeout":
         graded = f" Your last buffer was graded: {outcome.verdict}." if outcome.verdict else ""
-        return f"{outcome.drill}: time ran out.{graded}"
+        return f"{outcome.drill}: time ran out.{graded}" + _revealed(outcome)
     if outcome.status == "skipped" and not outcome.attempts:
         return f"{outcome.drill}: skipped; nothing recorded."
     tail = f" Your buffer is saved as a draft; `drill solve {outcome.drill}` picks it up." \
         if outcome.draft else ""
-    return f"{outcome.drill}: left after {mmss(outcome.seconds)} ({outcome.attempts} submit(s)).{tail}"
+    return (f"{outcome.drill}: left after {mmss(outcome.seconds)} ({_submits(outcome.submits)})."
+            + _revealed(outcome) + tail)
 
 
 # ------------------------------------------------------------------ warm-up

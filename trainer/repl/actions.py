@@ -272,7 +272,7 @@ class DrillCommands:
         def answered(yes: bool) -> None:
             if not yes:
                 return
-            if self.state.reveal():
+            if self.state.reveal(self._elapsed()):
                 self._record(None, self.screen.buffer.text, self._elapsed())
             out: Fragments = [("class:head bold", "Reference solution"),
                               ("class:dim", " (recorded as a fail; it comes back soon)\n")]

@@ -526,3 +526,40 @@ def bar_text(repl: DrillRepl) -> Any:
     from trainer.repl.toolbar import bar
 
     return bar(repl.bar_state(), 100)
+
+
+class _PassGrading(_GatedGrading):
+    """The stand-in grader again: a buffer holding 'ok' passes."""
+
+    def grade(self, drill_id, source, filename="<buffer>", seed=None, timeout=120):
+        from grader.report import CaseResult, Report
+
+        if "ok" in source:
+            return Report(drill_id, "pass", [CaseResult("small", "f", "pass")], 0.1, seed=seed)
+        return super().grade(drill_id, source, filename, seed, timeout)
+
+
+def test_submits_leave_out_the_solution_and_re_submits_after_a_pass(mha, _drill_home):
+    from trainer.cli.practice import _outcome_line
+
+    grading = _PassGrading()
+    grading.gate.set()
+    clock = FakeClock()
+
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        clock.advance(70)
+        pipe.send_text(":solution\r")
+        await until(lambda: repl.question is not None)
+        pipe.send_text("y")
+        await until(lambda: "Reference solution" in plain(repl.output))
+        set_text(repl, "# ok\n")
+        pipe.send_text(CTRL_S)
+        await until(lambda: len(repl.state.results) == 1)
+        pipe.send_text(CTRL_S)  # a re-submit after the pass
+        await until(lambda: len(repl.state.results) == 2)
+        pipe.send_text(":quit\r")
+
+    _, outcome = run_repl(mha, grading, _drill_home, script, clock=clock)
+    assert outcome.status == "passed" and outcome.submits == 1 and outcome.revealed
+    line = _outcome_line(outcome)
+    assert "after 1 submit." in line and "You revealed the reference solution at 1:10" in line
