@@ -420,3 +420,19 @@ def test_a_whole_solution_pasted_on_open_replaces_the_skeleton(mm, _drill_home):
         typed(pipe, "y")
 
     run_repl(mm, FakeGrading(), _drill_home, script)
+
+
+@pytest.mark.parametrize("width", [60, 80])
+def test_after_a_pass_the_bar_keeps_enter_next_before_quit(width):
+    """At 60 columns the bar once kept "^Q quit" and dropped "Enter next": going on is what a
+    pass is for, so "Enter next" stays longest (short, without the drill's name, if need be)."""
+    hints = [("Enter", "next: ragged-to-padded (due)"), ("^Q", "quit")]
+    for state in (BarState("mha-padding", "", 200, 420, None, "", "", "", hints, passed=True),
+                  BarState("mha-padding", "", 200, 420, None, "", "", "PgDn: more ▼", hints, passed=True),
+                  BarState("mha-padding", "warm-up 2/3", 200, 420, None, "", "", "PgDn: more ▼",
+                           [("Enter", "next"), ("^Q", "quit")], passed=True)):
+        text = _bar_text(state, width)
+        assert all(len(row) <= width for row in text.split("\n")), text
+        assert "Enter next" in text, text
+        if "^Q quit" in text:
+            assert text.index("Enter next") < text.index("^Q quit")
