@@ -563,3 +563,28 @@ def test_submits_leave_out_the_solution_and_re_submits_after_a_pass(mha, _drill_
     assert outcome.status == "passed" and outcome.submits == 1 and outcome.revealed
     line = _outcome_line(outcome)
     assert "after 1 submit." in line and "You revealed the reference solution at 1:10" in line
+
+
+def test_alt_p_and_alt_n_recall_the_submissions_of_this_sitting(mha, _drill_home):
+    from prompt_toolkit.history import InMemoryHistory
+
+    grading = _PassGrading()
+    grading.gate.set()
+
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        for n in (1, 2):
+            set_text(repl, f"# attempt {n}\n")
+            pipe.send_text(CTRL_S)
+            await until(lambda: len(repl.state.results) == n)
+        set_text(repl, "# working on it\n")
+        pipe.send_text("\x1bp")  # Alt-P: the latest submission of this sitting
+        await until(lambda: repl.buffer.text == "# attempt 2\n")
+        pipe.send_text("\x1bp")
+        await until(lambda: repl.buffer.text == "# attempt 1\n")
+        pipe.send_text("\x1bn\x1bn")  # Alt-N twice: back to the buffer being written
+        await until(lambda: repl.buffer.text == "# working on it\n")
+        pipe.send_text(CTRL_Q)
+        await until(lambda: repl.question is not None)
+        pipe.send_text("y")
+
+    run_repl(mha, grading, _drill_home, script, history=InMemoryHistory())
