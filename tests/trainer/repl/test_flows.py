@@ -436,3 +436,22 @@ def test_after_a_pass_the_bar_keeps_enter_next_before_quit(width):
         assert "Enter next" in text, text
         if "^Q quit" in text:
             assert text.index("Enter next") < text.index("^Q quit")
+
+
+@pytest.mark.parametrize("width", [60, 100])
+def test_the_shapes_panel_never_wraps_a_prompt_line_into_a_ragged_pair(catalogue, width):
+    """At 60 columns each 75-column line of the prompt became a long line and a short one
+    ("     projected. pad_mask is"): the panel refills the prompt's paragraphs instead."""
+    from trainer.repl.header import header_fragments
+    from trainer.repl.wrap import wrap_all
+
+    spec = catalogue.get("mha-padding")
+    text = plain(wrap_all(header_fragments(spec, width - 1, title=False), width - 1))
+    prompt_rows = text.split(" dims:")[0].rstrip("\n").split("\n")
+    assert all(len(row) <= width - 1 for row in prompt_rows)
+    assert not any(row.startswith("     ") for row in prompt_rows), text  # no continuation indent
+    assert " ".join(" ".join(prompt_rows).split()) == " ".join(spec.prompt.split())  # every word, in order
+    if width == 100:  # lines that fit stay as written
+        assert prompt_rows == [f" {line}" for line in spec.prompt.rstrip().splitlines()]
+    else:
+        assert sum(len(row) < (width - 1) * 0.6 for row in prompt_rows[:-1]) <= 1  # filled, not ragged
