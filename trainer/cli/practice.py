@@ -307,6 +307,9 @@ def mock(
                                 weak, count, seed)
     if not drills:
         usage_error("no drills to choose from")
+    if len(drills) < count:
+        _say(f"--count {count}: the catalogue has {len(drills)} drill{'s' if len(drills) != 1 else ''}, "
+             f"so this mock has {len(drills)}.")
     _say(f"Mock interview: {len(drills)} drill{'s' if len(drills) != 1 else ''} in {minutes:g} min, seed {seed}. "
                "The clock does not stop; hints, :try and :solution are locked.")
     with open_store() as store:

@@ -77,6 +77,10 @@ BOARD_FORMATS = ("text", "md", "html")
 SHARED_MODE = 0o644  # session and results files: teammates read them from a shared folder
 
 
+def _minutes(minutes: float) -> str:
+    return f"{minutes:g} minute" + ("" if minutes == 1 else "s")
+
+
 def _warn(message: str) -> None:
     typer.echo(f"drill: {printable(message)}", err=True)
 
@@ -124,7 +128,7 @@ def team_new(
         write_atomically(out, session_yaml(session), mode=SHARED_MODE)
     except OSError as exc:
         usage_error(f"cannot write {out}: {exc.strerror or exc}")
-    typer.echo(f"wrote {printable(out)}: {plural(len(session.drills), 'drill')}, {session.minutes:g} minutes, "
+    typer.echo(f"wrote {printable(out)}: {plural(len(session.drills), 'drill')}, {_minutes(session.minutes)}, "
                f"seed {session.seed} (session {session.id}).")
     typer.echo(f"Each member runs: drill team run {printable(out)} --name NAME --results SHARED_FOLDER")
 
@@ -308,7 +312,7 @@ def team_run(
     if earlier is not None:
         n = len(earlier.runs)
         again = f" (after your {'earlier run, which stays' if n == 1 else f'{n} earlier runs, which stay'} there)"
-    typer.echo(f"Team session {session.id}: {plural(len(session.drills), 'drill')} in {session.minutes:g} minutes, "
+    typer.echo(f"Team session {session.id}: {plural(len(session.drills), 'drill')} in {_minutes(session.minutes)}, "
                f"seed {session.seed}. Results go to {printable(target)}{again}.")
     if files:
         _grade_files(session, files, flow, session_id, save)

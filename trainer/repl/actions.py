@@ -247,7 +247,7 @@ class DrillCommands:
 
         self.questions.ask("Replace the buffer with the skeleton?", answered)
 
-    @command("edit", help="open the buffer in $EDITOR; load it back when the editor exits", key="c-o")
+    @command("edit", help="open the buffer in $VISUAL (else $EDITOR); load it back when the editor exits", key="c-o")
     def cmd_edit(self, _arg: str = "") -> None:
         text = self.screen.buffer.text
         self.jobs.busy = "editing…"

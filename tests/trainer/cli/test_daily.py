@@ -370,3 +370,32 @@ def test_dash_h_is_help_on_every_command(app, command):
     assert short.exit_code == long.exit_code == 0, short.output
     assert short.output == long.output
     assert "Usage: " in short.output
+
+
+def test_visual_is_preferred_over_editor():
+    from trainer.repl.editor import editor_command
+
+    assert editor_command({"VISUAL": "nano -w", "EDITOR": "vi"}) == ["nano", "-w"]
+    assert editor_command({"EDITOR": "vi"}) == ["vi"] and editor_command({}) == ["vi"]
+
+
+def test_a_one_minute_team_session_says_minute(app, tmp_path):
+    out = tmp_path / "s.yaml"
+    result = run(app, "team", "new", "--drills", "gqa", "--minutes", "1", "--seed", "3", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "1 minute," in result.stdout and "1 minutes" not in result.stdout
+
+
+def test_mock_says_when_it_caps_the_count(app, monkeypatch):
+    import typer
+
+    import trainer.cli.practice as practice
+
+    def stop_before_the_repl():
+        raise typer.Exit(0)
+
+    monkeypatch.setattr(practice, "_need_terminal", lambda: None)
+    monkeypatch.setattr(practice.repl_grading, "open_grading", stop_before_the_repl)
+    result = run(app, "mock", "-n", "100", "--seed", "4")
+    assert "--count 100: the catalogue has " in " ".join(result.stdout.split())
+    assert "so this mock has" in result.stdout
