@@ -24,7 +24,7 @@ from trainer.cli.catalogue import complete_drill_id
 from trainer.schedule.due import agenda_now, clock_time, short_list, when
 from trainer.files import write_atomically
 from trainer.text.markup import printable
-from trainer.schedule.plans import StudyPlan, load_plan
+from trainer.schedule.plans import PlanError, StudyPlan, load_plan
 from trainer.reports import plural
 from trainer.schedule.adapter import utc_now
 from trainer.store import (
@@ -280,7 +280,10 @@ def settings_command(
     except json.JSONDecodeError:
         parsed = value
     if key == "plan":
-        load_plan(str(parsed))
+        try:
+            load_plan(str(parsed))
+        except PlanError as exc:  # a bad value, as for every other setting: a usage problem, exit 2
+            usage_error(str(exc))
     assert key is not None  # a VALUE always comes after a KEY
     with open_store() as store:
         try:

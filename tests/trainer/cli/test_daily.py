@@ -399,3 +399,11 @@ def test_mock_says_when_it_caps_the_count(app, monkeypatch):
     result = run(app, "mock", "-n", "100", "--seed", "4")
     assert "--count 100: the catalogue has " in " ".join(result.stdout.split())
     assert "so this mock has" in result.stdout
+
+
+@pytest.mark.parametrize("key,value", [("retention", "5"), ("retention", "abc"), ("daily_new_limit", "x"),
+                                       ("vi_mode", "maybe"), ("plan", "no-such-plan")])
+def test_every_bad_setting_value_exits_2(app, key, value):
+    result = run(app, "settings", key, value)
+    assert result.exit_code == 2, (result.exit_code, result.output)
+    assert result.stderr.startswith("drill: ") and "Traceback" not in result.output
