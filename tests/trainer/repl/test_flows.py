@@ -455,3 +455,23 @@ def test_the_shapes_panel_never_wraps_a_prompt_line_into_a_ragged_pair(catalogue
         assert prompt_rows == [f" {line}" for line in spec.prompt.rstrip().splitlines()]
     else:
         assert sum(len(row) < (width - 1) * 0.6 for row in prompt_rows[:-1]) <= 1  # filled, not ragged
+
+
+def test_the_reference_shown_after_a_pass_imports_what_it_uses(catalogue):
+    """mha-padding's reference calls math.sqrt: the code shown carries `import math`."""
+    import ast
+
+    from trainer.repl.reference import contract_source
+
+    for spec in catalogue.specs.values():
+        shown = contract_source(spec.reference_path, [f.name for f in spec.functions])
+        tree = ast.parse(shown)
+        bound = {(a.asname or a.name).split(".")[0] for node in tree.body
+                 if isinstance(node, (ast.Import, ast.ImportFrom)) for a in node.names}
+        full = ast.parse(open(spec.reference_path, encoding="utf-8").read())
+        imported = {(a.asname or a.name).split(".")[0] for node in full.body
+                    if isinstance(node, (ast.Import, ast.ImportFrom)) for a in node.names}
+        used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        assert (used & imported) <= bound, (spec.id, sorted((used & imported) - bound))
+    mha = contract_source(catalogue.get("mha-padding").reference_path, ["multi_head_attention"])
+    assert mha.startswith("import math\n") and "math.sqrt" in mha
