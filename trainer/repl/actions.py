@@ -18,7 +18,7 @@ from prompt_toolkit.application import run_in_terminal
 from prompt_toolkit.document import Document
 
 from trainer.clock import Clock
-from trainer.repl.code import CodeBuffer, opening
+from trainer.repl.code import CodeBuffer, opening, untouched
 from trainer.repl.commands import command, commands_of, key_label
 from trainer.repl.drafts import Drafts
 from trainer.repl.grading import Grading
@@ -314,7 +314,9 @@ class DrillCommands:
         if self.options.in_flow:
             self.ask_leave_flow()
             return
-        self.questions.ask("Leave this drill? Your buffer is kept as a draft.",
+        # an untouched skeleton is no draft (trainer.repl.app's _save_draft): the question says so only for work
+        kept = "" if untouched(self.screen.buffer.text, self.state.skeleton) else " Your buffer is kept as a draft."
+        self.questions.ask(f"Leave this drill?{kept}",
                  lambda yes: self.screen.finish("quit", stop=True) if yes else None)
 
     def ask_leave_flow(self) -> None:

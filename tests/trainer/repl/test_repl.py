@@ -588,3 +588,20 @@ def test_alt_p_and_alt_n_recall_the_submissions_of_this_sitting(mha, _drill_home
         pipe.send_text("y")
 
     run_repl(mha, grading, _drill_home, script, history=InMemoryHistory())
+
+
+def test_ctrl_c_on_an_untouched_skeleton_promises_no_draft(mha, idle_grading, _drill_home):
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        pipe.send_text(CTRL_C)
+        await until(lambda: repl.question is not None)
+        assert repl.question.text == "Leave this drill?"  # nothing of the person's to keep
+        pipe.send_text("n")
+        await until(lambda: repl.question is None)
+        set_text(repl, repl.buffer.text + "x = 1\n")
+        pipe.send_text(CTRL_C)
+        await until(lambda: repl.question is not None)
+        assert repl.question.text == "Leave this drill? Your buffer is kept as a draft."
+        pipe.send_text("y")
+
+    run_repl(mha, idle_grading, _drill_home, script)
+    assert Drafts(_drill_home).path("mha-padding").exists()
