@@ -605,3 +605,19 @@ def test_ctrl_c_on_an_untouched_skeleton_promises_no_draft(mha, idle_grading, _d
 
     run_repl(mha, idle_grading, _drill_home, script)
     assert Drafts(_drill_home).path("mha-padding").exists()
+
+
+def test_a_buffer_the_mocks_0_00_graded_is_not_offered_back_as_a_draft(mha, _drill_home):
+    grading = _PassGrading()
+    grading.gate.set()
+    clock = FakeClock()
+
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        set_text(repl, repl.buffer.text + "# half done\n")
+        assert Drafts(_drill_home).path("mha-padding").exists()  # while it is being written
+        clock.advance(61)  # 0:00: the buffer is graded and counted
+
+    _, outcome = run_repl(mha, grading, _drill_home, script, clock=clock,
+                          options=ReplOptions(mode="mock", deadline=clock.monotonic() + 60))
+    assert outcome.status == "timeout" and outcome.attempts == 1 and "# half done" in outcome.code
+    assert not Drafts(_drill_home).path("mha-padding").exists()  # graded: nothing "unsubmitted" to restore
