@@ -211,10 +211,7 @@ def restore_command(
     file is kept beside it as progress.db.before-restore-<time>)."""
     backups = list_backups()
     if list_only:
-        for path in backups:
-            typer.echo(str(path))
-        if not backups:
-            typer.echo("No backups yet.")
+        _list_backups(backups)
         return
     chosen = backup or (backups[0] if backups else None)
     if chosen is None:
@@ -231,6 +228,34 @@ def restore_command(
     typer.echo(f"Restored {printable(restored)} ({plural(n, 'attempt')}).")
     if kept is not None:
         typer.echo(f"The previous file was kept as {printable(kept)}.")
+
+
+def _size(n: int) -> str:
+    for unit, scale in (("MB", 1e6), ("KB", 1e3)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n} B"
+
+
+def _list_backups(backups: list[Path]) -> None:
+    """`restore --list`: newest first, each with its date (local time), kind and size, and which
+    one a bare `drill restore` takes."""
+    from trainer.store.files import backup_kind, backup_time, latest_backup
+
+    if not backups:
+        typer.echo("No backups yet.")
+        return
+    default = latest_backup()
+    for path in backups:
+        taken = backup_time(path)
+        when_text = taken.astimezone().strftime("%Y-%m-%d %H:%M") if taken else "?"
+        try:
+            size = _size(path.stat().st_size)
+        except OSError:
+            size = "?"
+        mark = "  (drill restore takes this one)" if path == default else ""
+        typer.echo(f"{when_text}  {backup_kind(path):<10} {size:>9}  {printable(path)}{mark}")
+    typer.echo("`drill restore BACKUP` restores one of them; the current file is kept beside it.")
 
 
 # ---------------------------------------------------------------- settings

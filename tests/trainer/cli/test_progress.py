@@ -3,6 +3,7 @@ restore, and store problems reported as one line with a non-zero exit."""
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import subprocess
 import sys
@@ -204,7 +205,9 @@ def test_a_damaged_database_is_reported_and_restore_fixes_it(app, home):
         assert "is damaged" in result.stderr and str(backup) in result.stderr and "drill restore" in result.stderr
         assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit)
     listed = run(app, "restore", "--list")
-    assert str(backup) in listed.stdout
+    [line] = [line for line in listed.stdout.splitlines() if str(backup) in line]
+    assert re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d  auto +[\d.]+ (KB|MB|B)  ", line), line  # when, kind, size
+    assert line.endswith("(drill restore takes this one)")
     restored = run(app, "restore", "--yes")
     assert restored.exit_code == 0 and "(3 attempts)" in restored.stdout and "kept as" in restored.stdout
     # the file it keeps is named for what happened (a restore), not for what may not have (damage)
