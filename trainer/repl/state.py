@@ -17,9 +17,11 @@ from trainer.repl.code import essence, untouched
 
 @dataclass
 class ReplOptions:
-    mode: str = "solve"  # the attempt mode recorded: solve | warmup | mock
+    """How a sitting is set up: by `drill solve`, or by a warm-up, mock or team run."""
+
+    mode: str = "solve"  # the attempt mode recorded: solve | warmup | mock | team
     locked: frozenset[str] = frozenset()  # commands refused here (mock: hint, try, solution)
-    deadline: float | None = None  # clock.monotonic() at which a mock interview ends
+    deadline: float | None = None  # clock.monotonic() at which a mock interview or a team session ends
     flow_id: int | None = None  # the store's sessions row of the warm-up, mock or team run (NewAttempt.session_id)
     seed: int | None = None
     vi: bool = False
@@ -60,7 +62,7 @@ class SittingState:
         self.drill = drill
         self.skeleton = skeleton
         self.started = started  # clock.monotonic() when the drill opened
-        self.deadline = deadline  # clock.monotonic() at which a mock or team run ends
+        self.deadline = deadline  # clock.monotonic() at which a mock interview or a team session ends
         self.attempts = 0  # graded submits, and a revealed solution
         self.submits = 0  # graded submits up to the first pass: what the exit line counts
         self.revealed_at: float | None = None  # seconds into the drill at the reveal

@@ -109,3 +109,75 @@ def test_the_next_drill_is_taken_only_after_a_pass_with_an_offer():
     none_offered.graded(passing(), WORK, 5.0)
     none_offered.offer_next(None)
     assert none_offered.chose_next() is False and none_offered.outcome("next", 5.0).next_drill is None
+
+
+# ------------------------------------------------- the commands on the narrow screen
+
+
+class PlainScreen:
+    """Only what the commands' Screen protocol (trainer.repl.actions) asks for: no
+    prompt_toolkit application behind it."""
+
+    def __init__(self, text: str):
+        from prompt_toolkit.document import Document
+
+        from trainer.repl.code import CodeBuffer
+
+        self.buffer = CodeBuffer(document=Document(text), multiline=True)
+        self.shown: list[str] = []
+        self.said: list[str] = []
+        self.finished: list[tuple[str, bool]] = []
+
+    def show(self, fragments) -> None:
+        self.shown.append("".join(text for _, text in fragments))
+
+    def say(self, message: str) -> None:
+        self.said.append(message)
+
+    def redraw(self) -> None:
+        pass
+
+    def columns(self) -> int:
+        return 100
+
+    def background(self, coroutine) -> object:
+        coroutine.close()
+        return None
+
+    def finish(self, status: str, stop: bool = False) -> None:
+        self.finished.append((status, stop))
+
+
+def test_the_commands_need_only_the_state_and_the_narrow_screen(catalogue):
+    from datetime import datetime, timezone
+
+    from trainer.clock import FakeClock
+    from trainer.repl.actions import DrillCommands, Setup
+    from trainer.repl.grading import InProcessGrading
+    from trainer.repl.jobs import Jobs
+    from trainer.repl.question import Questions
+    from trainer.repl.state import ReplOptions
+
+    spec = catalogue.get("masked-mean")
+    clock = FakeClock()
+    recorded = []
+    state = SittingState(spec.id, spec.skeleton(), clock.monotonic())
+    screen = PlainScreen(spec.skeleton().replace("pass", "return x"))
+    questions = Questions(lambda: None)
+    jobs = Jobs(InProcessGrading(), redraw=lambda: None, background=screen.background, say=screen.say,
+                asking=lambda: questions.question is not None, run_command=lambda name, arg: None)
+    commands = DrillCommands(Setup(spec, ReplOptions(), InProcessGrading(), clock, datetime.now(timezone.utc),
+                                   recorded.append, None, lambda *a: None), state, screen, jobs, questions)
+    commands.cmd_hint()
+    assert state.hints == 1 and screen.shown[-1].startswith(f"hint 1/{len(spec.hints)}: ")
+    clock.advance(30)
+    commands.cmd_solution()
+    assert questions.question is not None and not state.revealed  # asked first
+    questions.press("y")
+    assert state.revealed and state.attempts == 1 and screen.shown[-1].startswith("Reference solution")
+    [attempt] = recorded
+    assert attempt.revealed and attempt.verdict == "wrong" and attempt.hints == 1 and attempt.seconds == 30
+    commands.cmd_quit()  # unsubmitted work: asks
+    questions.press("y")
+    assert screen.finished == [("quit", True)]
+    assert state.outcome("quit", state.elapsed(clock.monotonic())).revealed
