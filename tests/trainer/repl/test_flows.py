@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -468,7 +469,7 @@ def test_the_reference_shown_after_a_pass_imports_what_it_uses(catalogue):
         tree = ast.parse(shown)
         bound = {(a.asname or a.name).split(".")[0] for node in tree.body
                  if isinstance(node, (ast.Import, ast.ImportFrom)) for a in node.names}
-        full = ast.parse(open(spec.reference_path, encoding="utf-8").read())
+        full = ast.parse(Path(spec.reference_path).read_text(encoding="utf-8"))
         imported = {(a.asname or a.name).split(".")[0] for node in full.body
                     if isinstance(node, (ast.Import, ast.ImportFrom)) for a in node.names}
         used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
