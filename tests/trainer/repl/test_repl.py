@@ -621,3 +621,25 @@ def test_a_buffer_the_mocks_0_00_graded_is_not_offered_back_as_a_draft(mha, _dri
                           options=ReplOptions(mode="mock", deadline=clock.monotonic() + 60))
     assert outcome.status == "timeout" and outcome.attempts == 1 and "# half done" in outcome.code
     assert not Drafts(_drill_home).path("mha-padding").exists()  # graded: nothing "unsubmitted" to restore
+
+
+def test_alt_p_right_after_a_submit_goes_to_the_one_before(mha, _drill_home):
+    """The buffer just submitted is also the latest entry: Alt-P skips it, never a no-op."""
+    grading = _PassGrading()
+    grading.gate.set()
+
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        for n in (1, 2):
+            set_text(repl, f"# attempt {n}\n")
+            pipe.send_text(CTRL_S)
+            await until(lambda: len(repl.state.results) == n)
+        pipe.send_text("\x1bp")
+        await until(lambda: repl.buffer.text == "# attempt 1\n")
+        pipe.send_text("\x1bn")
+        await until(lambda: repl.buffer.text == "# attempt 2\n")
+        pipe.send_text(CTRL_Q)
+        await until(lambda: repl.question is not None or not repl.app.is_running)
+        if repl.question is not None:
+            pipe.send_text("y")
+
+    run_repl(mha, grading, _drill_home, script, history=__import__("prompt_toolkit.history").history.InMemoryHistory())
