@@ -130,9 +130,12 @@ def bar(state: BarState, width: int = 100) -> Fragments:
             break
     if len(plain(out)) > width:
         out = _folded(out, width)
+    first = next((h for h in state.hints if h[1].startswith("next")), None)  # after a pass: what to press
+    first_room = len(f"{first[0]} next") + 2 if first else 0
     if note:
         frag = ("class:bar.busy bold" if state.busy else "class:bar.message", f" {note} ")
-        if len(plain(out).split("\n")[-1]) + len(frag[1]) > width:
+        # the note takes a row of its own when it would crowd out "Enter next"
+        if len(plain(out).split("\n")[-1]) + len(frag[1]) + first_room > width:
             out = out + [("", "\n")] + _folded([frag], width)
         else:
             out.append(frag)

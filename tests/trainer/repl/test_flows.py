@@ -431,6 +431,8 @@ def test_after_a_pass_the_bar_keeps_enter_next_before_quit(width):
     for state in (BarState("mha-padding", "", 200, 420, None, "", "", "", hints, passed=True),
                   BarState("mha-padding", "", 200, 420, None, "", "", "PgDn: more ▼", hints, passed=True),
                   BarState("mha-padding", "warm-up 2/3", 200, 420, None, "", "", "PgDn: more ▼",
+                           [("Enter", "next"), ("^Q", "quit")], passed=True),
+                  BarState("gqa", "team 1/2", 1, 300, 1189, "", "", "PgDn: more ▼",  # the note moves down a row
                            [("Enter", "next"), ("^Q", "quit")], passed=True)):
         text = _bar_text(state, width)
         assert all(len(row) <= width for row in text.split("\n")), text
