@@ -153,7 +153,7 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "trainer.schedule.due": ("trainer.clock", "trainer.store"),  # the agenda reads the store
     "trainer.text": ("grader.report", "grader.spec", "trainer.clock", "trainer.schedule.due"),
     "trainer.practice": ("grader.report", "grader.spec", "trainer.clock", "trainer.store", "trainer.text"),
-    "trainer.reports": ("trainer.clock", "trainer.practice", "trainer.schedule", "trainer.text"),
+    "trainer.reports": ("trainer.clock", "trainer.practice", "trainer.schedule", "trainer.store", "trainer.text"),
     "trainer.team": ("grader.errors", "grader.spec", "trainer.clock", "trainer.practice", "trainer.reports",
                      "trainer.text"),
     "trainer.repl": ("grader.cases", "grader.engine", "grader.judge", "grader.report", "grader.spec", "grader.trace",

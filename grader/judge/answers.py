@@ -4,7 +4,8 @@
 `forty GB` and `4e10 bytes` are one number (decimal units, 1% tolerance;
 English number words up to the millions: `four`, `twenty-four`, `one
 hundred and twenty`); `error`,
-`Error!` and ` error ` are one word. Torch-free.
+`Error!` and ` error ` are one word, and a simple phrasing of a one-word answer
+says it (`it raises an error` is `error`; `no error` is not). Torch-free.
 """
 from __future__ import annotations
 
@@ -125,9 +126,61 @@ def answers_match(given: str, canonical: str) -> bool:
         given_value, canonical_value = cast(float, a.value), cast(float, b.value)  # a number's value is a float
         scale = max(abs(float(canonical_value)), 1e-12)
         return abs(float(given_value) - float(canonical_value)) <= 0.01 * scale
-    if a.kind == "shape" and b.kind == "word" or a.kind == "word" and b.kind == "shape":
-        return _squash(given) == _squash(canonical)
-    return a.kind == b.kind and a.value == b.value
+    mixed = a.kind == "shape" and b.kind == "word" or a.kind == "word" and b.kind == "shape"
+    if mixed and _squash(given) == _squash(canonical):
+        return True
+    if a.kind == b.kind and a.value == b.value:
+        return True
+    return b.kind == "word" and a.kind in ("word", "shape") and same_meaning(given, str(b.value))
+
+
+# Simple phrasings of a one-word answer: "it raises an error" says "error", "no, it
+# does not" says "no". Only filler words may surround the answer (or a synonym of it);
+# a negation the answer lacks ("no error", "it does not raise") never matches, and
+# any other word ("it fails silently" for "error") makes it a different answer.
+_FILLER = frozenset(
+    "it its this that the a an you we they there i get gets got would will should be is are was were "
+    "just simply probably think result answer then gives give returns return becomes".split())
+_NEGATIONS = frozenset("no not never without none nothing nope nah".split())
+_NO = frozenset({"no", "nope", "nah"})
+_SYNONYMS = {
+    "error": frozenset("error errors raise raises raised throw throws thrown exception exceptions "
+                       "runtimeerror valueerror indexerror typeerror".split()),
+    "runs": frozenset("run runs works work fine succeeds".split()),
+    "silent": frozenset("silent silently quietly".split()),
+    "nan": frozenset({"nan", "nans"}),
+}
+
+
+def _words(text: str) -> list[str]:
+    text = re.sub(r"n't\b", " not", text.lower().replace("’", "'"))
+    out = []
+    for w in re.findall(r"[a-z0-9_.()'-]+", text):
+        w = w.strip(".'-")
+        w = re.sub(r"^(?:torch|tensor|np|numpy)\.", "", w)
+        w = w[:-2] if w.endswith("()") else w
+        if w in ("it's", "that's", "there's"):
+            w = w.split("'")[0]
+        if w:
+            out.append(w)
+    return out
+
+
+def same_meaning(given: str, canonical: str) -> bool:
+    """Whether `given` is a simple phrasing of the one-word answer `canonical` (see above)."""
+    answer = _words(canonical)
+    words = _words(given)
+    if len(answer) != 1 or not words:
+        return False
+    answer_word = answer[0]
+    if answer_word in _NO:
+        return words[0] in _NO and "yes" not in words or (
+            "not" in words and all(w in _FILLER or w in ("not", "does", "do", "did") for w in words))
+    if any(w in _NEGATIONS for w in words):
+        return False
+    same = _SYNONYMS.get(answer_word, frozenset()) | {answer_word}
+    content = [w for w in words if w not in _FILLER]
+    return bool(content) and all(w in same for w in content)
 
 
 def _squash(text: str) -> str:

@@ -204,3 +204,24 @@ def test_mock_summary_shows_and_stores_each_drills_verdict_case_code_and_the_for
     [drill] = session.summary["drills"]
     assert session.summary["score_formula"].startswith("each drill is worth an equal share of 100")
     assert drill["verdict"] == "wrong" and drill["failing_case"] == "fp32-basic" and "return x" in drill["code"]
+
+
+def test_a_quick_fire_question_left_unanswered_is_not_scored():
+    clock = FakeClock()
+    flow = Warmup([QuizItem("a", 0), DrillItem("a", "review")], clock, minutes=10)
+    flow.queue.add(ItemResult(flow.queue.next(), "unanswered", 3), stop=True)  # Ctrl-C at the prompt
+    summary = flow.summary(due_tomorrow=[])
+    assert (summary.quiz_right, summary.quiz_total, summary.quiz_unanswered) == (0, 0, 1)
+    text = "\n".join(summary.lines())
+    assert "0/1" not in text and "1 question left unanswered" in text
+
+
+def test_the_warm_up_summary_says_later_today_when_something_is_due_now_too():
+    from trainer.cli.practice import _later_today_lines
+    from trainer.schedule.due import Agenda
+
+    agenda = Agenda(NOW, due=("gqa",), later_today=(("masked-mean", NOW + timedelta(hours=3)),), tomorrow=(),
+                    new=(), new_limit=3, introduced_today=0)
+    lines = _later_today_lines(agenda)
+    assert lines[0] == "Due now: 1 (gqa)"
+    assert lines[1].startswith("Back later today: masked-mean at ")

@@ -130,3 +130,21 @@ def test_a_failure_the_trap_does_not_explain_is_shown_too():
     assert "case small" in text and "case device" in text and "mixes devices" in text
     assert text.index("case small") < text.index("trap: t") < text.index("case device")
     assert "also failing: other\n" in text
+
+
+def test_the_case_count_is_the_specs_cases_whether_or_not_the_device_check_ran():
+    """masked-mean said "1/9 cases" on a fail (the device check could not run: the code raised
+    on fake tensors too) and "10/10 cases" on a pass (it ran and passed): the count is the
+    spec's cases on every verdict, and the device check is told apart, run or not."""
+    spec_cases = [CaseResult(f"c{i}", "f", "pass", id=f"c{i}@0000000{i}") for i in range(9)]
+    failing = [CaseResult(c.name, "f", "error" if i else "pass", "RuntimeError: boom (line 3)", id=c.id)
+               for i, c in enumerate(spec_cases)]
+    fail = Report("masked-mean", "error", failing, 0.5, seed=1,
+                  notes=["device case not checked for f(): on fake CUDA tensors at B=8 it raised RuntimeError: boom"])
+    passed = Report("masked-mean", "pass", spec_cases + [CaseResult("device", "f", "pass")], 0.5, seed=1)
+    fail_text, pass_text = plain(render(fail, width=100)), plain(render(passed, width=100))
+    assert "1/9 cases passed · device: not checked" in fail_text
+    assert "device case not checked for f()" in fail_text  # why, under the verdict
+    assert "9/9 cases · device: pass" in pass_text and "10/10" not in pass_text
+    mixed = Report("masked-mean", "error", spec_cases + [CaseResult("device", "f", "error", "mixes devices")], 0.5)
+    assert "9/9 cases passed · device: error" in plain(render(mixed, "compact", width=100))

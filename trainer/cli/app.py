@@ -102,13 +102,14 @@ def no_color() -> bool:
 
 
 def emit(text: str, output: Path | None, what: str) -> None:
-    """Print text to stdout, or write it atomically to output and say so on stderr."""
+    """Print text to stdout, or write it atomically to output and say so on stderr. A board
+    or a report is written to be shared (0644, as team results are), not private."""
     if output is None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
     try:
-        write_atomically(output, text)
+        write_atomically(output, text, mode=0o644)
     except OSError as exc:
         raise DrillError(f"cannot write {printable(output)}: {exc.strerror or exc}") from None
     typer.echo(f"wrote {what} to {printable(output)}", err=True)

@@ -1,7 +1,7 @@
 """`drill doctor`: say plainly what the grader's sandbox enforces on this machine,
 and whether the rest of what drill needs is there: torch (imported in a child
-process, so this one stays torch-free), the editor `:edit` opens ($EDITOR,
-then $VISUAL, else vi) and a terminal the editor can use.
+process, so this one stays torch-free), the editor `:edit` opens ($VISUAL,
+then $EDITOR, else vi) and a terminal the editor can use.
 
 The probe forks a throwaway child, confines it exactly as a sandbox child is
 confined, and tries each forbidden action (write outside its scratch folder,
@@ -29,7 +29,7 @@ from grader.fake.cuda import cuda_problem
 from trainer.cli.app import app, no_color
 from trainer.text.fold import fold_line, terminal_width
 from trainer.text.markup import printable
-from trainer.repl.editor import editor_command
+from trainer.repl.editor import EDITOR_VARIABLES, editor_command
 
 ALWAYS = (
     "a wall-clock deadline per case and per submission, enforced from outside",
@@ -163,7 +163,7 @@ def _installed_editor() -> str:
 
 def _editor_check() -> Check:
     argv = editor_command()
-    source = next((n for n in ("EDITOR", "VISUAL") if os.environ.get(n, "").strip()), None)
+    source = next((n for n in EDITOR_VARIABLES if os.environ.get(n, "").strip()), None)
     named = f"${source} is {printable(' '.join(argv))!r}" if source else "$EDITOR is not set; :edit falls back to vi"
     if not argv:
         return Check("editor", False, f"{named}: it names no command; set $EDITOR{_example()}")

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, List, Optional
@@ -54,7 +56,8 @@ def check(
                                    autocompletion=complete_drill_id),
     files: List[Path] = typer.Argument(..., metavar="FILE...", help="solution files to grade"),
     as_json: bool = typer.Option(False, "--json", help="one JSON object per file on stdout, nothing else"),
-    seed: Optional[int] = typer.Option(None, "--seed", help="case seed (default: a new one per run)"),
+    seed: Optional[int] = typer.Option(None, "--seed", help="case seed (default: a new one per run, the same for "
+                                                             "every FILE)"),
     record: bool = typer.Option(False, "--record", help="record each file as an attempt; the run is one sitting"),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="every case, and what the sandbox enforces"),
     device: str = typer.Option("cpu", "--device", help="cpu, or cuda: run the cases on a real GPU (needs one)"),
@@ -84,23 +87,49 @@ def _check_all(spec: Spec, files: list[Path], sources: list[str], reports: list[
 
     grader = Grader(catalogue, device=device)
     sitting = _sitting() if record else None
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 2**31 - 1)  # one run, one seed: every file on the same cases
+    several = len(files) > 1
+    if several and not as_json:
+        typer.echo(f"{len(files)} files, graded on seed {seed} (--seed {seed} grades on the same cases again)")
     for path, source in zip(files, sources):
         started = datetime.now(timezone.utc)
         report = grader.grade(spec.id, source, str(path.resolve()), seed)
-        if len(files) > 1:
-            report.file = str(path)
+        report.file = str(path)
         reports.append(report)
         if as_json:
             sys.stdout.write(json.dumps(report.to_dict()) + "\n")
             sys.stdout.flush()
         else:
-            typer.echo(render_report(report, path=str(path), verbose=verbose), nl=False)
+            shown = replace(report, seed=None) if several else report  # the seed was printed once, above
+            typer.echo(render_report(shown, path=str(path), verbose=verbose), nl=False)
         if sitting is not None:
             _record(spec, report, source, started, sitting)
     if sitting is not None:
-        sitting.close("passed" if any(r.verdict == "pass" for r in reports) else "failed")
+        closed = sitting.close("passed" if any(r.verdict == "pass" for r in reports) else "failed")
+        if not as_json:
+            typer.echo(_recorded_line(spec.id, reports, closed), err=True)
     if verbose and not as_json:
         _print_confinement()
+
+
+def _recorded_line(drill: str, reports: list[Report], closed: object) -> str:
+    """What `check --record` recorded, its rating and when the drill comes back."""
+    from fsrs import Rating
+
+    from trainer.schedule.due import when
+    from trainer.store import open_store
+
+    passes = sum(1 for r in reports if r.verdict == "pass")
+    what = f"recorded {len(reports)} attempt{'s' if len(reports) != 1 else ''} ({passes} passed) as one sitting"
+    rating = getattr(closed, "rating", None)
+    if rating:
+        what += f", rated {Rating(rating).name} (graded files: never Easy)"
+    with open_store() as store:
+        card = store.card(drill)
+    if card is not None and card.due is not None:
+        what += f"; {drill} is due again {when(card.due, datetime.now(timezone.utc))}"
+    return what + "."
 
 
 def _check_in_fresh_process(drill_id: str, files: list[Path], as_json: bool, seed: Optional[int], record: bool,

@@ -113,17 +113,32 @@ def _next_drill_offer(current: str) -> tuple[str, str] | None:
     return (f"{new[0]} (new)", new[0]) if new else None
 
 
+def _submits(n: int) -> str:
+    return f"{n} submit" + ("" if n == 1 else "s")
+
+
+def _revealed(outcome: DrillOutcome) -> str:
+    if not outcome.revealed:
+        return ""
+    at = f" at {mmss(outcome.revealed_at)}" if outcome.revealed_at is not None else ""
+    return f" You revealed the reference solution{at} (recorded as a fail)."
+
+
 def _outcome_line(outcome: DrillOutcome) -> str:
+    """The line printed when the person leaves a drill. Submits count the graded ones up to the
+    first pass: a revealed solution is said apart, and re-submits after a pass are not counted."""
     if outcome.status == "passed":
-        return f"{outcome.drill}: passed in {mmss(outcome.seconds)} after {outcome.attempts} submit(s)."
+        return (f"{outcome.drill}: passed in {mmss(outcome.seconds)} after {_submits(outcome.submits)}."
+                + _revealed(outcome))
     if outcome.status == "timeout":
         graded = f" Your last buffer was graded: {outcome.verdict}." if outcome.verdict else ""
-        return f"{outcome.drill}: time ran out.{graded}"
+        return f"{outcome.drill}: time ran out.{graded}" + _revealed(outcome)
     if outcome.status == "skipped" and not outcome.attempts:
         return f"{outcome.drill}: skipped; nothing recorded."
     tail = f" Your buffer is saved as a draft; `drill solve {outcome.drill}` picks it up." \
         if outcome.draft else ""
-    return f"{outcome.drill}: left after {mmss(outcome.seconds)} ({outcome.attempts} submit(s)).{tail}"
+    return (f"{outcome.drill}: left after {mmss(outcome.seconds)} ({_submits(outcome.submits)})."
+            + _revealed(outcome) + tail)
 
 
 # ------------------------------------------------------------------ warm-up
@@ -212,7 +227,8 @@ def warmup(
         result = quickfire.ask(item.drill, cat.get(item.drill).quiz[item.index], clock=clock,
                                label=f"{done_questions}/{questions}")
         stop = result.stop or not _go_on()
-        return Done(ItemResult(item, "right" if result.correct else "wrong", result.seconds), stop=stop)
+        status = "unanswered" if not result.given.strip() else "right" if result.correct else "wrong"
+        return Done(ItemResult(item, status, result.seconds), stop=stop)
 
     run_queue(flow.queue, grading, drill, quiz)
     with open_store() as store:
@@ -246,13 +262,15 @@ def _confirm_more(new: int, ahead: int) -> bool:
 
 
 def _later_today_lines(agenda: Agenda) -> list[str]:
+    """What is due now and what comes back later today (both, when both are true)."""
+    out = []
     if agenda.due:
-        return [f"Due now: {len(agenda.due)} ({', '.join(agenda.due[:6])}"
-                + (", ..." if len(agenda.due) > 6 else "") + ")"]
-    if not agenda.later_today:
-        return []
-    shown = ", ".join(f"{d} at {clock_time(t, agenda.now)}" for d, t in agenda.later_today[:4])
-    return [f"Back later today: {shown}" + (", ..." if len(agenda.later_today) > 4 else "")]
+        out.append(f"Due now: {len(agenda.due)} ({', '.join(agenda.due[:6])}"
+                   + (", ..." if len(agenda.due) > 6 else "") + ")")
+    if agenda.later_today:
+        shown = ", ".join(f"{d} at {clock_time(t, agenda.now)}" for d, t in agenda.later_today[:4])
+        out.append(f"Back later today: {shown}" + (", ..." if len(agenda.later_today) > 4 else ""))
+    return out
 
 
 def _go_on() -> bool:
@@ -299,8 +317,10 @@ def mock(
         raise UsageError("no drills to choose from" + (f" in topic {topic} (every one is suspended or buried; "
                                                   f"`drill list --topic {topic}` shows them)" if topic else
                                                   " (every drill is suspended or buried; `drill list` shows them)"))
-    if topic and len(drills) < count:
-        _say(f"Topic {topic} has {len(drills)} drill(s) to choose from, so the mock has {len(drills)}, not {count}.")
+    if len(drills) < count:
+        where = f"topic {topic} has" if topic else "the catalogue has"
+        _say(f"--count {count}: {where} {len(drills)} drill{'s' if len(drills) != 1 else ''} to choose from, "
+             f"so this mock has {len(drills)}.")
     _say(f"Mock interview: {len(drills)} drill{'s' if len(drills) != 1 else ''} in {minutes:g} min, seed {seed}. "
                "The clock does not stop; hints, :try and :solution are locked.")
     with open_store() as store:

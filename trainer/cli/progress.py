@@ -25,7 +25,7 @@ from trainer.cli.status import catalogue_ids, local_now
 from trainer.schedule.due import when
 from trainer.files import write_atomically
 from trainer.text.markup import printable
-from trainer.schedule.plans import StudyPlan, load_plan
+from trainer.schedule.plans import PlanError, StudyPlan, load_plan
 from trainer.reports import plural
 from trainer.clock import utc_now
 from trainer.store import (
@@ -164,10 +164,7 @@ def restore_command(
     file is kept beside it as progress.db.before-restore-<time>)."""
     backups = list_backups()
     if list_only:
-        for path in backups:
-            typer.echo(str(path))
-        if not backups:
-            typer.echo("No backups yet.")
+        _list_backups(backups)
         return
     chosen = backup or (backups[0] if backups else None)
     if chosen is None:
@@ -183,6 +180,34 @@ def restore_command(
     typer.echo(f"Restored {printable(restored)} ({plural(n, 'attempt')}).")
     if kept is not None:
         typer.echo(f"The previous file was kept as {printable(kept)}.")
+
+
+def _size(n: int) -> str:
+    for unit, scale in (("MB", 1e6), ("KB", 1e3)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n} B"
+
+
+def _list_backups(backups: list[Path]) -> None:
+    """`restore --list`: newest first, each with its date (local time), kind and size, and which
+    one a bare `drill restore` takes."""
+    from trainer.store.files import backup_kind, backup_time, latest_backup
+
+    if not backups:
+        typer.echo("No backups yet.")
+        return
+    default = latest_backup()
+    for path in backups:
+        taken = backup_time(path)
+        when_text = taken.astimezone().strftime("%Y-%m-%d %H:%M") if taken else "?"
+        try:
+            size = _size(path.stat().st_size)
+        except OSError:
+            size = "?"
+        mark = "  (drill restore takes this one)" if path == default else ""
+        typer.echo(f"{when_text}  {backup_kind(path):<10} {size:>9}  {printable(path)}{mark}")
+    typer.echo("`drill restore BACKUP` restores one of them; the current file is kept beside it.")
 
 
 # ---------------------------------------------------------------- settings
@@ -232,7 +257,10 @@ def settings_command(
     except json.JSONDecodeError:
         parsed = value
     if key == "plan":
-        load_plan(str(parsed))
+        try:
+            load_plan(str(parsed))
+        except PlanError as exc:  # a bad value, as for every other setting: a usage problem, exit 2
+            raise UsageError(str(exc)) from None
     assert key is not None  # a VALUE always comes after a KEY
     with open_store() as store:
         try:

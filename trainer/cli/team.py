@@ -3,8 +3,8 @@
 - `new` writes a session file (drills, time limit, one seed).
 - `run` does the session in the REPL under the session's countdown and seed
   (`DrillRepl` from trainer.repl, as `drill mock` does), records each attempt in
-  your own progress (mode `team`), and writes ``DIR/<safe name>.json`` after
-  every drill, atomically, readable by the group and others (0644): the folder
+  your own progress (mode `team`), and writes ``DIR/<safe name>.json`` the moment
+  a drill passes and again after every drill, atomically, readable by the group and others (0644): the folder
   is shared. A re-run adds a run to the file and keeps the earlier ones. Each
   graded drill records the hash of its cases (``grading.case_hash``). Without a
   terminal, ``--file ID=PATH`` grades solution files instead (for scripts and
@@ -85,6 +85,10 @@ BOARD_FORMATS = ("text", "md", "html")
 SHARED_MODE = 0o644  # session and results files: teammates read them from a shared folder
 
 
+def _minutes(minutes: float) -> str:
+    return f"{minutes:g} minute" + ("" if minutes == 1 else "s")
+
+
 def _warn(message: str) -> None:
     typer.echo(f"drill: {printable(message)}", err=True)
 
@@ -141,7 +145,7 @@ def team_new(
         write_atomically(out, session_yaml(session), mode=SHARED_MODE)
     except OSError as exc:
         raise UsageError(f"cannot write {out}: {exc.strerror or exc}")
-    typer.echo(f"wrote {printable(out)}: {plural(len(session.drills), 'drill')}, {session.minutes:g} minutes, "
+    typer.echo(f"wrote {printable(out)}: {plural(len(session.drills), 'drill')}, {_minutes(session.minutes)}, "
                f"seed {session.seed} (session {session.id}).")
     typer.echo(f"Each member runs: drill team run {printable(out)} --name NAME --results SHARED_FOLDER")
 
@@ -204,7 +208,7 @@ def _earlier(target: Path, session: TeamSession, name: str, known: set[str]) -> 
 
 
 def _grade_files(session: TeamSession, files: dict[str, str], flow: TeamRun, session_id: int,
-                 save: Callable[[], None]) -> None:
+                 save: Callable[[DrillResult | None], None]) -> None:
     """Non-interactive: grade each given file once with the session's seed; other drills are skipped."""
     sources = {}
     for drill, path in files.items():
@@ -228,7 +232,7 @@ def _grade_files(session: TeamSession, files: dict[str, str], flow: TeamRun, ses
 
     def after(drill: str, done: Done[DrillResult]) -> None:
         if drill in sources:
-            save()
+            save(None)
 
     run_queue(flow.queue, grading, grade, after=after)
 
@@ -242,26 +246,30 @@ def run_drill(spec: Spec, grading: Grading, options: ReplOptions, clock: Clock) 
     return open_drill(spec, grading, options, clock)
 
 
-def _run_repl(session: TeamSession, flow: TeamRun, session_id: int, save: Callable[[], None], clock: Clock,
+def _run_repl(session: TeamSession, flow: TeamRun, session_id: int, save: Callable[[DrillResult | None], None],
+              clock: Clock,
               vi: bool = False) -> None:
     """The session's drills in order, one countdown (the flow's deadline), the session's seed."""
     cat = load_catalogue_or_exit()
     grading = open_grading()
 
+    def result_of(drill_id: str, outcome: DrillOutcome) -> DrillResult:
+        status = outcome.status if outcome.status in ("passed", "skipped", "quit", "timeout") else "failed"
+        graded = int(outcome.attempts) > 0 or status in ("passed", "failed")
+        return DrillResult(drill_id, status, float(outcome.seconds), int(outcome.attempts), int(outcome.hints),
+                           tuple(outcome.traps), case_hash(grading, drill_id, session.seed) if graded else None)
+
     def drill(drill_id: str) -> Done[DrillResult]:
         pos, total = flow.queue.position()
         options = ReplOptions(mode="team", deadline=flow.queue.deadline, flow_id=session_id, seed=session.seed,
-                              label=f"team {pos}/{total}", in_flow=True, vi=vi)
+                              label=f"team {pos}/{total}", in_flow=True, vi=vi,
+                              on_pass=lambda outcome: save(result_of(drill_id, outcome)))
         outcome = run_drill(cat.get(drill_id), grading, options, clock)
-        status = outcome.status if outcome.status in ("passed", "skipped", "quit", "timeout") else "failed"
-        graded = int(outcome.attempts) > 0 or status in ("passed", "failed")
-        return Done(DrillResult(drill_id, status, float(outcome.seconds), int(outcome.attempts), int(outcome.hints),
-                                tuple(outcome.traps), case_hash(grading, drill_id, session.seed) if graded else None),
-                    stop=bool(outcome.stop))
+        return Done(result_of(drill_id, outcome), stop=bool(outcome.stop))
 
     def after(drill_id: str, done: Done[DrillResult]) -> None:
         typer.echo(f"{drill_id}: {done.result.status}")
-        save()
+        save(None)
 
     run_queue(flow.queue, grading, drill, after=after)
 
@@ -312,14 +320,15 @@ def team_run(
                                                   "minutes": session.minutes, "seed": session.seed,
                                                   "name": name, "mode": mode})
 
-    def save() -> None:
-        _save(target, add_run(earlier, session, name, flow.run(clock.now(), mode)))
+    def save(current: DrillResult | None = None) -> None:
+        """The member's file as the run stands; ``current``: the drill open in the REPL, just passed."""
+        _save(target, add_run(earlier, session, name, flow.run(clock.now(), mode, current)))
 
     again = ""
     if earlier is not None:
         n = len(earlier.runs)
         again = f" (after your {'earlier run, which stays' if n == 1 else f'{n} earlier runs, which stay'} there)"
-    typer.echo(f"Team session {session.id}: {plural(len(session.drills), 'drill')} in {session.minutes:g} minutes, "
+    typer.echo(f"Team session {session.id}: {plural(len(session.drills), 'drill')} in {_minutes(session.minutes)}, "
                f"seed {session.seed}. Results go to {printable(target)}{again}.")
     if files:
         _grade_files(session, files, flow, session_id, save)

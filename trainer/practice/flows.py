@@ -42,7 +42,7 @@ Item = Union[DrillItem, QuizItem]
 @dataclass(frozen=True)
 class ItemResult:
     item: Item
-    status: str  # drills: passed | failed | skipped | quit | timeout; quiz: right | wrong
+    status: str  # drills: passed | failed | skipped | quit | timeout; quiz: right | wrong | unanswered
     seconds: float
     attempts: int = 0
     hints: int = 0
@@ -103,12 +103,13 @@ class Warmup:
 
     def summary(self, due_tomorrow: Sequence[str]) -> WarmupSummary:
         drills = [r for r in self.queue.results if isinstance(r.item, DrillItem)]
-        quiz = [r for r in self.queue.results if isinstance(r.item, QuizItem)]
+        asked = [r for r in self.queue.results if isinstance(r.item, QuizItem)]
+        quiz = [r for r in asked if r.status != "unanswered"]  # a question left with no answer is no score
         left = [i.drill for i in self.queue.not_reached() if isinstance(i, DrillItem)]
         return WarmupSummary(
             done=[(r.item.drill, r.status, r.seconds) for r in drills],
             passed=sum(r.ok for r in drills), drills=len(drills),
-            quiz_right=sum(r.ok for r in quiz), quiz_total=len(quiz),
+            quiz_right=sum(r.ok for r in quiz), quiz_total=len(quiz), quiz_unanswered=len(asked) - len(quiz),
             seconds=self.queue.elapsed(), not_reached=left,
             due_tomorrow=list(due_tomorrow), time_up=self.queue.time_up())
 
@@ -124,23 +125,27 @@ class WarmupSummary:
     not_reached: list[str]
     due_tomorrow: list[str]
     time_up: bool
+    quiz_unanswered: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {"done": [{"drill": d, "status": s, "seconds": round(t, 1)} for d, s, t in self.done],
                 "passed": self.passed, "drills": self.drills, "quiz_right": self.quiz_right,
-                "quiz_total": self.quiz_total, "seconds": round(self.seconds, 1),
+                "quiz_total": self.quiz_total, "quiz_unanswered": self.quiz_unanswered, "seconds": round(self.seconds, 1),
                 "not_reached": self.not_reached, "due_tomorrow": self.due_tomorrow}
 
     def lines(self) -> list[str]:
         out = [f"Warm-up done in {_mmss(self.seconds)}" + (" (time is up)" if self.time_up else "") + ":"]
         if not self.done and not self.quiz_total:
-            out.append("  nothing was done.")
+            out.append("  nothing was done." if not self.quiz_unanswered else
+                       f"  nothing was done ({self.quiz_unanswered} question{'s' if self.quiz_unanswered > 1 else ''}"
+                       " left unanswered).")
         for drill, status, seconds in self.done:
             out.append(f"  {drill:<28} {status:<8} {_mmss(seconds)}")
         if self.drills:
             out.append(f"  drills passed: {self.passed}/{self.drills}")
         if self.quiz_total:
-            out.append(f"  quick-fire: {self.quiz_right}/{self.quiz_total} right")
+            left = f" ({self.quiz_unanswered} left unanswered)" if self.quiz_unanswered else ""
+            out.append(f"  quick-fire: {self.quiz_right}/{self.quiz_total} right{left}")
         if self.not_reached:
             out.append(f"  not reached: {', '.join(self.not_reached)}")
         if self.due_tomorrow:

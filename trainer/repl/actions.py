@@ -18,7 +18,7 @@ from prompt_toolkit.application import run_in_terminal
 from prompt_toolkit.document import Document
 
 from trainer.clock import Clock
-from trainer.repl.code import CodeBuffer, opening
+from trainer.repl.code import CodeBuffer, opening, untouched
 from trainer.repl.commands import command, commands_of, key_label
 from trainer.repl.drafts import Drafts
 from trainer.repl.grading import Grading
@@ -87,6 +87,7 @@ class DrillCommands:
         self.screen = screen
         self.jobs = jobs
         self.questions = questions
+        self.last_verdict: Fragments = []  # the last verdict as shown (:last shows it again)
 
     def _now(self) -> float:
         return self.setup.clock.monotonic()
@@ -108,8 +109,15 @@ class DrillCommands:
                     lambda result: self._graded(result, source, elapsed))
 
     def _graded(self, result: Report, source: str, elapsed: float) -> None:
+        first_pass = not self.state.passed()
         verdict = self.state.graded(result, source, elapsed)
+        first_pass = first_pass and self.state.passed()
         recorded = self._record(result, source, elapsed)
+        if first_pass and self.options.on_pass is not None:
+            try:
+                self.options.on_pass(self.state.outcome("passed", self._elapsed()))
+            except Exception as exc:  # noqa: BLE001 - a write problem must not take the pass away
+                self.screen.say(f"could not save the result: {exc}")
         info = None
         if verdict == Verdict.PASS:
             info = PassInfo(elapsed, float(self.spec.target_seconds), getattr(recorded, "due", None),
@@ -119,6 +127,8 @@ class DrillCommands:
             if self.setup.drafts is not None:
                 self.setup.drafts.clear(self.spec.id)
         footer = "The buffer is kept: fix it and :submit again."
+        if len(result.failing) > 1 and not result.alone:
+            footer += " :verbose lists every failing case."
         fragments = render(result, "full", width=self.screen.columns() - 1, info=info, footer=footer,
                            title=False)
         if verdict == Verdict.PASS:
@@ -131,6 +141,7 @@ class DrillCommands:
             else:
                 nxt = ":quit (^Q) to leave"
             fragments.append(("class:dim", f"  {nxt}\n"))
+        self.last_verdict = fragments
         self.screen.show(fragments)
 
     def _next_drill(self) -> tuple[str, str] | None:
@@ -182,6 +193,21 @@ class DrillCommands:
             self._graded(result, source, elapsed)
         self.screen.finish("timeout", stop=True)
 
+    @command("last", help="the last verdict again")
+    def cmd_last(self, _arg: str = "") -> None:
+        if not self.last_verdict:
+            self.screen.show([("class:dim", "Nothing graded yet: :submit (^S) grades the buffer.\n")])
+            return
+        self.screen.show(self.last_verdict)
+
+    @command("verbose", help="the last verdict with every case (as drill check --verbose)")
+    def cmd_verbose(self, _arg: str = "") -> None:
+        result = self.state.last_result
+        if result is None:
+            self.screen.show([("class:dim", "Nothing graded yet: :submit (^S) grades the buffer.\n")])
+            return
+        self.screen.show(render(result, "full", width=self.screen.columns() - 1, verbose=True, title=False))
+
     @command("try", help="run on the small example inputs and show every intermediate shape", key="c-t",
              lockable=True)
     def cmd_try(self, _arg: str = "") -> None:
@@ -221,7 +247,7 @@ class DrillCommands:
 
         self.questions.ask("Replace the buffer with the skeleton?", answered)
 
-    @command("edit", help="open the buffer in $EDITOR; load it back when the editor exits", key="c-o")
+    @command("edit", help="open the buffer in $VISUAL (else $EDITOR); load it back when the editor exits", key="c-o")
     def cmd_edit(self, _arg: str = "") -> None:
         text = self.screen.buffer.text
         self.jobs.busy = "editing…"
@@ -246,7 +272,7 @@ class DrillCommands:
         def answered(yes: bool) -> None:
             if not yes:
                 return
-            if self.state.reveal():
+            if self.state.reveal(self._elapsed()):
                 self._record(None, self.screen.buffer.text, self._elapsed())
             out: Fragments = [("class:head bold", "Reference solution"),
                               ("class:dim", " (recorded as a fail; it comes back soon)\n")]
@@ -288,7 +314,9 @@ class DrillCommands:
         if self.options.in_flow:
             self.ask_leave_flow()
             return
-        self.questions.ask("Leave this drill? Your buffer is kept as a draft.",
+        # an untouched skeleton is no draft (trainer.repl.app's _save_draft): the question says so only for work
+        kept = "" if untouched(self.screen.buffer.text, self.state.skeleton) else " Your buffer is kept as a draft."
+        self.questions.ask(f"Leave this drill?{kept}",
                  lambda yes: self.screen.finish("quit", stop=True) if yes else None)
 
     def ask_leave_flow(self) -> None:

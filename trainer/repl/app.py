@@ -84,7 +84,8 @@ class DrillRepl:
         self.header_open = True
         self.questions = Questions(self.redraw)
         self.jobs = Jobs(grading, redraw=self.redraw, background=self.background, say=self.say,
-                         asking=lambda: self.question is not None, run_command=self.run_command)
+                         asking=lambda: self.question is not None, run_command=self._run_queued)
+        self._keep_output = False  # a queued command is running: its output goes below the verdict
         setup = Setup(spec, self.options, grading, self.clock, self.started_at, record, self.drafts, self.edit)
         self.actions = DrillCommands(setup, self.state, self, self.jobs, self.questions)
         self.vi_return: tuple[str, int, str] | None = None  # where ':' in vi normal mode was pressed
@@ -154,10 +155,31 @@ class DrillRepl:
         return self.state.unsubmitted(self.buffer.text)
 
     def show(self, fragments: Fragments) -> None:
-        self.output = list(fragments)
-        self.output_offset = 0
+        """Replace the output pane with `fragments`; output of a command typed ahead while a
+        grade ran goes below that verdict instead, scrolled to (PgUp brings the verdict back)."""
+        new = list(fragments)
+        if self._keep_output and self.output:
+            width = self.columns() - 1
+            above = self.output
+            while above and above[-1][1] == "\n":  # a trailing newline: the rule comes right under
+                above = above[:-1]
+            above = above + [("", "\n"), ("class:rule", "┄" * min(width, 40)), ("", "\n")]
+            self.output_offset = sum(len(wrap_line(line, width)) for line in lines_of(above)) - 1
+            self.output = above + new
+        else:
+            self.output = new
+            self.output_offset = 0
         self.header_open = False
         self.app.invalidate()
+
+    def _run_queued(self, name: str, arg: str) -> None:
+        """A command typed while a job ran, run now that it ended: what it shows is added below
+        the job's output, never instead of it."""
+        self._keep_output = True
+        try:
+            self.run_command(name, arg)
+        finally:
+            self._keep_output = False
 
     def finish(self, status: str, stop: bool = False) -> None:
         self._save_draft()
@@ -184,8 +206,10 @@ class DrillRepl:
         (one this REPL wrote earlier goes)."""
         if self.drafts is None:
             return
-        if self.passed() and not self.unsubmitted():
-            self.drafts.clear(self.spec.id)  # the passing code is in the store
+        if (self.passed() or self.jobs.closing) and not self.unsubmitted():
+            # the passing code is in the store; so is the buffer a mock's 0:00 graded (jobs.closing):
+            # it is not "unsubmitted" work to offer back
+            self.drafts.clear(self.spec.id)
             return
         text = without_commands(self.buffer.text)
         if untouched(text, self.skeleton):
@@ -323,6 +347,8 @@ class DrillRepl:
         message = self.message
         if self.output_clipped():
             message = (message + "  " if message else "") + "PgDn: more ▼"
+        if self.output and self.output_offset > 0:
+            message = (message + "  " if message else "") + "PgUp: above ▲"
         busy = f"{self.busy} Esc cancels" if self.busy and self.jobs.cancellable else self.busy
         question = self.question
         return BarState(self.spec.id, self.options.label, self.elapsed(), float(self.spec.target_seconds),

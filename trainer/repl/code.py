@@ -76,3 +76,16 @@ class CodeBuffer(Buffer):
                 and doc.cursor_position_col == indent:
             self.delete(len(doc.current_line_after_cursor))
         super().insert_text(data, overwrite, move_cursor, fire_event)
+
+    def append_to_history(self) -> None:
+        """Store the buffer in the history and make it one of Alt-P's entries now: prompt_toolkit
+        reads the history into its list of entries once, when the REPL opens, so a submission
+        of this sitting was found only by the next one."""
+        text = self.text
+        strings = self.history.get_strings()
+        new = bool(text) and (not strings or strings[-1] != text)
+        super().append_to_history()
+        if new:
+            index = self.working_index
+            self._working_lines.insert(index, text)  # just before the entry being edited
+            setattr(self, "_Buffer__working_index", index + 1)  # the same entry: no cursor jump, no event

@@ -17,9 +17,12 @@ class EditResult:
     problem: str = ""
 
 
+EDITOR_VARIABLES = ("VISUAL", "EDITOR")  # $VISUAL first, as git, crontab and less read them
+
+
 def editor_command(environ: dict[str, str] | None = None) -> list[str]:
     env = os.environ if environ is None else environ
-    for name in ("EDITOR", "VISUAL"):
+    for name in EDITOR_VARIABLES:
         value = env.get(name, "").strip()
         if value:
             return shlex.split(value)

@@ -64,8 +64,8 @@ def _rows(fragments: Fragments) -> int:
 
 def header_fragments(spec: Spec, width: int = 200, title: bool = True) -> Fragments:
     out = title_fragments(spec, width, hint=False) + [("", "\n")] if title else []
-    for line in spec.prompt.rstrip().splitlines():
-        out.append(("class:prompt", f" {line}\n"))
+    for line in prompt_lines(spec.prompt, width):
+        out.append(("class:prompt", f"{line}\n"))
     ledger = ledger_lines(spec)
     if spec.dims:
         dims = "  ".join(_dim(r) for r in spec.dims.values())
@@ -77,6 +77,18 @@ def header_fragments(spec: Spec, width: int = 200, title: bool = True) -> Fragme
     if out and out[-1][1].endswith("\n"):
         out[-1] = (out[-1][0], out[-1][1][:-1])
     return out
+
+
+def prompt_lines(prompt: str, width: int) -> list[str]:
+    """The prompt, one space in: as written when its lines fit; else each paragraph refilled
+    to the width (trainer.text.fold: blank lines, lists and indented lines kept), never a
+    written line wrapped into a long and a short one."""
+    from trainer.text.fold import fold
+
+    lines = prompt.rstrip().splitlines()
+    if all(len(line) + 1 <= width for line in lines):
+        return [f" {line}" for line in lines]
+    return fold(prompt.rstrip(), width, indent=" ")
 
 
 def _dim(rule: DimRule) -> str:

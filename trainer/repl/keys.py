@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition, Filter, vi_navigation_mode
 from prompt_toolkit.key_binding.vi_state import InputMode
@@ -213,13 +214,25 @@ def _motion_keys(kb: KeyBindings, repl: DrillRepl, free: Filter) -> None:
         else:
             event.current_buffer.cursor_down(count=event.arg)
 
+    def _recall(buffer: Buffer, step: int, count: int) -> None:
+        """Alt-P / Alt-N: an earlier (later) submission, skipping one that is the buffer as it
+        stands (the submit just made is both the buffer and the latest entry)."""
+        before = buffer.text
+        for _ in range(count):
+            index = buffer.working_index
+            (buffer.history_backward if step < 0 else buffer.history_forward)()
+            while buffer.text == before and buffer.working_index != index:
+                index = buffer.working_index
+                (buffer.history_backward if step < 0 else buffer.history_forward)()
+            before = buffer.text
+
     @kb.add("escape", "p", filter=free)
     def _history_back(event: KeyPressEvent) -> None:
-        event.current_buffer.history_backward(count=event.arg)
+        _recall(event.current_buffer, -1, event.arg)
 
     @kb.add("escape", "n", filter=free)
     def _history_forward(event: KeyPressEvent) -> None:
-        event.current_buffer.history_forward(count=event.arg)
+        _recall(event.current_buffer, 1, event.arg)
 
     @kb.add("pageup", filter=free)
     def _up(event: KeyPressEvent) -> None:

@@ -1,5 +1,5 @@
-"""The reference solution as shown after a pass: the contract functions, and the
-module-level helpers they call (nothing else from the drill's .py file)."""
+"""The reference solution as shown after a pass: the imports it uses, the contract
+functions, and the module-level helpers they call (nothing else from the drill's .py file)."""
 from __future__ import annotations
 
 import ast
@@ -26,7 +26,14 @@ def contract_source(reference_path: Path, names: list[str]) -> str:
         used = {node.id for node in ast.walk(defs[name]) if isinstance(node, ast.Name)}
         wanted += [u for u in used if u in defs and u not in keep and not u.startswith("trap")]
     lines = text.splitlines()
-    parts = []
+    used_names = {node.id for name in keep for node in ast.walk(defs[name]) if isinstance(node, ast.Name)}
+    imports = []
+    for node in tree.body:  # `import math` when the code shown calls math.sqrt: it reads as it runs
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and getattr(node, "module", "") != "__future__":
+            bound = {(a.asname or a.name).split(".")[0] for a in node.names}
+            if bound & used_names:
+                imports.append("\n".join(lines[node.lineno - 1:node.end_lineno]))
+    parts = ["\n".join(imports)] if imports else []
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in keep:
             start = min([node.lineno] + [d.lineno for d in node.decorator_list])

@@ -30,6 +30,9 @@ class ReplOptions:
     show_reference: bool = True
     # solve: after a pass, the next drill to offer ("masked-mean (due)") and its id, or None
     next_drill: Callable[[], tuple[str, str] | None] | None = None
+    # called with the drill's outcome as soon as it passes (a team run writes the member's
+    # results file then, not only when the drill is left: the terminal may close first)
+    on_pass: Callable[["DrillOutcome"], None] | None = None
 
 
 @dataclass
@@ -47,6 +50,8 @@ class DrillOutcome:
     report: Report | None = None  # the last graded report
     code: str = ""  # the code that report graded
     next_drill: str | None = None  # solve: the person asked for this drill next
+    submits: int = 0  # graded submits up to the first pass (a revealed solution and re-submits after it aside)
+    revealed_at: float | None = None  # seconds into the drill when the reference was revealed
 
 
 class SittingState:
@@ -59,6 +64,8 @@ class SittingState:
         self.started = started  # clock.monotonic() when the drill opened
         self.deadline = deadline  # clock.monotonic() at which a mock interview or a team session ends
         self.attempts = 0  # graded submits, and a revealed solution
+        self.submits = 0  # graded submits up to the first pass: what the exit line counts
+        self.revealed_at: float | None = None  # seconds into the drill at the reveal
         self.hints = 0
         self.traps: list[str] = []  # the trap of each graded submit that fell into one
         self.revealed = False
@@ -102,6 +109,8 @@ class SittingState:
         """A submit's grade came back: one more attempt; a first pass stops the drill's time
         at `elapsed` (seconds from the opening to the submit). Returns the verdict."""
         self.attempts += 1
+        if not self.passed():
+            self.submits += 1
         self.last_result = report
         self.graded_code = source
         self.results.append(report)
@@ -119,14 +128,16 @@ class SittingState:
             self.hints += 1
         return self.hints
 
-    def reveal(self) -> bool:
+    def reveal(self, elapsed: float | None = None) -> bool:
         """The reference was shown. Before a pass, the first reveal counts as a failed attempt:
         True then (the caller records it); False when it counts nothing."""
         if self.passed() or self.revealed:
             return False
         self.revealed = True
+        self.revealed_at = elapsed  # seconds into the drill: the exit line says when
         self.attempts += 1
         return True
+
 
     def offer_next(self, offer: tuple[str, str] | None) -> None:
         """solve, after a pass: the next drill to offer, (label, drill id), or None."""
@@ -151,4 +162,5 @@ class SittingState:
         verdict = str(self.last_result.verdict) if self.last_result else None
         return DrillOutcome(self.drill, status, verdict, seconds, self.attempts, self.hints,
                             list(self.traps), self.revealed, stop, draft, self.last_result,
-                            self.graded_code if self.last_result else "", self.next_drill)
+                            self.graded_code if self.last_result else "", self.next_drill, self.submits,
+                            self.revealed_at)

@@ -93,15 +93,24 @@ def _status(state: BarState, level: int) -> Fragments:
 
 
 def _fit_hints(hints: list[tuple[str, str]], room: int) -> str:
-    """As many whole hints as fit in `room`, the ones in KEEP_FIRST kept longest, in bar order."""
-    order = sorted(range(len(hints)), key=lambda i: (hints[i][1].split(":")[0] not in KEEP_FIRST
-                                                     and not hints[i][1].startswith("next"), i))
+    """As many whole hints as fit in `room`, in bar order: after a pass "Enter next" is kept
+    longest (in its short form, without the drill's name, when the long one does not fit),
+    then the ones in KEEP_FIRST, then the rest."""
+    def rank(i: int) -> tuple[int, int]:
+        what = hints[i][1]
+        return (0 if what.startswith("next") else 1 if what.split(":")[0] in KEEP_FIRST else 2, i)
+
+    shown = {i: f"{key} {what}" for i, (key, what) in enumerate(hints)}
     kept: list[int] = []
-    for i in order:
-        trial = sorted(kept + [i])
-        if len("  ".join(f"{hints[j][0]} {hints[j][1]}" for j in trial)) <= room:
-            kept = trial
-    return "  ".join(f"{hints[j][0]} {hints[j][1]}" for j in kept)
+    for i in sorted(range(len(hints)), key=rank):
+        forms = [shown[i]] + ([f"{hints[i][0]} next"] if hints[i][1].startswith("next:") else [])
+        for form in forms:
+            trial = {**{j: shown[j] for j in kept}, i: form}
+            if len("  ".join(trial[j] for j in sorted(trial))) <= room:
+                shown[i] = form
+                kept.append(i)
+                break
+    return "  ".join(shown[j] for j in sorted(kept))
 
 
 def bar(state: BarState, width: int = 100) -> Fragments:
@@ -121,9 +130,12 @@ def bar(state: BarState, width: int = 100) -> Fragments:
             break
     if len(plain(out)) > width:
         out = _folded(out, width)
+    first = next((h for h in state.hints if h[1].startswith("next")), None)  # after a pass: what to press
+    first_room = len(f"{first[0]} next") + 2 if first else 0
     if note:
         frag = ("class:bar.busy bold" if state.busy else "class:bar.message", f" {note} ")
-        if len(plain(out).split("\n")[-1]) + len(frag[1]) > width:
+        # the note takes a row of its own when it would crowd out "Enter next"
+        if len(plain(out).split("\n")[-1]) + len(frag[1]) + first_room > width:
             out = out + [("", "\n")] + _folded([frag], width)
         else:
             out.append(frag)

@@ -32,6 +32,7 @@ from datetime import date, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from trainer.schedule.streak import streak  # the one definition, shared with the store
+from trainer.store.records import UNTIMED_MODES as UNTIMED_MODES, is_timed as timed_attempt  # re-exported
 from trainer.reports.model import (
     DUE_DAYS,
     HEATMAP_WEEKS,
@@ -114,14 +115,10 @@ def is_clean_pass(a: AttemptRecord) -> bool:
     return a.verdict == "pass" and not a.revealed
 
 
-UNTIMED_MODES = ("check", "team", "watch")
-
-
 def is_timed(a: AttemptRecord) -> bool:
-    """Whether ``seconds`` is a solving time. `drill check --record` and `team run --file`
-    record the grader's time with no target; those attempts count as practice, but
-    they say nothing about how fast the person solves the drill."""
-    return not (getattr(a, "mode", "solve") in UNTIMED_MODES and getattr(a, "target_seconds", 1) is None)
+    """Whether ``seconds`` is a solving time (trainer.store.records.is_timed: the one rule,
+    which `drill list`'s best time uses too)."""
+    return timed_attempt(getattr(a, "mode", "solve"), getattr(a, "target_seconds", 1))
 
 
 def untimed_passes(attempts: Iterable[AttemptRecord]) -> int:

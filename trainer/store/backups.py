@@ -2,7 +2,8 @@
 
 A copy is made with the SQLite backup API into a temporary file that is then
 renamed, so a killed process never leaves a half backup under a real name.
-Kinds: ``auto`` (at most one a day, on open), ``pre-vN`` (before migrating to
+Kinds: ``auto`` (at most one a day, on open, and only when something was practised
+since the newest one), ``pre-vN`` (before migrating to
 N), ``pre-reset`` and ``pre-restore``; the newest ``KEEP_BACKUPS`` of each kind
 are kept. Listing them is in trainer.store.files (the error messages need it).
 """
@@ -81,9 +82,32 @@ def auto_backup(conn: sqlite3.Connection, home: Path, now: datetime) -> None:
             return
         if not conn.execute("SELECT EXISTS(SELECT 1 FROM attempts)").fetchone()[0]:
             return
+        if autos and _fingerprint_of(autos[0]) == _fingerprint(conn):
+            return  # nothing practised since the newest copy: an idle day must not rotate a real one out
         copy_database(conn, home, "auto", now)
     except (OSError, sqlite3.Error):
         pass
+
+
+_FINGERPRINT = ("SELECT (SELECT count(*) FROM attempts), (SELECT coalesce(max(id), 0) FROM attempts), "
+                "(SELECT count(*) FROM sittings), (SELECT group_concat(key || '=' || value) FROM settings)")
+
+
+def _fingerprint(conn: sqlite3.Connection) -> tuple:
+    """What a backup holds, in brief: the attempts, the sittings and the settings."""
+    return tuple(conn.execute(_FINGERPRINT).fetchone())
+
+
+def _fingerprint_of(path: Path) -> tuple | None:
+    """The fingerprint of a backup file (read-only), None when it cannot be read."""
+    try:
+        backup = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            return _fingerprint(backup)
+        finally:
+            backup.close()
+    except sqlite3.Error:
+        return None
 
 
 def restore_backup(home: Path | None = None, backup: Path | None = None,

@@ -15,6 +15,19 @@ from trainer.schedule.adapter import DEFAULT_DAILY_NEW_LIMIT, DEFAULT_RETENTION,
 SESSION_KINDS: tuple[str, ...] = ("warmup", "mock", "team")
 
 
+# Attempts whose ``seconds`` time the grader, not the person: `drill check --record`
+# and `team run --file` record the grading time with no target. They count as
+# practice, never as a "best" or a trend point. The one definition of a solving
+# time: `drill list` (the store's SQL below) and `drill report` (trainer.reports) use it.
+UNTIMED_MODES = ("check", "team", "watch")
+TIMED_SQL = ("NOT (mode IN (" + ", ".join(f"'{m}'" for m in UNTIMED_MODES) + ") AND target_seconds IS NULL)")
+
+
+def is_timed(mode: str, target_seconds: float | None) -> bool:
+    """Whether an attempt's ``seconds`` is a solving time (see TIMED_SQL, the same rule in SQL)."""
+    return not (mode in UNTIMED_MODES and target_seconds is None)
+
+
 @dataclass(frozen=True)
 class NewAttempt:
     """One attempt to record with ``Store.record_attempt``. ``sitting_id`` puts it in an open

@@ -48,6 +48,7 @@ from trainer.store.records import (
     SessionRecord,
     Settings,
     SittingRecord,
+    TIMED_SQL,
 )
 from trainer.store.rows import (
     ATTEMPT_COLUMNS,
@@ -442,7 +443,7 @@ class Store:
         with self._reading() as conn:
             stats = conn.execute(
                 "SELECT drill, count(*), sum(verdict = 'pass'), min(CASE WHEN verdict = 'pass' "
-                "AND NOT revealed THEN seconds END), min(started_at), max(started_at) "
+                f"AND NOT revealed AND {TIMED_SQL} THEN seconds END), min(started_at), max(started_at) "
                 "FROM attempts GROUP BY drill").fetchall()
             cards = {c.drill: c for c in (card_from_row(r) for r in conn.execute(
                 f"SELECT {CARD_COLUMNS} FROM cards"))}

@@ -23,5 +23,7 @@ class TeamRun:
     def __post_init__(self) -> None:
         self.queue = TimedQueue(self.session.drills, self.clock, self.session.minutes)
 
-    def run(self, finished_at: datetime, mode: str = "repl") -> Run:
-        return session_run(self.session, self.queue.results, finished_at, mode)
+    def run(self, finished_at: datetime, mode: str = "repl", current: DrillResult | None = None) -> Run:
+        """The run so far; ``current`` is the drill still open (passed, not yet left)."""
+        done = self.queue.results + ([current] if current is not None else [])
+        return session_run(self.session, done, finished_at, mode)

@@ -3,7 +3,9 @@
 `render(report, ...)` gives prompt_toolkit-style fragments, `(style class,
 text)`, in two densities:
 
-- full: the headline, the case that decided the verdict (its dimension sizes,
+- full: the headline (the spec's cases passed, the same count on every verdict
+  of a drill; the device and scale checks apart, "not checked" with the reason
+  when they could not run), the case that decided the verdict (its dimension sizes,
   its message, its inputs when they are not tensors), the trap with its why
   wrapped to the width, the other failing cases by name (each once), and
   what the solution printed. `drill check`, the REPL's output pane and
@@ -57,10 +59,11 @@ def render(report: Report, density: Density = "full", *, width: int = 80, path: 
     out: Fragments = _headline(report, path, density, title)
     verdict = Verdict.of(report.verdict)
     if verdict == Verdict.PASS:
+        checks = _scale_line(report, width) + (_check_notes(report, width) if density == "full" else [])
         if info is not None:
-            out += _pass_lines(info, width, _scale_line(report, width))
+            out += _pass_lines(info, width, checks)
         else:
-            out += [("", "\n")] + _scale_line(report, width)
+            out += [("", "\n")] + checks
         return out
     out.append(("", "\n"))
     if verdict == Verdict.INTERNAL:
@@ -92,6 +95,7 @@ def render(report: Report, density: Density = "full", *, width: int = 80, path: 
     if not verbose:
         out += _also_failing(report, [shown, decided], width)
     out += _printed(report, width)
+    out += _check_notes(report, width)
     if footer:
         out.append(("class:dim", _wrap(footer, width, "  ")))
     return out
@@ -127,13 +131,48 @@ def _headline(report: Report, path: str, density: Density, title: bool) -> Fragm
         out.append(("", f"  {printable(report.drill)}"))
     if path:
         out.append(("", f"  {printable(path)}"))
-    if report.total and not report.alone:
-        out.append(("", f"  {report.passed}/{report.total} cases" + (" passed" if verdict != Verdict.PASS else "")))
+    cases, checks, unchecked = _counted(report)
+    if cases and not report.alone:
+        passed = sum(1 for c in cases if c.verdict == Verdict.PASS)
+        out.append(("", f"  {passed}/{len(cases)} cases" + (" passed" if verdict != Verdict.PASS else "")))
+        for name, state in checks:
+            out.append(("class:dim" if state == "pass" else "class:fail", f" · {name}: {state}"))
+        for name in unchecked:
+            out.append(("class:dim", f" · {name}: not checked"))
     if title:
         out.append(("class:dim", f"  {report.seconds:.2f} s"))
     if report.seed is not None and density == "full" and (title or verdict != Verdict.PASS):
         out.append(("class:dim", f"  seed {report.seed}"))
     return out
+
+
+_CHECKS = ("device", "scale")  # the fake-tensor checks beside the spec's cases (grader/fake/scale.py)
+_UNCHECKED = ("device case not checked", "device and scale checks not finished", "no device/scale check")
+
+
+def _counted(report: Report) -> tuple[list[CaseResult], list[tuple[str, str]], list[str]]:
+    """The spec's cases (the same number on every verdict of a drill), each fake-tensor
+    check that ran with its worst verdict, and the checks that could not run (a note says why).
+    Run-level entries ("(run)") are told by the message, not counted as cases."""
+    cases = [c for c in report.cases if c.id or c.name not in (*_CHECKS, "(run)")]
+    checks = []
+    for name in _CHECKS:
+        ran = [c for c in report.cases if not c.id and c.name == name]
+        if ran:
+            checks.append((name, str(min((Verdict.of(c.verdict) for c in ran), key=lambda v: v.severity))))
+    ran_names = {name for name, _ in checks}
+    unchecked = ["device"] if "device" not in ran_names and _unchecked_notes(report) else []
+    return cases, checks, unchecked
+
+
+def _unchecked_notes(report: Report) -> list[str]:
+    return [n for n in report.notes if isinstance(n, str) and n.startswith(_UNCHECKED)]
+
+
+def _check_notes(report: Report, width: int) -> Fragments:
+    """Why a fake-tensor check did not run (grader/fake/scale.py's note), so a missing
+    'device' in the headline is explained."""
+    return [("class:dim", _wrap(n, width, "  ", "    ")) for n in _unchecked_notes(report)]
 
 
 def _case_lines(case: CaseResult, width: int) -> Fragments:

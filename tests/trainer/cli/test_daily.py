@@ -207,6 +207,20 @@ def test_quick_fire_accepts_number_words(given, canonical, same):
     assert answers_match(given, canonical) is same
 
 
+@pytest.mark.parametrize("given,canonical,same", [
+    ("it raises an error", "error", True), ("raises an error", "error", True), ("an error", "error", True),
+    ("RuntimeError", "error", True), ("it throws", "error", True),
+    ("no error", "error", False), ("it does not raise", "error", False), ("it doesn't error", "error", False),
+    ("it fails silently", "error", False), ("it runs", "error", False), ("it raises an error", "silent", False),
+    ("no, it does not", "no", True), ("it doesn't", "no", True), ("nope", "no", True), ("yes", "no", False),
+    ("it is silent", "silent", True), ("not silent", "silent", False), ("torch.tril", "tril", True),
+    ("triu", "tril", False), ("it gives NaN", "nan", True), ("it is d", "d", True), ("dh", "d", False)])
+def test_quick_fire_matches_simple_phrasings_of_a_word_answer(given, canonical, same):
+    from grader.judge.answers import answers_match
+
+    assert answers_match(given, canonical) is same
+
+
 def test_doctor_names_a_missing_editor(monkeypatch):
     from trainer.cli.doctor import _editor_check
 
@@ -358,3 +372,40 @@ def test_dash_h_is_help_on_every_command(app, command):
     assert short.exit_code == long.exit_code == 0, short.output
     assert short.output == long.output
     assert "Usage: " in short.output
+
+
+def test_visual_is_preferred_over_editor():
+    from trainer.repl.editor import editor_command
+
+    assert editor_command({"VISUAL": "nano -w", "EDITOR": "vi"}) == ["nano", "-w"]
+    assert editor_command({"EDITOR": "vi"}) == ["vi"] and editor_command({}) == ["vi"]
+
+
+def test_a_one_minute_team_session_says_minute(app, tmp_path):
+    out = tmp_path / "s.yaml"
+    result = run(app, "team", "new", "--drills", "gqa", "--minutes", "1", "--seed", "3", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "1 minute," in result.stdout and "1 minutes" not in result.stdout
+
+
+def test_mock_says_when_it_caps_the_count(app, monkeypatch):
+    import typer
+
+    import trainer.cli.practice as practice
+
+    def stop_before_the_repl():
+        raise typer.Exit(0)
+
+    monkeypatch.setattr(practice, "_need_terminal", lambda: None)
+    monkeypatch.setattr(practice.repl_grading, "open_grading", stop_before_the_repl)
+    result = run(app, "mock", "-n", "100", "--seed", "4")
+    assert "--count 100: the catalogue has " in " ".join(result.stdout.split())
+    assert "so this mock has" in result.stdout
+
+
+@pytest.mark.parametrize("key,value", [("retention", "5"), ("retention", "abc"), ("daily_new_limit", "x"),
+                                       ("vi_mode", "maybe"), ("plan", "no-such-plan")])
+def test_every_bad_setting_value_exits_2(app, key, value):
+    result = run(app, "settings", key, value)
+    assert result.exit_code == 2, (result.exit_code, result.output)
+    assert result.stderr.startswith("drill: ") and "Traceback" not in result.output

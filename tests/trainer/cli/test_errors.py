@@ -40,9 +40,9 @@ def test_a_damaged_database_is_one_line_and_exit_1(tmp_path, args):
     assert "Traceback" not in proc.stderr
 
 
-def test_an_unknown_plan_is_a_plan_error_with_exit_1(tmp_path):
+def test_setting_an_unknown_plan_is_a_usage_error_as_every_bad_setting_value(tmp_path):
     proc = drill(["settings", "plan", "no-such-plan"], tmp_path / "home")
-    assert proc.returncode == 1, proc.stderr
+    assert proc.returncode == 2, proc.stderr
     assert proc.stderr.startswith("drill: no study plan named 'no-such-plan'; available: "), proc.stderr
     assert "Traceback" not in proc.stderr
 

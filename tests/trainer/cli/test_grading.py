@@ -59,7 +59,7 @@ def test_check_json_pass(runner, grader):
     case = data["cases"][0]
     assert set(case) >= {"name", "function", "verdict", "message", "dims", "expected_shape", "got_shape"}
     assert case["id"].startswith(case["name"] + "@")  # a spec case's id: grader.spec.case_id
-    assert "file" not in data
+    assert data["file"] == str(SOLUTIONS / "ok_einsum.py")  # with one FILE too
 
 
 @pytest.mark.slow
@@ -71,6 +71,20 @@ def test_check_json_several_files_in_order(runner):
     assert [d["file"] for d in lines] == [str(f) for f in files]
     assert lines[0]["verdict"] in ("wrong", "error") and lines[0]["trap"]["id"] == "scale-by-d"
     assert lines[1]["verdict"] == "pass"
+
+
+@pytest.mark.slow
+def test_several_files_are_graded_on_one_seed_printed_once_and_record_says_what_it_did(runner):
+    files = [SOLUTIONS / "bad_scale_d_einsum.py", SOLUTIONS / "ok_einsum.py"]
+    as_json = runner.invoke(app, ["check", "mha-padding", *map(str, files), "--json"])
+    seeds = {json.loads(line)["seed"] for line in as_json.stdout.strip().splitlines()}
+    assert len(seeds) == 1 and None not in seeds  # no --seed: one new seed for the whole run
+    text = runner.invoke(app, ["check", "mha-padding", *map(str, files), "--record"])
+    assert text.exit_code == 1
+    [seed_line] = [line for line in text.stdout.splitlines() if "seed" in line]  # printed once
+    assert seed_line.startswith("2 files, graded on seed ")
+    assert "recorded 2 attempts (1 passed) as one sitting" in text.stderr
+    assert "mha-padding is due again" in text.stderr
 
 
 @pytest.mark.slow

@@ -3,6 +3,7 @@ restore, and store problems reported as one line with a non-zero exit."""
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import subprocess
 import sys
@@ -205,7 +206,9 @@ def test_a_damaged_database_is_reported_and_restore_fixes_it(app, home):
         assert "is damaged" in result.stderr and str(backup) in result.stderr and "drill restore" in result.stderr
         assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit)
     listed = run(app, "restore", "--list")
-    assert str(backup) in listed.stdout
+    [line] = [line for line in listed.stdout.splitlines() if str(backup) in line]
+    assert re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d  auto +[\d.]+ (KB|MB|B)  ", line), line  # when, kind, size
+    assert line.endswith("(drill restore takes this one)")
     restored = run(app, "restore", "--yes")
     assert restored.exit_code == 0 and "(3 attempts)" in restored.stdout and "kept as" in restored.stdout
     # the file it keeps is named for what happened (a restore), not for what may not have (damage)
@@ -245,6 +248,6 @@ def test_settings_show_and_set(app, home):
     assert run(app, "settings", "retention").stdout == "retention = 0.85\n"
     bad = run(app, "settings", "retention", "2")
     assert bad.exit_code == 2 and "retention must be" in bad.stderr
-    assert run(app, "settings", "plan", "nope").exit_code == 1
+    assert run(app, "settings", "plan", "nope").exit_code == 2  # a bad value, as retention 2 is
     with open_store(home) as store:
         assert (store.settings().retention, store.settings().vi_mode) == (0.85, True)

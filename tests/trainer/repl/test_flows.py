@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -420,3 +421,60 @@ def test_a_whole_solution_pasted_on_open_replaces_the_skeleton(mm, _drill_home):
         typed(pipe, "y")
 
     run_repl(mm, FakeGrading(), _drill_home, script)
+
+
+@pytest.mark.parametrize("width", [60, 80])
+def test_after_a_pass_the_bar_keeps_enter_next_before_quit(width):
+    """At 60 columns the bar once kept "^Q quit" and dropped "Enter next": going on is what a
+    pass is for, so "Enter next" stays longest (short, without the drill's name, if need be)."""
+    hints = [("Enter", "next: ragged-to-padded (due)"), ("^Q", "quit")]
+    for state in (BarState("mha-padding", "", 200, 420, None, "", "", "", hints, passed=True),
+                  BarState("mha-padding", "", 200, 420, None, "", "", "PgDn: more ▼", hints, passed=True),
+                  BarState("mha-padding", "warm-up 2/3", 200, 420, None, "", "", "PgDn: more ▼",
+                           [("Enter", "next"), ("^Q", "quit")], passed=True),
+                  BarState("gqa", "team 1/2", 1, 300, 1189, "", "", "PgDn: more ▼",  # the note moves down a row
+                           [("Enter", "next"), ("^Q", "quit")], passed=True)):
+        text = _bar_text(state, width)
+        assert all(len(row) <= width for row in text.split("\n")), text
+        assert "Enter next" in text, text
+        if "^Q quit" in text:
+            assert text.index("Enter next") < text.index("^Q quit")
+
+
+@pytest.mark.parametrize("width", [60, 100])
+def test_the_shapes_panel_never_wraps_a_prompt_line_into_a_ragged_pair(catalogue, width):
+    """At 60 columns each 75-column line of the prompt became a long line and a short one
+    ("     projected. pad_mask is"): the panel refills the prompt's paragraphs instead."""
+    from trainer.repl.header import header_fragments
+    from trainer.repl.wrap import wrap_all
+
+    spec = catalogue.get("mha-padding")
+    text = plain(wrap_all(header_fragments(spec, width - 1, title=False), width - 1))
+    prompt_rows = text.split(" dims:")[0].rstrip("\n").split("\n")
+    assert all(len(row) <= width - 1 for row in prompt_rows)
+    assert not any(row.startswith("     ") for row in prompt_rows), text  # no continuation indent
+    assert " ".join(" ".join(prompt_rows).split()) == " ".join(spec.prompt.split())  # every word, in order
+    if width == 100:  # lines that fit stay as written
+        assert prompt_rows == [f" {line}" for line in spec.prompt.rstrip().splitlines()]
+    else:
+        assert sum(len(row) < (width - 1) * 0.6 for row in prompt_rows[:-1]) <= 1  # filled, not ragged
+
+
+def test_the_reference_shown_after_a_pass_imports_what_it_uses(catalogue):
+    """mha-padding's reference calls math.sqrt: the code shown carries `import math`."""
+    import ast
+
+    from trainer.repl.reference import contract_source
+
+    for spec in catalogue.specs.values():
+        shown = contract_source(spec.reference_path, [f.name for f in spec.functions])
+        tree = ast.parse(shown)
+        bound = {(a.asname or a.name).split(".")[0] for node in tree.body
+                 if isinstance(node, (ast.Import, ast.ImportFrom)) for a in node.names}
+        full = ast.parse(Path(spec.reference_path).read_text(encoding="utf-8"))
+        imported = {(a.asname or a.name).split(".")[0] for node in full.body
+                    if isinstance(node, (ast.Import, ast.ImportFrom)) for a in node.names}
+        used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        assert (used & imported) <= bound, (spec.id, sorted((used & imported) - bound))
+    mha = contract_source(catalogue.get("mha-padding").reference_path, ["multi_head_attention"])
+    assert mha.startswith("import math\n") and "math.sqrt" in mha

@@ -5,6 +5,7 @@ from __future__ import annotations
 from tests.paths import REPO
 
 import json
+import stat
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 
@@ -353,6 +354,7 @@ def test_every_format_on_a_seeded_history(app, fixed_clock, tmp_path):
     out_file = tmp_path / "r.html"
     written = invoke(app, "report", "-f", "html", "--output", str(out_file))
     assert written.exit_code == 0 and out_file.read_text().startswith("<!DOCTYPE html>")
+    assert stat.S_IMODE(out_file.stat().st_mode) == 0o644  # a report is written to be shared, as boards are
 
 
 def test_since_limits_the_window(app, fixed_clock):
@@ -403,3 +405,18 @@ def test_report_imports_no_torch():
             "trainer.reports.html, trainer.reports.text, trainer.team.render; print('torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
     assert out.stdout.strip() == "False", out.stderr
+
+
+def test_list_best_leaves_out_grader_timed_passes_as_the_report_does(app, fixed_clock):
+    """`drill check --record` passed outer-typo in 0.4 s of grading; the person's best is 1:30
+    in `drill list` as in `drill report` (one definition of a solving time)."""
+    seed_history()
+    listed = invoke(app, "list")
+    assert listed.exit_code == 0, listed.output
+    [line] = [line for line in listed.stdout.splitlines() if " outer-typo " in f" {line} "]
+    assert " 1:30 " in line and " 0:00 " not in line
+    with open_store() as store:
+        summaries = store.drill_summaries()
+    data = json.loads(invoke(app, "report", "--format", "json").stdout)
+    [trend] = [t for t in data["trends"] if t["drill"] == "outer-typo"]
+    assert summaries["outer-typo"].best_seconds == min(p["seconds"] for p in trend["points"]) == 90

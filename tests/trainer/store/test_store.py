@@ -543,6 +543,27 @@ def test_automatic_backups_once_a_day_keeping_the_latest(home):
         for _ in range(2):  # a second open the same day takes no second backup
             with open_store(clock=clock):
                 pass
+        with open_store(clock=clock) as store:  # the day's practice, in the next day's backup
+            _record(store)
     autos = [p for p in list_backups(home) if "auto" in p.name]
     assert len(autos) == KEEP_BACKUPS
     assert autos[0].name == f"progress-auto-{(T0 + timedelta(days=KEEP_BACKUPS + 3)):%Y%m%dT%H%M%SZ}.db"
+
+
+def test_idle_days_do_not_rotate_real_backups_out(home):
+    """A week of `drill list` with no practice: the backups of the days that had some stay."""
+    clock = Clock()
+    for day in range(KEEP_BACKUPS + 1):
+        clock.now = T0 + timedelta(days=day)
+        with open_store(clock=clock) as store:
+            _record(store)
+    clock.now = T0 + timedelta(days=KEEP_BACKUPS + 1)
+    with open_store(clock=clock):  # the first idle open still copies the last day's practice
+        pass
+    real = [p for p in list_backups(home) if "auto" in p.name]
+    assert len(real) == KEEP_BACKUPS
+    for day in range(KEEP_BACKUPS + 2, KEEP_BACKUPS + 12):
+        clock.now = T0 + timedelta(days=day)
+        with open_store(clock=clock):
+            pass
+    assert [p for p in list_backups(home) if "auto" in p.name] == real

@@ -537,3 +537,68 @@ def test_team_run_in_the_repl_uses_the_session_clock_and_seed(app, tmp_path, mon
     assert [(d.drill, d.status, d.attempts, d.hints, d.traps, d.cases) for d in run.drills] == [
         ("gqa", "passed", 2, 1, ("no-scale",), CASES["gqa"]), ("masked-mean", "not reached", 0, 0, (), None)]
     assert run.finished_at == datetime(2026, 12, 1, 18, 31, tzinfo=UTC) and run.mode == "repl" and run.timed
+
+
+def test_a_pass_in_the_repl_is_written_before_the_member_leaves_the_drill(app, tmp_path, monkeypatch):
+    """The real REPL on a pipe: the moment gqa passes, Cy.json already holds the pass (the
+    terminal may close on the pass screen, before Enter)."""
+    import asyncio
+
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    import trainer.cli.team as cli_team
+    from trainer.clock import FakeClock
+    from trainer.repl.app import DrillRepl
+
+    clock = FakeClock(datetime(2026, 12, 1, 18, tzinfo=UTC))
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    session_file = folder / "session.yaml"
+    session_file.write_text(t.session_yaml(SESSION))
+    on_pass_screen: list[dict] = []
+
+    def real_repl(spec, grading, options, clk):
+        async def main():
+            with create_pipe_input() as pipe:
+                repl = DrillRepl(spec, grading, input=pipe, output=DummyOutput(), clock=clk, options=options)
+                task = asyncio.ensure_future(repl.run_async())
+                while not repl.app.is_running:
+                    await asyncio.sleep(0.01)
+                clk.advance(6)
+                repl.buffer.text = "# ok\n"
+                pipe.send_text("\x13")  # ^S
+                while not repl.state.results:
+                    await asyncio.sleep(0.01)
+                on_pass_screen.append(json.loads((folder / "Cy.json").read_text()))  # before Enter
+                pipe.send_text(":skip\r")
+                return await asyncio.wait_for(task, 10)
+        return asyncio.run(main())
+
+    monkeypatch.setattr(cli_team, "open_grading", FakeGrading)
+    monkeypatch.setattr(cli_team, "has_terminal", lambda: True)
+    monkeypatch.setattr(cli_team, "make_clock", lambda: clock)
+    monkeypatch.setattr(cli_team, "run_drill", real_repl)
+    result = invoke(app, "team", "run", session_file, "--name", "Cy")
+    assert result.exit_code == 0, result.output
+    early = on_pass_screen[0]
+    [run] = early["runs"]
+    gqa = run["drills"][0]
+    assert (gqa["drill"], gqa["status"], gqa["attempts"], gqa["seconds"]) == ("gqa", "passed", 1, 6.0)
+    assert gqa["cases"] == CASES["gqa"]
+
+
+def test_a_board_written_to_a_file_is_readable_by_the_team(app, tmp_path):
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    (folder / "session.yaml").write_text(t.session_yaml(SESSION))
+    (folder / "Ada.json").write_text(json.dumps(results("Ada", SESSION.id, [row("gqa"), row("masked-mean")])))
+    for fmt in ("text", "md", "html"):
+        out = folder / f"board.{fmt}"
+        old = os.umask(0o077)
+        try:
+            written = invoke(app, "team", "board", folder, "--format", fmt, "--output", out)
+        finally:
+            os.umask(old)
+        assert written.exit_code == 0, written.output
+        assert stat.S_IMODE(out.stat().st_mode) == 0o644  # like the results files beside it
