@@ -17,18 +17,17 @@ from grader import sandbox
 from grader.bans import trace as ban_trace
 from grader.bans import calls as bans
 from grader.fake import scale
+from grader.judge import endings
 from grader.judge.attribution import match_traps
 from grader.cases.prepare import Call, ExpectedRaise, Prepared, new_seed, prepare
 from grader.judge.compare import Verdict, compare_call
 from grader.dims import confirmed_labels, explain_shape
 from grader.judge.invariants import first_problem
-from grader.report import CaseResult, Report, bytes_text, exception_text, worst
+from grader.report import CaseKind, CaseResult, Report, bytes_text, decide, exception_text
 from grader.catalogue import Catalogue, load_catalogue
 from grader.spec import Spec
 
 _ALLOC = re.compile(r"tried to allocate (\d+) bytes")
-_SIGNALS = {11: "SIGSEGV (segmentation fault)", 6: "SIGABRT (abort)", 7: "SIGBUS", 8: "SIGFPE", 4: "SIGILL",
-            9: "SIGKILL", 24: "SIGXCPU (CPU time limit)", 25: "SIGXFSZ (file size limit)", 15: "SIGTERM"}
 
 
 class Grader:
@@ -170,23 +169,24 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
     try:
         fake_results, report_scale, fake_notes = scale.judge(prep.fake, outcome.fake, outcome)
     except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:  # a forged report
-        fake_results, report_scale, fake_notes = [CaseResult(
-            "(run)", "-", "error", f"the solution broke the result channel (an ill-formed fake-tensor report: "
-                                   f"{type(exc).__name__})")], None, []
+        verdict, message = endings.told(endings.Ending.CHANNEL, outcome, limits,
+                                        channel=f"an ill-formed fake-tensor report: {type(exc).__name__}")
+        fake_results, report_scale, fake_notes = [_run_entry(verdict, message)], None, []
     results.extend(fake_results)
     if outcome.banned:
         run_message = f"called {outcome.banned}, which this drill bans: write it by hand"
         if not any(r.verdict == "banned" for r in results):
-            results.append(CaseResult("(run)", "-", "banned", run_message))
-    for verdict, message in _run_problems(outcome, limits):
+            results.append(_run_entry("banned", run_message))
+    for ending in endings.run_endings(outcome):
+        verdict, message = endings.told(ending, outcome, limits)
         if not any(r.verdict == verdict and r.message.startswith(message[:40]) for r in results):
-            results.append(CaseResult("(run)", "-", verdict, message))
+            results.append(_run_entry(verdict, message))
     if outcome.missing and not run_message:
         run_message = "missing: " + ", ".join(f"{n}()" for n in outcome.missing)
     if stopped_at == -1:
         run_message = f"the file did not finish loading within {limits.case_timeout:g} s (a loop at module level?)"
     confirm_axis_names(prep, results)
-    report = Report(spec.id, worst([r.verdict for r in results]), results, outcome.elapsed, seed=prep.seed,
+    report = Report(spec.id, decide(results), results, outcome.elapsed, seed=prep.seed,
                     message=run_message, output=outcome.output_head)
     report.alone = bool(outcome.load_error) or stopped_at == -1  # the file itself failed: one message says it
     report.notes.extend(f"not enforced on this machine: {k} ({v})" for k, v in outcome.unconfined.items())
@@ -195,6 +195,11 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
     if report.verdict in ("wrong", "error", "memory"):
         report.trap = match_traps(prep, outcome, results)
     return report
+
+
+def _run_entry(verdict: str, message: str) -> CaseResult:
+    """A result about the run as a whole, not one case (CaseKind.RUN)."""
+    return CaseResult("(run)", "-", verdict, message, kind=CaseKind.RUN)
 
 
 def _judge_call(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome, limits: sandbox.Limits) -> CaseResult:
@@ -291,93 +296,12 @@ def _while_running(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome) ->
 
 def _not_finished(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome, limits: sandbox.Limits,
                   res: CaseResult) -> CaseResult:
-    stopped = outcome.timeout_call
-    if stopped is not None:
-        res.verdict = "timeout"
-        if stopped == call.index:
-            res.message = (f"case {call.case.name} ran longer than {outcome.timeout_seconds:g} s and was stopped "
-                           "(an endless loop, or a blocking read?)")
-            if outcome.timeout_seconds == limits.total_timeout != limits.case_timeout:
-                res.message = (f"the whole submission ran longer than {limits.total_timeout:g} s and was stopped "
-                               f"during case {call.case.name}; every case must also finish within "
-                               f"{limits.case_timeout:g} s")
-        elif stopped == -1:
-            res.message = f"the file did not finish loading within {limits.case_timeout:g} s"
-        else:
-            res.message = "not run: the submission was stopped at an earlier case"
-        return res
-    if outcome.output_overflow:
-        res.verdict = "output"
-        res.message = f"printed more than {limits.output_bytes // 1024} KiB; remove the prints from the loop"
-        return res
-    if outcome.disk_overflow:
-        res.verdict = "output"
-        res.message = _disk_text(limits)
-        return res
-    if outcome.banned:
-        res.verdict = "banned"
-        res.message = f"called {outcome.banned}, which this drill bans"
-        return res
+    """A call with no result: how the child ended, told by the one table (grader.judge.endings)."""
     running, here = _while_running(prep, call, outcome)
-    if outcome.memory_killed:
-        res.verdict = "memory"
-        res.message = (f"used {bytes_text(outcome.memory_peak)} of resident memory (more than the "
-                       f"{bytes_text(limits.rss_bytes or limits.memory_bytes)} allowed) {running} and was stopped")
-        if not here:
-            res.message = "not run: the solution " + res.message
-        return res
-    if outcome.threads_killed:
-        res.verdict, res.message = "memory", _threads_text(outcome, limits, f" {running}")
-        return res
-    if outcome.protocol_error:
-        res.verdict = "error"
-        res.message = _channel_text(outcome)
-        return res
-    if outcome.signal is not None:
-        sig = _SIGNALS.get(outcome.signal, f"signal {outcome.signal}")
-        if outcome.signal == 24:
-            res.verdict = "timeout"
-            res.message = f"used more CPU time than allowed ({sig})"
-        else:
-            res.verdict = "error"
-            res.message = f"the process crashed with {sig} {running}" + (
-                " (deep recursion or ctypes?)" if here else "; this case did not run")
-        return res
-    if outcome.exit_status is not None or outcome.finished is False:
-        res.verdict = "error"
-        res.message = (f"the solution ended the process (exit status {outcome.exit_status}) "
-                       f"before case {call.case.name} finished; do not call os._exit or exit()")
-        return res
-    res.verdict = "error"
-    res.message = "no result came back for this case"
+    how = endings.ending_of(call.index, outcome, limits, here)
+    res.verdict, res.message = endings.told(how, outcome, limits, case=call.case.name, running=running,
+                                            where=f" {running}" if how == endings.Ending.THREADS else "")
     return res
-
-
-def _run_problems(outcome: sandbox.ChildOutcome, limits: sandbox.Limits) -> list[tuple[str, str]]:
-    """What the run did besides its calls' results (still held threads or deleted files
-    at the end, a broken result channel): run-level verdicts, even when every call answered."""
-    out = []
-    if outcome.threads_killed:
-        out.append(("memory", _threads_text(outcome, limits)))
-    if outcome.disk_overflow:
-        out.append(("output", _disk_text(limits)))
-    if outcome.protocol_error:
-        out.append(("error", _channel_text(outcome)))
-    return out
-
-
-def _disk_text(limits: sandbox.Limits) -> str:
-    return (f"wrote more than {limits.scratch_bytes // 2**20} MiB (or {limits.scratch_files} files) to disk and "
-            f"was stopped (deleted files it still held count too); keep results in memory")
-
-
-def _channel_text(outcome: sandbox.ChildOutcome) -> str:
-    return f"the solution broke the result channel ({outcome.protocol_error}); do not write to file descriptor 3"
-
-
-def _threads_text(outcome: sandbox.ChildOutcome, limits: sandbox.Limits, where: str = "") -> str:
-    return (f"ran {outcome.threads_peak} threads at once{where} (more than the {limits.threads} allowed) "
-            f"and was stopped; do not start threads")
 
 
 def _judge_raise(spec: Spec, call: Call, exc: dict, res: CaseResult) -> CaseResult:

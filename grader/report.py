@@ -66,6 +66,55 @@ def worst(verdicts: list[str]) -> Verdict:
     return min((Verdict.of(v) for v in verdicts), key=lambda v: v.severity)
 
 
+class CaseKind(str, Enum):
+    """What a result is about (docs/CLI.md, `"kind"` on each case): one of the spec's real
+    cases, the fake-CUDA device case, the memory-at-scale check, or the run as a whole
+    (a ban, a broken channel, threads still running). The real cases and the run lead:
+    the device and scale checks are second lessons (`decide`)."""
+
+    CASE = "case"
+    DEVICE = "device"
+    SCALE = "scale"
+    RUN = "run"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def leads(self) -> bool:
+        """A real case or the run as a whole: decides the verdict whenever one of them fails."""
+        return self in (CaseKind.CASE, CaseKind.RUN)
+
+    @property
+    def is_check(self) -> bool:
+        """The device case or the memory-at-scale check (grader.fake.scale)."""
+        return self in (CaseKind.DEVICE, CaseKind.SCALE)
+
+    @classmethod
+    def of(cls, value: object) -> CaseKind:
+        """A kind from untrusted text; anything unknown is a real case."""
+        try:
+            return cls(str(value))
+        except ValueError:
+            return cls.CASE
+
+
+def leading(results: list[CaseResult]) -> list[CaseResult]:
+    """The results that decide: the failing real cases and run-level entries when there are
+    any, else every failing result (the device and scale checks), else []."""
+    failing = [r for r in results if r.verdict != Verdict.PASS]
+    return [r for r in failing if r.kind.leads] or failing
+
+
+def decide(results: list[CaseResult]) -> Verdict:
+    """The run's verdict (docs/CLI.md): the most severe among the real cases and the run
+    whenever any of them fails; the device and scale checks only when all of those pass."""
+    if not results:
+        return Verdict.INTERNAL
+    lead = leading(results)
+    return worst([r.verdict for r in lead]) if lead else Verdict.PASS
+
+
 @dataclass
 class TrapMatch:
     id: str
@@ -98,7 +147,8 @@ class CaseResult:
     trap: str | None = None
     line: int | None = None
     inputs: str = ""  # the inputs, for a case whose arguments are not tensors (shapes, ints)
-    id: str = ""  # the spec case's id, "name@1a2b3c4d" (grader.spec.case_id); "" for device/scale/(run)
+    id: str = ""  # the spec case's id, "name@1a2b3c4d" (grader.spec.case_id); "" for the other kinds
+    kind: CaseKind = CaseKind.CASE
     # a shape verdict's expected names and message prefix, so the engine can name the
     # axes once every case is in (grader.engine.confirm_axis_names); not serialised
     shape_names: tuple[str, ...] | None = field(default=None, repr=False, compare=False)
@@ -106,10 +156,12 @@ class CaseResult:
 
     def __post_init__(self) -> None:
         self.verdict = Verdict.of(self.verdict)
+        self.kind = CaseKind.of(self.kind)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "name": self.name,
+            "kind": str(self.kind),
             "function": self.function,
             "verdict": str(self.verdict),
             "message": self.message,
@@ -142,6 +194,7 @@ class CaseResult:
             dtype=str(data.get("dtype") or ""), trap=str(data["trap"]) if data.get("trap") else None,
             line=line if isinstance(line, int) and not isinstance(line, bool) else None,
             inputs=str(data.get("inputs") or ""), id=str(data.get("id") or ""),
+            kind=CaseKind.of(data.get("kind")),
         )
 
 
@@ -176,18 +229,32 @@ class Report:
         return [c for c in self.cases if c.verdict != Verdict.PASS]
 
     @property
+    def deciding(self) -> CaseResult | None:
+        """The failing case that set the verdict (`decide`): the most severe real case or
+        run-level entry, a device or scale check only when those all pass. The earliest on a tie."""
+        lead = leading(self.cases)
+        return min(lead, key=lambda c: Verdict.of(c.verdict).severity) if lead else None
+
+    @property
     def shown_case(self) -> CaseResult | None:
         """The one case every screen shows first: with a named trap, the most severe case
-        it explains (a device mix is told apart, on its own case); otherwise the most
-        severe failing case, the one that decided the verdict. The earliest on a tie."""
-        bad = self.failing
-        if not bad:
+        it explains among the leading ones (a device mix is told apart, on its own case);
+        otherwise the case that decided the verdict."""
+        lead = leading(self.cases)
+        if not lead:
             return None
         if self.trap is not None:
-            bad = [c for c in bad if c.trap == self.trap.id] or bad
-        return min(bad, key=lambda c: Verdict.of(c.verdict).severity)
+            lead = [c for c in lead if c.trap == self.trap.id] or lead
+        return min(lead, key=lambda c: Verdict.of(c.verdict).severity)
 
     first_failure = shown_case
+
+    @property
+    def lessons(self) -> list[CaseResult]:
+        """The failing device and scale checks when a real case also fails: told after the
+        real failure, never in its place (docs/CLI.md)."""
+        lead = leading(self.cases)
+        return [c for c in self.failing if c.kind.is_check and all(c is not r for r in lead)]
 
     def to_dict(self, wire: bool = False) -> dict[str, Any]:
         """The `check --json` object of docs/CLI.md; `wire=True` adds what only the renderers need

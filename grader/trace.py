@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from grader import sandbox
 from grader.dims import name_axis, shape_names
-from grader.report import exception_text
+from grader.report import CaseKind, exception_text
 from grader.sandbox.solution import new_module, run_source
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ def _gpu_lines(plan: Any, call: dict[str, Any]) -> None:
     results, summary, notes = scale.judge(plan, runs, None)
     lines = []
     for res in results:
-        if res.name == "device":
+        if res.kind == CaseKind.DEVICE:
             where = ", ".join(f"{k}={v}" for k, v in res.dims.items())
             lines.append({"ok": res.verdict == "pass", "text": f"device case (inputs on fake cuda:0 at {where}): "
                           + res.verdict + (f": {res.message}" if res.message else "")})

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from grader.cases.prepare import CaseError
 from grader.engine import Grader
-from grader.report import Report
+from grader.report import CaseKind, Report
 from grader.spec import Spec
 from grader.spec.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
 
@@ -104,7 +104,7 @@ def report_problems(path: Path, source: str, report: Report) -> list[str]:
     if name.startswith("bad_device_"):
         out.extend(_device_problems(at, report))
     if name.startswith("bad_memory_"):
-        res = next((c for c in report.cases if c.name == "scale"), None)
+        res = next((c for c in report.cases if c.kind == CaseKind.SCALE), None)
         if res is None or res.verdict != "memory" or "the reference peaks at" not in res.message:
             got = f"{res.verdict}: {res.message.splitlines()[0] if res.message else ''}" if res else "no scale check ran"
             out.append(f"{at} a bad_memory_ file must fail the memory-at-scale check; got {got}")
@@ -113,14 +113,14 @@ def report_problems(path: Path, source: str, report: Report) -> list[str]:
 
 def _device_problems(at: str, report: Report) -> list[str]:
     """bad_device_*: correct on a CPU, mixes CPU tensors with GPU inputs (the device case, grader.fake)."""
-    device = [c for c in report.cases if c.name == "device" and c.verdict == "error"]
+    device = [c for c in report.cases if c.kind == CaseKind.DEVICE and c.verdict == "error"]
     if not device:
         return [f"{at} a bad_device_ file must fail the device case with an error; it does not "
                 f"(first: {_first_failure(report)})"]
     out = []
     if "device=x.device" not in device[0].message:
         out.append(f"{at} the device case fails, but its message does not say device=x.device")
-    real = [c for c in report.cases if c.name not in ("device", "scale") and c.verdict != "pass"]
+    real = [c for c in report.cases if c.kind.leads and c.verdict != "pass"]
     if real:
         out.append(f"{at} a bad_device_ file must pass every real case; it fails {real[0].name} "
                    f"({real[0].verdict})")

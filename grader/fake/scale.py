@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 from grader.dims import name_axis, shape_names, shape_text
-from grader.report import CaseResult, bytes_text, exception_where
+from grader.report import CaseKind, CaseResult, bytes_text, exception_where
 
 FIX = "device=x.device, x.new_zeros(...)/x.new_tensor(...), torch.zeros_like(x), or .to(x)"
 
@@ -151,7 +151,7 @@ def _device_case(fp: Any, plan: Any, run: dict | None) -> tuple[CaseResult | Non
         return None, ""
     at_scale = run.get("sizes") == "scale"
     sizes = dict(plan.sizes) if at_scale else dict(getattr(fp, "small_sizes", {}) or {})
-    res = CaseResult("device", fp.name, "pass", dims=sizes)
+    res = CaseResult("device", fp.name, "pass", dims=sizes, kind=CaseKind.DEVICE)
     status = run.get("status")
     if status == "too_many_ops":
         return None, f"device case not checked for {fp.name}(): more than the tensor-operation limit even at small sizes"
@@ -249,7 +249,7 @@ def _scale_case(fp: Any, plan: Any, run: dict) -> tuple[CaseResult | None, dict 
            "upper_bound": bool(run.get("upper_bound") or getattr(fp, "reference_upper_bound", False))}
     if plan.budget is None or not ref:
         return None, row, ""
-    res = CaseResult("scale", fp.name, "pass", dims=dict(plan.sizes))
+    res = CaseResult("scale", fp.name, "pass", dims=dict(plan.sizes), kind=CaseKind.SCALE)
     if peak > plan.budget * ref:
         res.verdict = "memory"
         culprit = culprit_text(run.get("culprit"), plan.sizes)

@@ -43,7 +43,7 @@ import torch
 from grader.cases.prepare import Call, ExpectedRaise, Prepared, fresh
 from grader.judge.compare import compare_call, outputs_close
 from grader.judge.invariants import first_problem
-from grader.report import CaseResult, TrapMatch
+from grader.report import CaseKind, CaseResult, TrapMatch
 from grader.spec import Trap
 from grader.transport import SeqValue
 
@@ -93,7 +93,7 @@ def match_traps(prep: Prepared, outcome: Any, results: list[CaseResult]) -> Trap
 def is_device_mix(res: CaseResult) -> bool:
     """The device case failed because the solution mixed CPU tensors with GPU inputs
     (grader.fake.scale judges every other device failure as `wrong`, or leaves a note)."""
-    return res.name == "device" and res.verdict == "error"
+    return res.kind == CaseKind.DEVICE and res.verdict == "error"
 
 
 @dataclass
@@ -124,10 +124,10 @@ def _extra_results_fit(trap: Trap, extra: list[CaseResult], tally: _Tally) -> bo
             continue  # a device mix is its own lesson, told on the device case: it neither names nor blocks a trap
         if res.function != trap.replaces:
             return False
-        if trap.memory and res.name == "scale" and res.verdict == "memory":
+        if trap.memory and res.kind == CaseKind.SCALE and res.verdict == "memory":
             tally.memory_seen = tally.evidence = True
             continue
-        if res.name == "device" and res.verdict == "wrong":
+        if res.kind == CaseKind.DEVICE and res.verdict == "wrong":
             tally.extra_failures.append(res)  # the same wrong shape or dtype shows on fake tensors too
             continue
         return False

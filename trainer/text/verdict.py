@@ -28,7 +28,7 @@ from typing import Literal
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from grader.report import CaseResult, Report, Verdict
+from grader.report import CaseKind, CaseResult, Report, Verdict
 from trainer.clock import mmss  # the one mm:ss; toolbar and header import it from here
 from trainer.text.markup import printable, printable_lines
 
@@ -89,11 +89,14 @@ def render(report: Report, density: Density = "full", *, width: int = 80, path: 
         why = " ".join(report.trap.why.split())
         if why:
             out.append(("class:why", _wrap(why, width, "    ")))
-    decided = min(report.failing, key=lambda c: Verdict.of(c.verdict).severity) if report.failing else None
+    decided = report.deciding
+    lessons = [] if verbose else report.lessons
     if not verbose and decided is not None and decided is not shown:
         out += _case_lines(decided, width)  # the case that set the verdict, which the trap does not explain
+    for lesson in lessons:  # the device or scale lesson, after the real failure (docs/CLI.md)
+        out += _case_lines(lesson, width)
     if not verbose:
-        out += _also_failing(report, [shown, decided], width)
+        out += _also_failing(report, [shown, decided, *lessons], width)
     out += _printed(report, width)
     out += _check_notes(report, width)
     if footer:
@@ -146,22 +149,22 @@ def _headline(report: Report, path: str, density: Density, title: bool) -> Fragm
     return out
 
 
-_CHECKS = ("device", "scale")  # the fake-tensor checks beside the spec's cases (grader/fake/scale.py)
+_CHECKS = (CaseKind.DEVICE, CaseKind.SCALE)  # the fake-tensor checks beside the spec's cases (grader/fake/scale.py)
 _UNCHECKED = ("device case not checked", "device and scale checks not finished", "no device/scale check")
 
 
 def _counted(report: Report) -> tuple[list[CaseResult], list[tuple[str, str]], list[str]]:
     """The spec's cases (the same number on every verdict of a drill), each fake-tensor
     check that ran with its worst verdict, and the checks that could not run (a note says why).
-    Run-level entries ("(run)") are told by the message, not counted as cases."""
-    cases = [c for c in report.cases if c.id or c.name not in (*_CHECKS, "(run)")]
+    Run-level entries (CaseKind.RUN) are told by the message, not counted as cases."""
+    cases = [c for c in report.cases if c.kind == CaseKind.CASE]
     checks = []
-    for name in _CHECKS:
-        ran = [c for c in report.cases if not c.id and c.name == name]
+    for kind in _CHECKS:
+        ran = [c for c in report.cases if c.kind == kind]
         if ran:
-            checks.append((name, str(min((Verdict.of(c.verdict) for c in ran), key=lambda v: v.severity))))
-    ran_names = {name for name, _ in checks}
-    unchecked = ["device"] if "device" not in ran_names and _unchecked_notes(report) else []
+            checks.append((str(kind), str(min((Verdict.of(c.verdict) for c in ran), key=lambda v: v.severity))))
+    ran_kinds = {name for name, _ in checks}
+    unchecked = [str(CaseKind.DEVICE)] if str(CaseKind.DEVICE) not in ran_kinds and _unchecked_notes(report) else []
     return cases, checks, unchecked
 
 
