@@ -14,6 +14,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from grader import sandbox
+from grader.sandbox import quiet
 from grader.dims import name_axis, shape_names
 from grader.report import CaseKind, exception_text
 from grader.sandbox.solution import new_module, run_source
@@ -150,7 +151,8 @@ def _fake_runs(plan: Any, name: str, module: Any, filename: str) -> list[dict[st
 
     mine = [f for f in plan.functions if f.name == name]
     try:
-        return fake.run_plan(dataclasses.replace(plan, functions=mine), module, filename, sandbox.describe_exception)
+        with quiet.machinery():
+            return fake.run_plan(dataclasses.replace(plan, functions=mine), module, filename, sandbox.describe_exception)
     except Exception:  # noqa: BLE001 - tracing never breaks the run
         return []
 

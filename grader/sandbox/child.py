@@ -18,6 +18,7 @@ import time
 from typing import Any, Callable
 
 from grader import transport
+from grader.sandbox import quiet
 from grader.sandbox import inputs
 from grader.sandbox.limits import Job, Limits
 from grader.sandbox.prepare import _child_prepare, _child_setup
@@ -42,7 +43,8 @@ def _standby_child(template: Job, limits: Limits, res_w: int, out_w: int, scratc
     counts = _install_guards(template)
     if template.warm is not None:
         try:
-            template.warm()  # the reference's own fake run, off the clock: the solution's then costs less
+            with quiet.machinery():
+                template.warm()  # the reference's own fake run, off the clock: the solution's then costs less
         except BaseException:  # noqa: BLE001, S110 - only a warm-up; the timed run reports its own errors
             pass
     _child_setup(template)
@@ -226,7 +228,8 @@ def _run_fake(job: Job, module: Any) -> None:
 
     started()
     try:
-        runs = fake.run_plan(job.fake, module, job.filename, describe_exception, started)
+        with quiet.machinery():  # torch's fake-tensor logger is the grader's, not the solution's output
+            runs = fake.run_plan(job.fake, module, job.filename, describe_exception, started)
     except BaseException:  # noqa: BLE001 - a fake-tensor failure must not cost the real verdicts
         runs = []
     _send({"type": "fake", "runs": runs})
