@@ -18,12 +18,13 @@ from grader.bans import trace as ban_trace
 from grader.bans import calls as bans
 from grader.fake import scale
 from grader.judge import endings
+from grader.judge import smallest as smallest_case
 from grader.judge.attribution import match_traps
 from grader.cases.prepare import Call, ExpectedRaise, Prepared, new_seed, prepare
 from grader.judge.compare import Verdict, compare_call
 from grader.dims import confirmed_labels, explain_shape
 from grader.judge.invariants import first_problem
-from grader.report import CaseKind, CaseResult, Report, bytes_text, decide, exception_text
+from grader.report import CaseKind, CaseResult, Report, Smallest, bytes_text, decide, exception_text
 from grader.catalogue import Catalogue, load_catalogue
 from grader.spec import Spec
 
@@ -129,6 +130,13 @@ class Grader:
         if on_gpu:
             report.notes.append(f"ran on {self.device}; relaxed for the CUDA child: " + "; ".join(cuda.RELAXED))
         return report
+
+    def smallest(self, report: Report, source: str, filename: str = "<buffer>",
+                 budget: float = smallest_case.BUDGET) -> Smallest | None:
+        """The smallest failing sizes of the case `report` shows (grader.judge.smallest), searched
+        in this warm grader; the standby child waiting for the next submission is kept aside."""
+        with sandbox.STANDBY.aside():
+            return smallest_case.for_report(self, report, source, filename, budget)
 
     def _forget_answers(self) -> None:
         """Run in the sandbox child only (its copy of memory): drop the expected

@@ -199,6 +199,40 @@ class CaseResult:
 
 
 @dataclass
+class Smallest:
+    """The smallest sizes found that still fail a case the same way (grader.judge.smallest):
+    `free` the dimensions that did not matter, `passes` the sizes of size 1 at which it passed
+    ({dim: {every size at that point}}), `complete` False when the search ran out of time."""
+
+    case: str
+    function: str
+    sizes: dict[str, int]
+    free: list[str] = field(default_factory=list)
+    passes: dict[str, dict[str, int]] = field(default_factory=dict)
+    complete: bool = True
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"case": self.case, "function": self.function, "sizes": dict(self.sizes), "free": list(self.free),
+                "passes": {k: dict(v) for k, v in self.passes.items()}, "complete": self.complete,
+                "seconds": round(self.seconds, 3)}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Smallest | None:
+        if not isinstance(data, dict) or not isinstance(data.get("sizes"), dict) or not data.get("case"):
+            return None
+        free = data.get("free") if isinstance(data.get("free"), list) else []
+        passes = data.get("passes") if isinstance(data.get("passes"), dict) else {}
+        try:
+            return cls(str(data["case"]), str(data.get("function") or ""),
+                       {str(k): int(v) for k, v in data["sizes"].items()}, [str(f) for f in free],
+                       {str(k): {str(a): int(b) for a, b in v.items()} for k, v in passes.items() if isinstance(v, dict)},
+                       bool(data.get("complete", True)), float(data.get("seconds") or 0.0))
+        except (TypeError, ValueError):
+            return None
+
+
+@dataclass
 class Report:
     drill: str
     verdict: str
@@ -212,6 +246,7 @@ class Report:
     notes: list[str] = field(default_factory=list)
     scale: dict[str, Any] | None = None  # memory at scale (grader.fake.scale): sizes, per-function peaks, ratio, text
     alone: bool = False  # the run-level message is the whole story (a syntax error): no case list
+    smallest: Smallest | None = None  # the smallest failing sizes, when searched (grader.judge.smallest)
 
     def __post_init__(self) -> None:
         self.verdict = Verdict.of(self.verdict)
@@ -278,6 +313,8 @@ class Report:
             out["notes"] = list(self.notes)
         if self.scale is not None:
             out["scale"] = dict(self.scale)
+        if self.smallest is not None:
+            out["smallest"] = self.smallest.to_dict()
         if wire:
             out["output"] = self.output
             out["alone"] = self.alone
@@ -305,7 +342,7 @@ class Report:
             file=str(data["file"]) if data.get("file") is not None else None,
             message=str(data.get("message") or ""), output=str(data.get("output") or ""),
             notes=[str(n) for n in notes], scale=data.get("scale") if isinstance(data.get("scale"), dict) else None,
-            alone=bool(data.get("alone")),
+            alone=bool(data.get("alone")), smallest=Smallest.from_dict(data.get("smallest")),
         )
 
 

@@ -14,7 +14,9 @@ import dataclasses
 import os
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Iterator
 
 from grader import transport
 from grader.sandbox import inputs
@@ -101,6 +103,21 @@ class Standby:
     def discard(self) -> None:
         with self._lock:
             self._discard()
+
+    @contextmanager
+    def aside(self) -> Iterator[None]:
+        """Run other jobs (the smallest-case search, grader.judge.smallest) without costing the
+        next submission its standby child: the waiting child and the job remembered are put
+        back as they were afterwards (a child forked meanwhile is discarded)."""
+        with self._lock:
+            kept, self._waiting = self._waiting, None
+            last = self._last
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._discard()
+                self._waiting, self._last = kept, last
 
     def _discard(self) -> None:
         waiting, self._waiting = self._waiting, None

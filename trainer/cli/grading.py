@@ -96,6 +96,8 @@ def _check_all(spec: Spec, files: list[Path], sources: list[str], reports: list[
         started = datetime.now(timezone.utc)
         report = grader.grade(spec.id, source, str(path.resolve()), seed)
         report.file = str(path)
+        if report.verdict != "pass":
+            report.smallest = grader.smallest(report, source, str(path.resolve()))  # within its budget
         reports.append(report)
         if as_json:
             sys.stdout.write(json.dumps(report.to_dict()) + "\n")

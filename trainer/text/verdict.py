@@ -28,7 +28,7 @@ from typing import Literal
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from grader.report import CaseKind, CaseResult, Report, Verdict
+from grader.report import CaseKind, CaseResult, Report, Smallest, Verdict
 from trainer.clock import mmss  # the one mm:ss; toolbar and header import it from here
 from trainer.text.markup import printable, printable_lines
 
@@ -81,6 +81,8 @@ def render(report: Report, density: Density = "full", *, width: int = 80, path: 
     cases = report.failing if verbose else ([shown] if shown else [])
     for case in cases:
         out += _case_lines(case, width)
+        if report.smallest is not None and case is shown and report.smallest.case == case.name:
+            out.append(("class:dims", _wrap(smallest_text(report.smallest), width, "    ", "      ")))
     if verbose:
         out += [("class:dim", f"  case {printable(c.name)} · {printable(c.function)}() · pass\n")
                 for c in report.cases if c.verdict == Verdict.PASS]
@@ -228,6 +230,25 @@ def _pass_lines(info: PassInfo, width: int, scale: Fragments) -> Fragments:
         out.append(("class:head", "  The trap this drill is about:\n"))
         out.append(("class:why", _wrap(" ".join(info.seed_trap.split()), width, "    ")))
     return out
+
+
+def smallest_text(smallest: Smallest) -> str:
+    """'smallest failing: B=2 T=3 ...; B, T and dh do not matter; it passes when G = 1 (H = H_kv)'
+    (grader.judge.smallest's search, in words: only what it tried)."""
+    head = "smallest failing" if smallest.complete else "smaller failing (the search stopped at its time limit)"
+    text = f"{head}: {dims_text(smallest.sizes)}"
+    free = [printable(f) for f in smallest.free]
+    if free:
+        names = free[0] if len(free) == 1 else ", ".join(free[:-1]) + " and " + free[-1]
+        text += f"; {names} {'does' if len(free) == 1 else 'do'} not matter"
+    conditions = []
+    for dim, sizes in smallest.passes.items():
+        ties = [f"{a} = {b}" for a in sizes for b in sizes
+                if a < b and sizes[a] == sizes[b] > 1 and smallest.sizes.get(a) != smallest.sizes.get(b)]
+        conditions.append(f"{dim} = 1" + (f" ({', '.join(ties)})" if ties else ""))
+    if conditions:
+        text += "; it passes when " + ", or ".join(conditions)
+    return text
 
 
 def dims_text(dims: dict) -> str:
