@@ -221,8 +221,9 @@ class Smallest:
     def from_dict(cls, data: Any) -> Smallest | None:
         if not isinstance(data, dict) or not isinstance(data.get("sizes"), dict) or not data.get("case"):
             return None
-        free = data.get("free") if isinstance(data.get("free"), list) else []
-        passes = data.get("passes") if isinstance(data.get("passes"), dict) else {}
+        raw_free, raw_passes = data.get("free"), data.get("passes")
+        free = raw_free if isinstance(raw_free, list) else []
+        passes = raw_passes if isinstance(raw_passes, dict) else {}
         try:
             return cls(str(data["case"]), str(data.get("function") or ""),
                        {str(k): int(v) for k, v in data["sizes"].items()}, [str(f) for f in free],
@@ -283,6 +284,16 @@ class Report:
         return min(lead, key=lambda c: Verdict.of(c.verdict).severity)
 
     first_failure = shown_case
+
+    @property
+    def shrink_target(self) -> CaseResult | None:
+        """The case the smallest-failing-case search shrinks (grader.judge.smallest): the shown
+        case when it is a real case failed as wrong or error (sizes cannot explain a ban, a
+        timeout or memory); else None."""
+        shown = self.shown_case
+        if self.alone or shown is None or shown.kind != CaseKind.CASE:
+            return None
+        return shown if Verdict.of(shown.verdict) in (Verdict.WRONG, Verdict.ERROR) else None
 
     @property
     def lessons(self) -> list[CaseResult]:

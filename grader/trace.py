@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from grader import sandbox
 from grader.sandbox import quiet
 from grader.dims import name_axis, shape_names
-from grader.report import CaseKind, exception_text
+from grader.report import CaseKind, Smallest, exception_text
 from grader.sandbox.solution import new_module, run_source
 
 if TYPE_CHECKING:
@@ -26,15 +26,18 @@ MAX_STEPS = 400  # per function call; a loop over T prints its pattern, not ever
 
 
 def trace(grader: Any, drill_id: str, source: str, filename: str = "<buffer>", seed: int = 1,
-          timeout: float | None = None) -> dict[str, Any]:
-    """Trace `source` on the drill's example inputs. Returns a JSON-able dict:
-    ``{"drill", "dims", "calls": [{"function", "args", "steps", "returns", "error"}], "error"}``."""
+          timeout: float | None = None, at: Smallest | None = None) -> dict[str, Any]:
+    """Trace `source` on the drill's example inputs, or with `at` on the smallest failing case
+    (grader.judge.smallest) of a grade on `seed`. Returns a JSON-able dict:
+    ``{"drill", "dims", "case", "calls": [{"function", "args", "steps", "returns", "error"}], "error"}``."""
     spec = grader.spec(drill_id)
     try:
-        prep = grader.prepared(spec, seed, example=True)
+        calls = _smallest_calls(grader, spec, seed, at) if at is not None else []
+        if not calls:
+            at = None
+            calls = grader.prepared(spec, seed, example=True).calls
     except Exception as exc:  # noqa: BLE001 - the grader's fault
         return {"drill": drill_id, "dims": {}, "calls": [], "error": f"could not build the example: {exc}"}
-    calls = prep.calls
     sizes = dict(calls[0].sizes) if calls else {}
     plan = _fake_plan(grader, spec, seed)
     limits = sandbox.Limits(case_timeout=timeout or max(5.0, spec.timeout), total_timeout=30.0)
@@ -43,7 +46,8 @@ def trace(grader: Any, drill_id: str, source: str, filename: str = "<buffer>", s
         return _traced_run(source, filename, calls, plan)
 
     result, problem = sandbox.run_json(work, limits)
-    out: dict[str, Any] = {"drill": drill_id, "dims": sizes, "calls": [], "error": None}
+    out: dict[str, Any] = {"drill": drill_id, "dims": sizes, "calls": [], "error": None,
+                           "case": f"the smallest failing case of {at.case}" if at is not None else ""}
     if result:
         if "error" in result and "calls" not in result:
             out["error"] = _error_text(result["error"])
@@ -55,6 +59,19 @@ def trace(grader: Any, drill_id: str, source: str, filename: str = "<buffer>", s
     if problem and not out["calls"]:
         out["error"] = out["error"] or f"the run did not finish: {problem}"
     return out
+
+
+def _smallest_calls(grader: Any, spec: Any, seed: int, at: Smallest) -> list[Any]:
+    """The case `at` names, built at its smallest failing sizes (grader.cases.resize), as the search did."""
+    from grader.cases.resize import call_at
+
+    prep = grader.prepared(spec, seed)
+    start = next((c for c in prep.calls if c.case.name == at.case and c.function.name == at.function), None)
+    if start is None:
+        return []
+    sizes = {**start.sizes, **at.sizes}
+    call = call_at(prep, start, sizes)
+    return [call] if call is not None else []
 
 
 def _fake_plan(grader: Any, spec: Any, seed: int) -> Any:

@@ -26,11 +26,17 @@ Then, for each request (every request may carry an "id", echoed back)::
                                                   -> {"id": 3, "ok": true, "seed": S, "calls": 8}
     {"id": 4, "op": "trace", "drill": ID, "source": "...", "filename": "<buffer>"}
                                                   -> {"id": 4, "ok": true, "trace": {...}}
+       ("at": a "smallest" answer and "seed": the grade's seed run it on that case instead
+       of the example)
        (grader.trace.trace(grader, drill_id, source, filename); an error when
        that module is absent)
     {"id": 5, "op": "probe"}                      -> {"id": 5, "ok": true, "features": [
                                                        {"name", "enforced", "detail"}...]}
     {"id": 6, "op": "shutdown"}                   -> {"id": 6, "ok": true, "bye": true}, then it exits
+    {"id": 8, "op": "smallest", "report": {...a grade's report}, "source": "...", "filename": "<buffer>"}
+                                                  -> {"id": 8, "ok": true, "smallest": {...} or null}
+       (grader.judge.smallest on the case the report shows, within its time budget; the
+       standby child waiting for the next grade is kept, so that grade stays warm)
     {"id": 7, "op": "cases", "drill": ID, "seed": S}
                                                   -> {"id": 7, "ok": true, "seed": S, "cases": "3f9a0c1d2e4b5a69"}
        (grader.cases.case_hash: a hash of the prepared cases, which `drill team` records)
@@ -53,6 +59,7 @@ turns an unanswerable grade into a report with verdict ``internal``::
     client = WorkerClient()                     # returns at once; torch loads in the worker
     report = client.grade("my-drill", source, "<buffer>", seed=None, timeout=120)
     client.trace(drill, source, filename)       # grader.trace's dict, or {"error": ...}
+    client.smallest(report, source, filename)   # grader.report.Smallest, or None
     client.prepare(drill, seed)                 # warm the cases and the standby child
     client.case_hash(drill, seed)               # grader.cases.case_hash of those cases, or None
     client.request({"op": "ping"})              # any raw request -> its response
@@ -76,7 +83,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from grader.errors import UnknownDrill
-from grader.report import Report, internal_report
+from grader.report import Report, Smallest, internal_report
 
 PROTOCOL = 1
 
@@ -160,9 +167,19 @@ class Worker:
 
     def op_trace(self, request: dict) -> dict[str, Any]:
         from grader import trace
+        at = Smallest.from_dict(request.get("at"))  # :try on the smallest failing case, graded on `seed`
+        seed = _seed(request)
         result = trace.trace(self.grader, _text(request, "drill"), _text(request, "source"),
-                             str(request.get("filename") or "<buffer>"))
+                             str(request.get("filename") or "<buffer>"), **({"seed": seed} if seed is not None else {}),
+                             at=at)
         return {"trace": result}
+
+    def op_smallest(self, request: dict) -> dict[str, Any]:
+        report = Report.from_dict(request.get("report"))
+        budget = request.get("budget")
+        found = self.grader.smallest(report, _text(request, "source"), str(request.get("filename") or "<buffer>"),
+                                     **({"budget": float(budget)} if isinstance(budget, (int, float)) else {}))
+        return {"smallest": found.to_dict() if found is not None else None}
 
     def op_probe(self, request: dict) -> dict[str, Any]:
         from grader.sandbox import confine
@@ -322,11 +339,23 @@ class WorkerClient:
         cases = answer.get("cases") if answer.get("ok") else None
         return cases if isinstance(cases, str) else None
 
-    def trace(self, drill_id: str, source: str, filename: str = "<buffer>", timeout: float = 120.0) -> dict[str, Any]:
-        answer = self.request({"op": "trace", "drill": drill_id, "source": source, "filename": filename}, timeout)
+    def trace(self, drill_id: str, source: str, filename: str = "<buffer>", timeout: float = 120.0,
+              at: Smallest | None = None, seed: int | None = None) -> dict[str, Any]:
+        request: dict[str, Any] = {"op": "trace", "drill": drill_id, "source": source, "filename": filename}
+        if at is not None:
+            request.update(at=at.to_dict(), seed=seed)
+        answer = self.request(request, timeout)
         if answer.get("ok"):
             return answer.get("trace") or {}
         return {"error": answer.get("error", "the grader could not answer")}
+
+    def smallest(self, report: Report, source: str, filename: str = "<buffer>",
+                 timeout: float = 60.0) -> Smallest | None:
+        """The smallest failing sizes of the case `report` shows (grader.judge.smallest); None
+        when there is nothing to shrink or the worker cannot say."""
+        answer = self.request({"op": "smallest", "report": report.to_dict(wire=True), "source": source,
+                               "filename": filename}, timeout)
+        return Smallest.from_dict(answer.get("smallest")) if answer.get("ok") else None
 
     def ping(self, timeout: float = 120.0) -> dict[str, Any]:
         return self.request({"op": "ping"}, timeout)

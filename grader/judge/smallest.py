@@ -24,30 +24,18 @@ grader.report.Smallest.
 from __future__ import annotations
 
 import dataclasses
-import random
 import time
 from typing import Any
 
-import torch
-
-from grader.cases import generators
-from grader.cases.prepare import Call, CaseError, Prepared, _expected, _make_args, case_seed
+from grader.cases.prepare import Call, Prepared
+from grader.cases.resize import call_at
 from grader.dims import _distinct_enough, eval_expr, expr_names
-from grader.report import CaseKind, Report, Smallest, Verdict
+from grader.report import Report, Smallest, Verdict
 
-SHRINKS = frozenset({Verdict.WRONG, Verdict.ERROR})  # failures the size can explain (not bans, timeouts, memory)
 MAX_STEPS = 12  # sizes tried per dimension and round (the lowest first)
 MAX_ROUNDS = 10
 ALTERNATIVES = 3  # other sizes tried per dimension when asking whether it matters
 BUDGET = 4.0  # seconds, for `drill check`
-
-
-def target(report: Report) -> Any:
-    """The case worth shrinking: the shown real case, failed as wrong or error; else None."""
-    shown = report.shown_case
-    if report.alone or shown is None or shown.kind != CaseKind.CASE or Verdict.of(shown.verdict) not in SHRINKS:
-        return None
-    return shown
 
 
 def search(grader: Any, prep: Prepared, source: str, filename: str, case: str, function: str,
@@ -62,19 +50,22 @@ def search(grader: Any, prep: Prepared, source: str, filename: str, case: str, f
     if not space.moving:
         return None
     runner = _Runner(grader, prep, source, filename, start)
-    verdict = runner.verdict([start.sizes])[0]
-    if verdict is None:
-        return None  # it does not fail here as it did (a flaky solution): say nothing
     cur = {v: start.sizes[v] for v in space.moving}
+    verdict: Verdict | None = None
     complete = False
     for _ in range(MAX_ROUNDS):
         if time.monotonic() > deadline:
             break
         steps = [(v, n) for v in space.moving for n in space.below(v, cur) if space.valid({**cur, v: n})]
+        got = runner.verdict([space.full(cur)] + [space.full({**cur, v: n}) for v, n in steps])
+        if verdict is None:  # the first round also grades the case itself at its own sizes, on fresh inputs
+            if not isinstance(got[0], Verdict):
+                return None  # it does not fail there (a flaky solution), or cannot be built again: say nothing
+            verdict = got[0]
+        got = got[1:]
         if not steps:
             complete = True
             break
-        got = runner.verdict([space.full({**cur, v: n}) for v, n in steps])
         best: dict[str, int] = {}
         for (v, n), g in zip(steps, got):
             if g == verdict and n < best.get(v, cur[v]):
@@ -86,6 +77,8 @@ def search(grader: Any, prep: Prepared, source: str, filename: str, case: str, f
     sizes = space.full(cur)
     free: list[str] = []
     passes: dict[str, dict[str, int]] = {}
+    if verdict is None:
+        return None
     if complete and time.monotonic() < deadline:
         free, passes = _what_matters(space, runner, verdict, cur)
     return Smallest(case, function, {k: v for k, v in sizes.items() if k in space.named}, free, passes,
@@ -223,25 +216,14 @@ class _Runner:
             self.seen[k] = None
 
     def _call(self, sizes: dict[str, int], index: int) -> Call | None:
-        start, spec = self.start, self.prep.spec
-        label = f"{start.case.name}@" + ",".join(f"{k}={v}" for k, v in sorted(sizes.items()))
-        rng = random.Random(case_seed(self.prep.seed, label))
-        gen = torch.Generator().manual_seed(case_seed(self.prep.seed, label))
-        ctx = generators.Context(gen, rng, sizes, start.dtype, start.mask_dtype, start.case.params, start.case, {},
-                                 {}, self.prep.reference)
-        try:
-            args = _make_args(spec, start.function, ctx)
-            expected = _expected(spec, start.function, args, self.prep.reference, start.case)
-        except (CaseError, Exception):  # noqa: BLE001 - a generator that cannot build these sizes: skip them
-            return None
-        return Call(index, start.case, start.function, sizes, args, expected, start.dtype, start.mask_dtype)
+        return call_at(self.prep, self.start, sizes, index)
 
 
 def for_report(grader: Any, report: Report, source: str, filename: str = "<buffer>",
                budget: float = BUDGET) -> Smallest | None:
     """The search for the case `report` shows (`target`), on the cases it was graded on; None when
     there is nothing to shrink. Never raises: the verdict is already out, the search only adds to it."""
-    shown = target(report)
+    shown = report.shrink_target
     if shown is None or report.seed is None:
         return None
     try:

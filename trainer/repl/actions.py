@@ -131,6 +131,8 @@ class DrillCommands:
             footer += " :verbose lists every failing case."
         fragments = render(result, "full", width=self.screen.columns() - 1, info=info, footer=footer,
                            title=False)
+        if result.shrink_target is not None and self.options.mode != "mock":  # a mock gives no help
+            self._find_smallest(result, source, footer)
         if verdict == Verdict.PASS:
             if not self.options.in_flow and self.state.next_offer is None and self.options.next_drill is not None:
                 self.state.offer_next(self._next_drill())
@@ -143,6 +145,22 @@ class DrillCommands:
             fragments.append(("class:dim", f"  {nxt}\n"))
         self.last_verdict = fragments
         self.screen.show(fragments)
+
+    def _find_smallest(self, result: Report, source: str, footer: str) -> None:
+        """After a failure is shown: search for the smallest sizes that still fail (grader.judge.smallest,
+        in the warm grader, off the verdict's clock), then show the verdict again with them."""
+        grading = self.setup.grading
+
+        async def job() -> None:
+            found = await asyncio.get_running_loop().run_in_executor(None, lambda: grading.smallest(result, source))
+            if found is None or self.state.last_result is not result:
+                return  # nothing found, or graded again meanwhile
+            result.smallest = found
+            self.last_verdict = render(result, "full", width=self.screen.columns() - 1,
+                                       footer=footer + " :try runs the smallest failing case.", title=False)
+            self.screen.show(self.last_verdict)
+
+        self.jobs.background(job())
 
     def _next_drill(self) -> tuple[str, str] | None:
         try:
@@ -208,12 +226,17 @@ class DrillCommands:
             return
         self.screen.show(render(result, "full", width=self.screen.columns() - 1, verbose=True, title=False))
 
-    @command("try", help="run on the small example inputs and show every intermediate shape", key="c-t",
+    @command("try", help="run on the smallest failing case found (`:try example`: the example inputs) and show "
+                        "every intermediate shape", key="c-t",
              lockable=True)
     def cmd_try(self, _arg: str = "") -> None:
         source = self.screen.buffer.text
-        self.jobs.spawn("running the example…", lambda: self.setup.grading.trace(self.spec.id, source, "<buffer>"),
-                    lambda result: self.screen.show(render_trace(result)))
+        last = self.state.last_result  # after a failure, the smallest failing case it found (else the example)
+        at = last.smallest if last is not None and _arg.strip() != "example" else None
+        seed = last.seed if last is not None else None
+        self.jobs.spawn("running the example…",
+                        lambda: self.setup.grading.trace(self.spec.id, source, "<buffer>", at=at, seed=seed),
+                        lambda result: self.screen.show(render_trace(result)))
 
     @command("hint", help="the next hint (counted)", key="c-g", lockable=True)
     def cmd_hint(self, _arg: str = "") -> None:

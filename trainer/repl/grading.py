@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any, Protocol
 
-from grader.report import Report, internal_report
+from grader.report import Report, Smallest, internal_report
 
 if TYPE_CHECKING:
     from grader.engine import Grader  # imports torch: only on first use, in _get
@@ -24,7 +24,11 @@ class Grading(Protocol):
     def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
               timeout: float = 120) -> Report: ...
 
-    def trace(self, drill_id: str, source: str, filename: str = "<buffer>") -> dict[str, Any]: ...
+    def trace(self, drill_id: str, source: str, filename: str = "<buffer>",
+              at: Smallest | None = None, seed: int | None = None) -> dict[str, Any]: ...
+
+    def smallest(self, report: Report, source: str, filename: str = "<buffer>") -> Smallest | None:
+        """The smallest failing sizes of the case `report` shows; None when there is nothing to say."""
 
     def case_hash(self, drill_id: str, seed: int) -> str | None:
         """grader.cases.case_hash of the cases `drill_id` is graded on with `seed` (a team
@@ -42,6 +46,7 @@ class InProcessGrading:
     def __init__(self, grader: Grader | None = None, warm: bool = False):
         self._grader = grader
         self._lock = threading.Lock()
+        self._working = threading.Lock()
         if warm and grader is None:
             threading.Thread(target=self._get, name="grader-warm-up", daemon=True).start()
 
@@ -56,7 +61,9 @@ class InProcessGrading:
     def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
               timeout: float = 120) -> Report:
         try:
-            return self._get().grade(drill_id, source, filename, seed)
+            grader = self._get()
+            with self._working:
+                return grader.grade(drill_id, source, filename, seed)
         except Exception as exc:  # noqa: BLE001 - the grader's fault, never the person's
             return internal_report(drill_id, seed, f"the grader failed: {type(exc).__name__}: {exc}")
 
@@ -70,11 +77,20 @@ class InProcessGrading:
         except Exception:  # noqa: BLE001 - unknown is an answer; the caller records None
             return None
 
-    def trace(self, drill_id: str, source: str, filename: str = "<buffer>") -> dict[str, Any]:
+    def smallest(self, report: Report, source: str, filename: str = "<buffer>") -> Smallest | None:
+        try:
+            grader = self._get()
+            with self._working:  # one sandbox job at a time: a grade waits for the search's budget
+                return grader.smallest(report, source, filename)
+        except Exception:  # noqa: BLE001 - an extra: nothing to say
+            return None
+
+    def trace(self, drill_id: str, source: str, filename: str = "<buffer>",
+              at: Smallest | None = None, seed: int | None = None) -> dict[str, Any]:
         from grader.trace import trace
 
         try:
-            return trace(self._get(), drill_id, source, filename)
+            return trace(self._get(), drill_id, source, filename, at=at, **({"seed": seed} if seed is not None else {}))
         except Exception as exc:  # noqa: BLE001
             return {"drill": drill_id, "dims": {}, "calls": [], "error": f"the tracer failed: {exc}"}
 
@@ -110,10 +126,18 @@ class WorkerGrading:
             except Exception:  # noqa: BLE001
                 return None
 
-    def trace(self, drill_id: str, source: str, filename: str = "<buffer>") -> dict[str, Any]:
+    def smallest(self, report: Report, source: str, filename: str = "<buffer>") -> Smallest | None:
         with self._lock:
             try:
-                return dict(self._client.trace(drill_id, source, filename))
+                return self._client.smallest(report, source, filename)
+            except Exception:  # noqa: BLE001 - an extra: nothing to say
+                return None
+
+    def trace(self, drill_id: str, source: str, filename: str = "<buffer>",
+              at: Smallest | None = None, seed: int | None = None) -> dict[str, Any]:
+        with self._lock:
+            try:
+                return dict(self._client.trace(drill_id, source, filename, at=at, seed=seed))
             except Exception as exc:  # noqa: BLE001
                 return {"drill": drill_id, "dims": {}, "calls": [], "error": f"the grader worker failed: {exc}"}
 

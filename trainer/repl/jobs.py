@@ -41,6 +41,10 @@ class Jobs:
             self._say("")
             self._run_command(name, arg)
 
+    def background(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        """Work that neither holds the bar nor queues commands (the smallest-case search after a verdict)."""
+        self._background(coroutine)
+
     def spawn(self, label: str, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
         """Run `work` (a grade or a trace) in a thread; `done` gets its result unless the
         person cancelled it first (Esc or Ctrl-C)."""

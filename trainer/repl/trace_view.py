@@ -1,4 +1,4 @@
-"""`:try` output: the example's sizes, then every tensor the solution made, by line."""
+"""`:try` output: the example's sizes (or the smallest failing case's), then every tensor the solution made, by line."""
 from __future__ import annotations
 
 from typing import Any
@@ -8,7 +8,8 @@ from trainer.text.verdict import Fragments, dims_text
 
 
 def render_trace(result: dict[str, Any]) -> Fragments:
-    out: Fragments = [("class:head bold", "TRY"), ("", " on the example inputs  "),
+    where = str(result.get("case") or "") or "the example inputs"  # or the smallest failing case (grader.trace)
+    out: Fragments = [("class:head bold", "TRY"), ("", f" on {printable(where)}  "),
                       ("class:dims", dims_text(result.get("dims", {})) + "\n")]
     if result.get("error") and not result.get("calls"):
         out.append(("class:fail", f"  {result['error']}\n"))

@@ -78,11 +78,8 @@ def render(report: Report, density: Density = "full", *, width: int = 80, path: 
         out.append(("class:fail", _wrap(report.message, width, "  ")))
     if density == "compact":
         return out + _compact_lines(report, shown, width)
-    cases = report.failing if verbose else ([shown] if shown else [])
-    for case in cases:
-        out += _case_lines(case, width)
-        if report.smallest is not None and case is shown and report.smallest.case == case.name:
-            out.append(("class:dims", _wrap(smallest_text(report.smallest), width, "    ", "      ")))
+    for case in report.failing if verbose else ([shown] if shown else []):
+        out += _case_lines(case, width) + (_smallest_lines(report, width) if case is shown else [])
     if verbose:
         out += [("class:dim", f"  case {printable(c.name)} · {printable(c.function)}() · pass\n")
                 for c in report.cases if c.verdict == Verdict.PASS]
@@ -230,6 +227,14 @@ def _pass_lines(info: PassInfo, width: int, scale: Fragments) -> Fragments:
         out.append(("class:head", "  The trap this drill is about:\n"))
         out.append(("class:why", _wrap(" ".join(info.seed_trap.split()), width, "    ")))
     return out
+
+
+def _smallest_lines(report: Report, width: int) -> Fragments:
+    """Under the shown case: the smallest sizes that still fail it, when searched."""
+    found, shown = report.smallest, report.shown_case
+    if found is None or shown is None or found.case != shown.name:
+        return []
+    return [("class:dims", _wrap(smallest_text(found), width, "    ", "      "))]
 
 
 def smallest_text(smallest: Smallest) -> str:
