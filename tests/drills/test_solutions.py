@@ -88,7 +88,7 @@ def test_what_a_sample_promises_is_checked_before_grading():
 
 
 def test_what_a_report_must_say_for_each_kind_of_sample():
-    from grader.report import CaseResult, Report, TrapMatch
+    from grader.report import CaseKind, CaseResult, Report, TrapMatch
 
     def report(verdict: str, trap: str | None = None, *cases: CaseResult) -> Report:
         return Report("d", verdict, list(cases), trap=TrapMatch(trap, "m") if trap else None)
@@ -105,11 +105,11 @@ def test_what_a_report_must_say_for_each_kind_of_sample():
         "bad_x.py:1: (solution): `# trap: none`, but the report names the trap t; a slip must name no trap"]
     assert check(Path("bad_x.py"), "# trap: t\n", report("wrong", "t", wrong)) == []
     assert "the report names no trap; first: case b" in check(Path("bad_x.py"), "# trap: t\n", report("wrong", None, wrong))[0]
-    device = CaseResult("device", "f", "error", "cpu and cuda:0; make it with device=x.device")
+    device = CaseResult("device", "f", "error", "cpu and cuda:0; make it with device=x.device", kind=CaseKind.DEVICE)
     assert check(Path("bad_device_x.py"), "", report("error", None, ok, device)) == []
     assert "must pass every real case" in check(Path("bad_device_x.py"), "", report("error", None, wrong, device))[0]
     assert "must fail the device case" in check(Path("bad_device_x.py"), "", report("wrong", None, wrong))[0]
-    memory = CaseResult("scale", "f", "memory", "peak 9 GiB; the reference peaks at 1 MiB")
+    memory = CaseResult("scale", "f", "memory", "peak 9 GiB; the reference peaks at 1 MiB", kind=CaseKind.SCALE)
     assert check(Path("bad_memory_x.py"), "", report("memory", None, ok, memory)) == []
     assert "must fail the memory-at-scale check; got no scale check ran" in check(
         Path("bad_memory_x.py"), "", report("wrong", None, wrong))[0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 
 from grader.dims import confirmed_labels, explain_shape
-from grader.report import CaseResult, Report, TrapMatch, Verdict
+from grader.report import CaseKind, CaseResult, Report, TrapMatch, Verdict
 from trainer.text.verdict import ansi, plain, render
 
 
@@ -122,7 +122,8 @@ def test_no_relative_error_against_an_expected_zero_and_inf_is_signed():
 
 def test_a_failure_the_trap_does_not_explain_is_shown_too():
     cases = [CaseResult("small", "f", "wrong", "values differ", trap="t"),
-             CaseResult("device", "f", "error", "with its inputs on a GPU (cuda:0) it mixes devices"),
+             CaseResult("device", "f", "error", "with its inputs on a GPU (cuda:0) it mixes devices",
+                        kind=CaseKind.DEVICE),
              CaseResult("other", "f", "wrong", "values differ", trap="t")]
     report = _report(cases=cases, trap=TrapMatch("t", "matches the thing", "why"))
     text = plain(render(report, width=100))
@@ -141,10 +142,12 @@ def test_the_case_count_is_the_specs_cases_whether_or_not_the_device_check_ran()
                for i, c in enumerate(spec_cases)]
     fail = Report("masked-mean", "error", failing, 0.5, seed=1,
                   notes=["device case not checked for f(): on fake CUDA tensors at B=8 it raised RuntimeError: boom"])
-    passed = Report("masked-mean", "pass", spec_cases + [CaseResult("device", "f", "pass")], 0.5, seed=1)
+    passed = Report("masked-mean", "pass", spec_cases + [CaseResult("device", "f", "pass", kind=CaseKind.DEVICE)], 0.5,
+                    seed=1)
     fail_text, pass_text = plain(render(fail, width=100)), plain(render(passed, width=100))
     assert "1/9 cases passed · device: not checked" in fail_text
     assert "device case not checked for f()" in fail_text  # why, under the verdict
     assert "9/9 cases · device: pass" in pass_text and "10/10" not in pass_text
-    mixed = Report("masked-mean", "error", spec_cases + [CaseResult("device", "f", "error", "mixes devices")], 0.5)
+    mixed = Report("masked-mean", "error",
+                   spec_cases + [CaseResult("device", "f", "error", "mixes devices", kind=CaseKind.DEVICE)], 0.5)
     assert "9/9 cases passed · device: error" in plain(render(mixed, "compact", width=100))

@@ -152,7 +152,10 @@ class DrillCommands:
         grading = self.setup.grading
 
         async def job() -> None:
-            found = await asyncio.get_running_loop().run_in_executor(None, lambda: grading.smallest(result, source))
+            try:
+                found = await asyncio.get_running_loop().run_in_executor(None, lambda: grading.smallest(result, source))
+            except Exception:  # noqa: BLE001 - an extra after the verdict: it never breaks the REPL
+                return
             if found is None or self.state.last_result is not result:
                 return  # nothing found, or graded again meanwhile
             result.smallest = found

@@ -44,8 +44,11 @@ class FakeGrading:
         case = CaseResult("fp32-right-padding", "masked_mean", "wrong", "values differ", {"B": 2, "T": 3})
         return Report(drill_id, self.verdict, [case], seed=seed, trap=TrapMatch("mean-over-padding", "divides by T"))
 
-    def trace(self, drill_id: str, source: str, filename: str = "<buffer>") -> dict[str, Any]:
+    def trace(self, drill_id: str, source: str, filename: str = "<buffer>", **_: Any) -> dict[str, Any]:
         return {"drill": drill_id, "dims": {}, "calls": []}
+
+    def smallest(self, report: Report, source: str, filename: str = "<buffer>") -> None:
+        return None
 
     def cancel(self) -> None:
         self.cancelled += 1

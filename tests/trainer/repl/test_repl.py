@@ -97,7 +97,7 @@ class _IdleGrading:
     def grade(self, *a: object, **k: object) -> None:
         raise AssertionError("this test grades: give it the `grading` fixture")
 
-    trace = case_hash = grade
+    trace = case_hash = smallest = grade
 
     def close(self) -> None:
         pass
@@ -462,6 +462,9 @@ class _GatedGrading:
                  CaseResult("odd-length", "f", "error", "RuntimeError: shape mismatch (line 4)"),
                  CaseResult("big", "f", "pass")]
         return Report(drill_id, "error", cases, 0.1, seed=seed, trap=TrapMatch("no-scale", "forgot the scale"))
+
+    def smallest(self, report, source, filename="<buffer>"):
+        return None
 
     def close(self) -> None:
         pass

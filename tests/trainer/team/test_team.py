@@ -361,6 +361,9 @@ class FakeGrading:
         self.hashed.append((drill_id, seed))
         return CASES[drill_id]
 
+    def smallest(self, report, source, filename="<buffer>"):
+        return None
+
     def close(self) -> None:
         pass
 
