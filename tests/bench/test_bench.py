@@ -19,6 +19,7 @@ SMALLEST = {
     "bans.py": ["--runs", "1"],
     "latency.py": ["--runs", "1", "--gap", "0.05", "--no-cold"],
     "optimize_sim.py": ["--epochs", "1"],
+    "smallest.py": ["--runs", "1", "--gap", "0.05", "--samples", "gqa:bad_repeat.py"],
     "startup.py": ["--runs", "1"],
     "validate_time.py": ["--runs", "1"],
 }
