@@ -21,12 +21,10 @@ def test_machinery_holds_back_log_records_and_warnings_then_restores(caplog: pyt
 
 
 @pytest.mark.slow
-def test_a_shape_error_on_fake_tensors_prints_no_torch_log_line() -> None:
-    from grader.engine import Grader
-
+def test_a_shape_error_on_fake_tensors_prints_no_torch_log_line(grader) -> None:
     source = "def masked_mean(x, mask):\n    return (x * mask[..., None]).sum(1) / mask.sum(1)\n"
-    report = Grader().grade("masked-mean", source, seed=5)
+    report = grader.grade("masked-mean", source, seed=5)
     assert report.verdict == "error"
     assert "fake_tensor" not in report.output and "aten." not in report.output
     noisy = "import sys\n\ndef masked_mean(x, mask):\n    print('mine', file=sys.stderr)\n    return x.mean(1)\n"
-    assert "mine" in Grader().grade("masked-mean", noisy, seed=5).output  # the solution's own output still shows
+    assert "mine" in grader.grade("masked-mean", noisy, seed=5).output  # the solution's own output still shows

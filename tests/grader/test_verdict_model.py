@@ -86,3 +86,17 @@ def test_every_ending_has_its_row_and_the_run_level_ones_are_found_even_when_eve
     outcome = ChildOutcome(finished=True, threads_killed=True, disk_overflow=True, protocol_error="x")
     assert endings.run_endings(outcome) == [Ending.THREADS, Ending.DISK, Ending.CHANNEL]
     assert endings.run_endings(ChildOutcome(finished=True)) == []
+
+
+@pytest.mark.slow
+def test_wrong_everywhere_and_a_cpu_tensor_is_wrong_with_the_real_case_first_and_the_device_lesson_after(grader):
+    from trainer.text.verdict import plain, render
+
+    source = "import torch\n\n\ndef masked_mean(x, mask):\n    x.zero_()\n" \
+             "    return torch.zeros(x.shape[0], x.shape[2])\n"
+    report = grader.grade("masked-mean", source, seed=5)
+    assert report.verdict == "wrong"
+    assert report.shown_case.kind == CaseKind.CASE and "modified its input x in place" in report.shown_case.message
+    assert [c.kind for c in report.lessons] == [CaseKind.DEVICE] and report.lessons[0].verdict == "error"
+    text = plain(render(report, width=120))
+    assert text.startswith("WRONG") and text.index("case fp32-right-padding") < text.index("case device")

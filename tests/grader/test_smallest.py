@@ -1,0 +1,46 @@
+"""The smallest failing case (grader/judge/smallest.py) on real drills, through the sandbox."""
+from __future__ import annotations
+
+import pytest
+
+from grader import sandbox
+from grader.authoring.samples import folder
+from grader.report import CaseKind
+from trainer.text.verdict import plain, render
+
+pytestmark = pytest.mark.slow
+
+
+def _sample(grader, drill: str, name: str) -> str:
+    return (folder(grader.spec(drill)) / name).read_text(encoding="utf-8")
+
+
+def test_gqa_with_tiled_kv_heads_shrinks_to_distinct_sizes_and_says_what_does_not_matter(grader):
+    source = _sample(grader, "gqa", "bad_repeat.py")  # k.repeat(1, G, 1, 1) instead of repeat_interleave
+    report = grader.grade("gqa", source, seed=5)
+    shown = report.shown_case
+    assert report.verdict == "wrong" and shown is not None and shown.kind == CaseKind.CASE
+    sandbox.prefork()  # as the worker does after answering: a child waits for the next submission
+    waiting = sandbox.STANDBY._waiting
+    found = grader.smallest(report, source, budget=60)
+    assert sandbox.STANDBY._waiting is waiting  # the search kept it: the next verdict stays warm
+    sandbox.STANDBY.discard()
+    assert found is not None and found.complete and found.case == shown.name
+    sizes = found.sizes
+    assert sizes["H"] == sizes["H_kv"] * sizes["G"]  # derived dimensions follow their formula
+    assert min(sizes.values()) >= 2 and len(set(sizes.values())) == len(sizes)  # at least 2, each its own
+    assert all(sizes[d] <= shown.dims[d] for d in sizes) and sum(sizes.values()) < sum(shown.dims.values())
+    assert found.free == ["B", "T", "S", "dh"]  # the head layout is the bug: the other sizes do not matter
+    assert set(found.passes) == {"H_kv", "G"} and found.passes["G"]["H"] == found.passes["G"]["H_kv"]
+    text = plain(render(report.__class__(**{**report.__dict__, "smallest": found}), width=200))
+    assert "smallest failing: " + " ".join(f"{k}={v}" for k, v in sizes.items()) in text
+    assert "B, T, S and dh do not matter; it passes when H_kv = 1 (G = H), or G = 1 (H = H_kv)" in text
+
+
+def test_nothing_is_searched_for_a_pass_or_a_verdict_sizes_cannot_explain(grader):
+    ok = _sample(grader, "gqa", "ok_repeat_interleave.py")
+    assert grader.smallest(grader.grade("gqa", ok, seed=5), ok) is None
+    banned = "import torch.nn.functional as F\n\ndef gqa_attention(q, k, v):\n" \
+             "    return F.scaled_dot_product_attention(q, k, v, enable_gqa=True)\n"
+    report = grader.grade("gqa", banned, seed=5)
+    assert report.verdict == "banned" and grader.smallest(report, banned) is None
