@@ -85,8 +85,8 @@ def derive(prep: Prepared) -> dict[str, str]:
     found: dict[str, str] = {}
     for name in spec.banned:
         try:
-            obj = bans.resolve(name)
-        except Exception:  # noqa: BLE001, S112 - a name that does not resolve is refused by name only, if at all
+            obj = bans.resolve(name, load=False)
+        except Exception:  # noqa: BLE001, S112 - a name that does not resolve (or is not imported) is refused by name only
             continue
         if _markable(obj):
             targets[id(obj)] = name
@@ -245,8 +245,11 @@ def _markable(obj: Any) -> bool:
 
 @functools.lru_cache(maxsize=1)
 def _all_operators() -> tuple[str, ...]:
-    """Every operator the dispatcher knows, in every namespace (`aten::conv2d`, `mkldnn::_convolution_pointwise`)."""
-    return tuple(sorted({n.split(".")[0] for n in torch._C._dispatch_get_all_op_names()}))
+    """Every operator the dispatcher knows, in every namespace (`aten::conv2d`, `mkldnn::_convolution_pointwise`),
+    and torch's higher-order operators (`higher_order::flex_attention`), which have Python kernels only."""
+    names = {n.split(".")[0] for n in torch._C._dispatch_get_all_op_names()}
+    names.update(f"higher_order::{n}" for n in torch._ops._higher_order_ops)
+    return tuple(sorted(names))
 
 
 def _private_operators() -> tuple[str, ...]:
@@ -281,6 +284,8 @@ def _is_operator(name: str) -> bool:
 
 def _exists(op: str) -> bool:
     namespace, _, name = op.partition("::")
+    if namespace == "higher_order":
+        return name in torch._ops._higher_order_ops
     try:
         return isinstance(getattr(getattr(torch.ops, namespace), name), torch._ops.OpOverloadPacket)
     except (AttributeError, RuntimeError):
