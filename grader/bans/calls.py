@@ -113,7 +113,7 @@ def _note_callers(helpers: dict[int, Any], places: list[tuple[str, str, str]]) -
     torch._refs._broadcast_shapes). Found in the parent, inherited by each child."""
     for key, helper in helpers.items():
         holders = {modname for modname, attr, _ in places if getattr(sys.modules.get(modname), attr, None) is helper}
-        holders.add(getattr(helper, "__module__", None) or "")
+        holders.add(_defined_in(helper))
         _CALLERS[key] = _library_callers(getattr(helper, "__name__", ""), holders)
 
 
@@ -174,7 +174,7 @@ def helpers(name: str, obj: Any) -> list[tuple[Any, str]]:
     if not isinstance(func, FunctionType):
         return []
     own = func.__name__.strip("_").lower()
-    home = func.__module__ or ""
+    home = _defined_in(func)
     top = sys.modules.get(home.split(".")[0])
     private_home = any(part.startswith("_") for part in home.split("."))
     found: dict[int, tuple[Any, str]] = {}
@@ -189,14 +189,20 @@ def helpers(name: str, obj: Any) -> list[tuple[Any, str]]:
             short = dotted.rsplit(".", 1)[-1]
             public = getattr(top, short, None) is value  # numpy.einsum_path, numpy.broadcast_to
             named = len(own) >= 3 and own in short.lower()
-            private = getattr(value, "__module__", None) == home and (short.startswith("_") or private_home)
+            private = _defined_in(value) == home and (short.startswith("_") or private_home)
             if public or not (named or private) or _torch_builtin(value):
                 continue
             where = dotted if "." in dotted else f"{home}.{dotted}"
             found[id(value)] = (value, f"{name} (as {where})")
-            if isinstance(value, FunctionType) and depth < 2 and value.__module__ == home:
+            if isinstance(value, FunctionType) and depth < 2 and _defined_in(value) == home:
                 todo.append((value, depth + 1))
     return list(found.values())
+
+
+def _defined_in(value: Any) -> str:
+    """The module a function was written in (numpy's set_module rewrites `__module__` to `numpy`)."""
+    space = getattr(value, "__globals__", None)
+    return str(space.get("__name__", "") if isinstance(space, dict) else getattr(value, "__module__", None) or "")
 
 
 def _torch_builtin(value: Any) -> bool:
