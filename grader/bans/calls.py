@@ -415,6 +415,8 @@ def _guard_script(on_call: Callable[[str], None]) -> None:
 def _named_guard(obj: Any) -> str | None:
     """The banned name of a guard that a function (or a module's methods) names, following the
     solution's own functions it calls, as TorchScript compiles them."""
+    if isinstance(getattr(obj, "__drill_banned__", None), str):  # torch.jit.script(the banned function itself)
+        return str(obj.__drill_banned__)
     todo = [getattr(obj, "__wrapped__", obj)]
     if not isinstance(todo[0], FunctionType):
         todo = [v for v in vars(type(obj) if not isinstance(obj, type) else obj).values() if isinstance(v, FunctionType)]

@@ -13,7 +13,9 @@ torch also implements some of these operators in Python (the decompositions
 in torch._decomp, the references in torch._refs, Python kernels kept on the
 operator); those compute the same values from ordinary operators, so they are
 replaced by refusing guards too: in their tables and in the modules of torch
-that hold them. Meta kernels (shapes only) stay.
+that hold them. Meta kernels (shapes only) stay. A higher-order operator
+(`higher_order::flex_attention`) has only Python kernels: each of them, and
+the private helpers they hand the work to (math_attention), is replaced.
 
 The registrations live in this process only (the child's copy). Removing one
 needs deliberate work (finding the torch.library object and destroying it);

@@ -19,8 +19,9 @@ with no table per drill kept by hand, and with the same answer on every CPU:
   (torchvision's `box_iou`, `batched_nms`) adds nothing: its building blocks
   are what the person is asked to use;
 - an operator found so that belongs to one of the operator families below
-  brings in the whole family, in every namespace the dispatcher knows: every
-  kernel that can compute the banned operation on some machine (all
+  brings in the whole family, in every namespace the dispatcher knows (and
+  torch's higher-order operators, flex_attention's kernels being Python):
+  every kernel that can compute the banned operation on some machine (all
   convolutions forward and backward, every fused attention kernel, ...);
 - torch's private operators that carry a found operator's whole name are
   added (`aten::_convolution_mode`);
