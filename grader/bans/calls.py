@@ -76,6 +76,8 @@ def resolve(dotted: str, load: bool = True) -> Any:
 def _loaded_attr(obj: Any, attr: str, dotted: str) -> Any:
     """getattr, except that a package's submodule that is not imported yet raises NotLoaded
     (a package's own __getattr__ would import it: scipy's does)."""
+    if isinstance(obj, ModuleType) and getattr(vars(obj).get("__spec__"), "_initializing", False):
+        raise NotLoaded(dotted)  # still executing: what it will hold is not there yet
     if isinstance(obj, ModuleType) and attr not in vars(obj):
         path = vars(obj).get("__path__")  # not getattr: torch.ops makes up any name asked of it
         if path is not None and importlib.machinery.PathFinder.find_spec(f"{obj.__name__}.{attr}", path):

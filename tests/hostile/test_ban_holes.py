@@ -121,3 +121,42 @@ def test_attention_family_holds_the_higher_order_operators():
 
     if "flex_attention" in torch._ops._higher_order_ops:
         assert "higher_order::flex_attention" in members
+
+
+def test_a_name_not_imported_yet_is_guarded_at_its_import(tmp_path, monkeypatch):
+    """The grader imports nothing to ban a name (scipy costs seconds): a package the solution imports
+    itself is guarded as its import finishes, aliases included, even where the module that defines the
+    banned function imports a submodule of its own before defining it (as scipy.spatial.distance does)."""
+    import os
+    import sys
+
+    from grader.bans import calls
+
+    pkg = tmp_path / "lazy_dist_pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from .impl import dist\n")
+    (pkg / "impl.py").write_text("from . import helper\n\n\ndef dist(a, b):\n    return helper.sub(a, b) ** 2\n")
+    (pkg / "helper.py").write_text("def sub(a, b):\n    return a - b\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert calls.locations(("lazy_dist_pkg.impl.dist",)) == []
+    assert "lazy_dist_pkg" not in sys.modules  # finding where to guard it imported nothing
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through its exit status
+        code = 1
+        try:
+            seen: list[str] = []
+            calls.install(("lazy_dist_pkg.impl.dist",), [], seen.append)
+            import lazy_dist_pkg
+            from lazy_dist_pkg.impl import dist
+
+            refused = 0
+            for route in (dist, lazy_dist_pkg.dist):
+                try:
+                    route(3, 1)
+                except calls.BannedCall:
+                    refused += 1
+            code = 0 if refused == 2 and seen == ["lazy_dist_pkg.impl.dist"] * 2 else 1
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
