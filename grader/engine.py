@@ -64,12 +64,7 @@ class Grader:
         return prep
 
     def ban_places(self, spec: Spec) -> list[tuple[str, str, str]]:
-        if spec.id not in self._ban_places:
-            for name in spec.banned:
-                try:
-                    bans.resolve(name)
-                except (ImportError, AttributeError):
-                    pass
+        if spec.id not in self._ban_places:  # imports nothing: a name not imported yet is guarded at its import
             self._ban_places[spec.id] = bans.locations(spec.banned, with_helpers=True)
         return self._ban_places[spec.id]
 

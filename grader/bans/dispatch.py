@@ -13,7 +13,9 @@ torch also implements some of these operators in Python (the decompositions
 in torch._decomp, the references in torch._refs, Python kernels kept on the
 operator); those compute the same values from ordinary operators, so they are
 replaced by refusing guards too: in their tables and in the modules of torch
-that hold them. Meta kernels (shapes only) stay.
+that hold them. Meta kernels (shapes only) stay. A higher-order operator
+(`higher_order::flex_attention`) has only Python kernels: each of them, and
+the private helpers they hand the work to (math_attention), is replaced.
 
 The registrations live in this process only (the child's copy). Removing one
 needs deliberate work (finding the torch.library object and destroying it);
@@ -28,6 +30,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+from grader.bans import calls
 from grader.bans.calls import BannedCall
 
 _KEYS = ("CompositeImplicitAutograd", "CompositeExplicitAutograd", "CompositeExplicitAutogradNonFunctional",
@@ -117,7 +120,8 @@ def install(kernels: dict[str, str], on_call: Callable[[str], None]) -> Installe
     return done
 
 
-_PY_MODULES = ("torch._refs", "torch._decomp", "torch._prims")  # where torch keeps Python implementations of operators
+# where torch keeps Python implementations of operators (and of its higher-order operators: flex_attention)
+_PY_MODULES = ("torch._refs", "torch._decomp", "torch._prims", "torch._higher_order_ops")
 
 
 def _guard_python_routes(kernels: dict[str, str], on_call: Callable[[str], None]) -> None:
@@ -129,6 +133,8 @@ def _guard_python_routes(kernels: dict[str, str], on_call: Callable[[str], None]
                 module = sys.modules.get(where)
                 if module is not None:
                     setattr(module, key, guard)
+            elif kind == "cache":
+                where.clear()
             else:  # a table of Python implementations: torch._decomp's, or an operator's py_kernels
                 where[key] = guard
         except Exception:  # noqa: BLE001, S112 - a place that will not take the guard keeps the original
@@ -148,12 +154,7 @@ def python_routes(kernels: tuple[tuple[str, str], ...]) -> list[tuple[str, Any, 
     found: dict[int, str] = {}  # id of a Python implementation -> label
     for op, name in kernels:
         namespace, _, opname = op.partition("::")
-        try:
-            packet = getattr(getattr(torch.ops, namespace), opname)
-            overloads = [getattr(packet, o) for o in packet.overloads()]
-        except Exception:  # noqa: BLE001, S112 - nothing to guard
-            continue
-        for overload in overloads:
+        for overload in _overloads(namespace, opname):
             for table_name, table in tables.items():
                 func = table.get(overload) if table_name != "meta" else None
                 if callable(func):
@@ -164,18 +165,33 @@ def python_routes(kernels: tuple[tuple[str, str], ...]) -> list[tuple[str, Any, 
                 if key != meta and callable(func):
                     found[id(func)] = label = _python_label(name, func)
                     places.append(("table", py_kernels, key, label))
+                    if namespace == "higher_order":  # its kernels' own helpers (sdpa_dense -> math_attention)
+                        found.update((id(h), lab) for h, lab in calls.helpers(name, func))
         for module_name in ("torch._refs", "torch._refs.nn.functional"):
             func = getattr(sys.modules.get(module_name), opname, None)
             if callable(func):
                 found[id(func)] = _python_label(name, func)
-    if found:
-        for module_name, module in list(sys.modules.items()):
-            if module is None or not module_name.startswith(_PY_MODULES):
-                continue
-            for attr, value in list(vars(module).items()):
-                if id(value) in found:
-                    places.append(("attr", module_name, attr, found[id(value)]))
+    for module_name, module in list(sys.modules.items()) if found else []:
+        if module is not None and module_name.startswith(_PY_MODULES):
+            places.extend(("attr", module_name, attr, found[id(value)])
+                          for attr, value in list(vars(module).items()) if id(value) in found)
+    for op, name in kernels:  # last: an operator's dispatch cache may hold a kernel replaced above
+        places.extend(("cache", o._dispatch_cache, None, name) for o in _overloads(*op.split("::", 1))
+                      if isinstance(getattr(o, "_dispatch_cache", None), dict))
     return places
+
+
+def _overloads(namespace: str, opname: str) -> list[Any]:
+    """An operator's overloads; a higher-order operator (flex_attention, Python kernels only) is its own."""
+    import torch
+
+    try:
+        if namespace == "higher_order":
+            return [torch._ops._higher_order_ops[opname]]
+        packet = getattr(getattr(torch.ops, namespace), opname)
+        return [getattr(packet, o) for o in packet.overloads()]
+    except Exception:  # noqa: BLE001 - an operator this torch does not have: nothing to guard
+        return []
 
 
 def _python_label(name: str, func: Any) -> str:

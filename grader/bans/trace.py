@@ -19,8 +19,9 @@ with no table per drill kept by hand, and with the same answer on every CPU:
   (torchvision's `box_iou`, `batched_nms`) adds nothing: its building blocks
   are what the person is asked to use;
 - an operator found so that belongs to one of the operator families below
-  brings in the whole family, in every namespace the dispatcher knows: every
-  kernel that can compute the banned operation on some machine (all
+  brings in the whole family, in every namespace the dispatcher knows (and
+  torch's higher-order operators, flex_attention's kernels being Python):
+  every kernel that can compute the banned operation on some machine (all
   convolutions forward and backward, every fused attention kernel, ...);
 - torch's private operators that carry a found operator's whole name are
   added (`aten::_convolution_mode`);
@@ -85,8 +86,8 @@ def derive(prep: Prepared) -> dict[str, str]:
     found: dict[str, str] = {}
     for name in spec.banned:
         try:
-            obj = bans.resolve(name)
-        except Exception:  # noqa: BLE001, S112 - a name that does not resolve is refused by name only, if at all
+            obj = bans.resolve(name, load=False)
+        except Exception:  # noqa: BLE001, S112 - a name that does not resolve (or is not imported) is refused by name only
             continue
         if _markable(obj):
             targets[id(obj)] = name
@@ -245,8 +246,11 @@ def _markable(obj: Any) -> bool:
 
 @functools.lru_cache(maxsize=1)
 def _all_operators() -> tuple[str, ...]:
-    """Every operator the dispatcher knows, in every namespace (`aten::conv2d`, `mkldnn::_convolution_pointwise`)."""
-    return tuple(sorted({n.split(".")[0] for n in torch._C._dispatch_get_all_op_names()}))
+    """Every operator the dispatcher knows, in every namespace (`aten::conv2d`, `mkldnn::_convolution_pointwise`),
+    and torch's higher-order operators (`higher_order::flex_attention`), which have Python kernels only."""
+    names = {n.split(".")[0] for n in torch._C._dispatch_get_all_op_names()}
+    names.update(f"higher_order::{n}" for n in torch._ops._higher_order_ops)
+    return tuple(sorted(names))
 
 
 def _private_operators() -> tuple[str, ...]:
@@ -281,6 +285,8 @@ def _is_operator(name: str) -> bool:
 
 def _exists(op: str) -> bool:
     namespace, _, name = op.partition("::")
+    if namespace == "higher_order":
+        return name in torch._ops._higher_order_ops
     try:
         return isinstance(getattr(getattr(torch.ops, namespace), name), torch._ops.OpOverloadPacket)
     except (AttributeError, RuntimeError):
