@@ -16,6 +16,10 @@ import argparse
 import time
 
 
+def pct(a: int, b: int) -> str:
+    return f"{100 * a / b:.0f}%" if b else "n/a"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--drills", default="", help="comma-separated drill ids (default: every drill)")
@@ -56,7 +60,6 @@ def main() -> None:
             if got != (None if header == samples.SLIP else header):
                 misses.append(f"  {spec.id}/{path.name}: header {header}, named {got or 'no trap'}")
     seconds = time.perf_counter() - t0
-    pct = (lambda a, b: f"{100 * a / b:.0f}%" if b else "n/a")
     print(f"{len(specs)} drills, {traps} `# trap: <id>` files, {slips} `# trap: none` files, {seconds:.0f} s")
     print(f"recall:    {hits}/{traps} ({pct(hits, traps)}) trap files named as their header says")
     print(f"precision: {named_right}/{named} ({pct(named_right, named)}) names right; "

@@ -79,9 +79,16 @@ class TrapMatch:
         """When some failing cases fail for another reason: which, and why (empty otherwise)."""
         if not self.others:
             return ""
-        failing = len(self.explains) + len(self.others)
-        rest = "; ".join(f"{case} fails for another reason: {reason}" for case, reason in self.others)
-        return f"matches {self.id} on {len(self.explains)} of {failing} failing cases; {rest}"
+        failing = len(set(self.explains) | {case for case, _ in self.others})
+        groups: dict[tuple[bool, str], list[str]] = {}
+        for case, reason in self.others:  # "a, b and c also fail for another reason: dtype ..."
+            groups.setdefault((case in self.explains, reason), []).append(case)
+        parts = []
+        for (also, reason), cases in sorted(groups.items()):
+            names = cases[0] if len(cases) == 1 else ", ".join(cases[:-1]) + " and " + cases[-1]
+            verb = "fails" if len(cases) == 1 else "fail"
+            parts.append(f"{names} {'also ' if also else ''}{verb} for another reason: {reason}")
+        return f"matches {self.id} on {len(self.explains)} of {failing} failing cases; " + "; ".join(parts)
 
     def to_dict(self, wire: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "message": self.message, "explains": list(self.explains)}

@@ -85,9 +85,9 @@ def match_traps(prep: Prepared, outcome: Any, results: list[CaseResult]) -> Trap
     for trap in spec.traps:
         tally = _Tally()
         if explains(prep, trap, outcome, results, tally):
-            others = dict(tally.others)
+            other_only = {name for name, _ in tally.others} - tally.shown
             for res in results:
-                if res.verdict != "pass" and not is_device_mix(res) and res.name not in others:
+                if res.verdict != "pass" and not is_device_mix(res) and res.name not in other_only:
                     res.trap = trap.id
             explained = [r.name for r in results if r.trap == trap.id]
             return TrapMatch(trap.id, trap.message, trap.why, explains=tuple(dict.fromkeys(explained)),
@@ -111,6 +111,7 @@ class _Tally:
     memory_seen: bool = False
     evidence: int = 0  # failing cases the trap accounts for (without one, the trap explains nothing)
     others: list[tuple[str, str]] = field(default_factory=list)  # (case, reason): failing for a separate reason
+    shown: set[str] = field(default_factory=set)  # the cases with a separate reason where the trap's mistake shows too
     values_shown: int = 0  # cases where the solution returned the trap's values (not only its exception)
     past_index: int = 0  # cases where the trap raised an index error and the solution read past the index
 
@@ -192,6 +193,10 @@ def _other_reason(prep: Prepared, call: Call, got: Any, expected: TrapResult, re
     if reason is None:
         return False
     tally.others.append((call.case.name, reason))
+    if not expected.passes:
+        tally.shown.add(call.case.name)
+        tally.evidence += 1  # cast to the contract's dtype, the result is the trap's: the mistake shows here too
+        tally.values_shown += 1
     return True
 
 
@@ -212,8 +217,6 @@ def _tally_fits(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResu
         return False
     if tally.past_index and not tally.values_shown:
         return False  # garbage where the trap raised is the trap's only beside the trap's own values
-    if len(tally.others) >= tally.evidence:
-        return False  # a trap that explains no more than the other reasons do is not the lesson
     for res in tally.extra_failures:
         if not any(r.verdict == "wrong" for c, r in zip(prep.calls, results) if c.function.name == trap.replaces):
             return False  # wrong at the device case's sizes only: not the trap's mistake

@@ -125,9 +125,8 @@ def has_signature(call: Call, got: Any, trap: Any, tolerances: dict[str, Toleran
             return False  # wrong where the trap is right, or wrong another way: a second mistake
         wrong_total += int(sol_wrong.sum())
         trap_wrong_total += int(trap_wrong.sum())
-    if trap_wrong_total and wrong_total < MIN_SHARE * trap_wrong_total:
-        return False  # the mistake shows on too few of the trap's positions: a narrower slip
-    return True
+    # the mistake must show on enough of the trap's positions: fewer is a narrower slip
+    return not trap_wrong_total or wrong_total >= MIN_SHARE * trap_wrong_total
 
 
 def dtype_slip(call: Call, got: Any, trap: Any, trap_passes: bool,
