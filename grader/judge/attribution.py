@@ -4,10 +4,13 @@ A trap is a function in the drill's reference file that makes one classic
 mistake. It is named for a failed submission only when, on every case of the
 function it replaces, the submission behaves like the trap:
 
-1. on every case the trap fails, the submission fails too, with the trap's
-   result: the same shape, dtype and values (within four times the case's
-   tolerance), or, where the trap raises, the same exception type with the
-   same message once numbers and quoted names are stripped;
+1. on every case the trap fails, the submission fails too, the trap's way
+   (grader.judge.signature: the trap's shape, a dtype the contract accepts,
+   and the trap's values or the trap's wrong positions with its values
+   there), or, where the trap raises, the same exception type with the
+   same message once numbers and quoted names are stripped (an index past
+   an axis matches as IndexError or RuntimeError; reading past it without
+   raising counts only beside a case that shows the trap's values);
 2. on every case where the trap agrees with the oracle, the submission passes;
 3. every other failing case is one the trap accounts for: cases of other
    functions must pass, and heavy cases (never run for traps, they are too
@@ -22,10 +25,15 @@ function it replaces, the submission behaves like the trap:
 A trap also needs evidence: at least one failing case it accounts for. There the submission
    must run out of memory too, and it must do so somewhere; on small cases rules 1 and 2 apply as usual.
 
+A case may also fail for a separate, visible reason (grader.judge.signature.dtype_slip:
+a dtype the contract refuses, the values otherwise the trap's or the oracle's): the
+trap is still named, and TrapMatch.others says which case and why.
+
 A trap with `match: py:name` adds its own test to rule 1's value comparison
 (for mistakes no single output pins down, such as the size of rounding
 noise), and lets the submission pass a case the trap fails: where the mistake
-shows depends on the rounding of the submission's own arithmetic. When no trap satisfies every rule, none is named:
+shows depends on the rounding of the submission's own arithmetic; the submission
+must still have the trap's shapes. When no trap satisfies every rule, none is named:
 the case messages teach instead. Several traps that all satisfy every rule
 are the same mistake seen two ways; the first in the spec wins.
 
