@@ -129,3 +129,34 @@ def test_a_trap_match_note_survives_the_wire():
     assert data["explains"] == ["a", "b"] and data["note"] == match.note
     assert TrapMatch.from_dict(data) == match
     assert "others" not in TrapMatch("t", "m", explains=("a",)).to_dict()
+
+
+def test_reading_past_the_index_counts_only_beside_the_trap_s_own_values():
+    """A gather along the wrong axis raises where the index runs past that axis; the same mistake
+    written with flat offsets returns garbage there instead. That counts only where the trap's values
+    show on another case (garbage alone is any mistake)."""
+    ref = types.ModuleType("ref")
+
+    def trap_gather_wrong_axis(x):
+        if x.numel() == 7:
+            raise RuntimeError("index 9 is out of bounds for dimension 1 with size 7")
+        return x * 0 + TRAP
+
+    ref.trap_gather_wrong_axis = trap_gather_wrong_axis  # type: ignore[attr-defined]
+    trap = Trap("gather-wrong-axis", "matches gathering along time", "trap_gather_wrong_axis", "f")
+    fits = call(ORACLE, index=0, name="fits", function=fn())
+    past = call(ORACLE, index=1, name="past-the-end", function=fn())
+    fits.args.append(torch.zeros(6))
+    past.args.append(torch.zeros(7))
+    results = [CaseResult("fits", "f", "wrong"), CaseResult("past-the-end", "f", "wrong")]
+    garbage = _ok(torch.full((6,), 3.0))
+    outcome = ChildOutcome(calls={0: _ok(TRAP.clone()), 1: garbage})
+    match = match_traps(_prep(ref, [fits, past], trap), outcome, results)
+    assert match is not None and match.id == "gather-wrong-axis"
+    alone = ChildOutcome(calls={1: garbage})
+    assert match_traps(_prep(ref, [past], trap), alone, results[1:]) is None
+    raised = ChildOutcome(calls={0: _ok(TRAP.clone()), 1: CallOutcome(
+        status="raised", exc={"type": "IndexError", "message": "index 12 is out of bounds for dimension 1 with size 7"})})
+    assert match_traps(_prep(ref, [fits, past], trap), raised, results).id == "gather-wrong-axis"  # indexing's error
+    wrong_shape = ChildOutcome(calls={0: _ok(TRAP.clone()), 1: _ok(torch.zeros(6, 1))})
+    assert match_traps(_prep(ref, [fits, past], trap), wrong_shape, results) is None
