@@ -120,9 +120,30 @@ class TrapMatch:
     id: str
     message: str
     why: str = ""
+    explains: tuple[str, ...] = ()  # the failing cases the trap explains
+    others: tuple[tuple[str, str], ...] = ()  # (case, reason): failing cases that fail for a separate reason
 
-    def to_dict(self, wire: bool = False) -> dict[str, str]:
-        out = {"id": self.id, "message": self.message}
+    @property
+    def note(self) -> str:
+        """When some failing cases fail for another reason: which, and why (empty otherwise)."""
+        if not self.others:
+            return ""
+        failing = len(set(self.explains) | {case for case, _ in self.others})
+        groups: dict[tuple[bool, str], list[str]] = {}
+        for case, reason in self.others:  # "a, b and c also fail for another reason: dtype ..."
+            groups.setdefault((case in self.explains, reason), []).append(case)
+        parts = []
+        for (also, reason), cases in sorted(groups.items()):
+            names = cases[0] if len(cases) == 1 else ", ".join(cases[:-1]) + " and " + cases[-1]
+            verb = "fails" if len(cases) == 1 else "fail"
+            parts.append(f"{names} {'also ' if also else ''}{verb} for another reason: {reason}")
+        return f"matches {self.id} on {len(self.explains)} of {failing} failing cases; " + "; ".join(parts)
+
+    def to_dict(self, wire: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "message": self.message, "explains": list(self.explains)}
+        if self.others:
+            out["others"] = [{"case": case, "reason": reason} for case, reason in self.others]
+            out["note"] = self.note
         if wire:
             out["why"] = self.why
         return out
@@ -131,7 +152,12 @@ class TrapMatch:
     def from_dict(cls, data: Any) -> TrapMatch | None:
         if not isinstance(data, dict) or not data.get("id"):
             return None
-        return cls(str(data["id"]), str(data.get("message") or ""), str(data.get("why") or ""))
+        explains = data.get("explains")
+        others = data.get("others")
+        return cls(str(data["id"]), str(data.get("message") or ""), str(data.get("why") or ""),
+                   explains=tuple(str(c) for c in explains) if isinstance(explains, list) else (),
+                   others=tuple((str(o.get("case", "")), str(o.get("reason", ""))) for o in others
+                                if isinstance(o, dict)) if isinstance(others, list) else ())
 
 
 @dataclass

@@ -74,6 +74,11 @@ def trap_stats_over_batch_only(x):
     return x.mean(0), x.var(0, unbiased=False)
 
 
+def trap_stats_over_time_only(x):
+    """Reduces dim 1 only and keeps the batch: shape (B, d)."""
+    return x.mean(1), x.var(1, unbiased=False)
+
+
 # --------------------------------------------- trap matching: the variants of one mistake
 
 
@@ -123,5 +128,10 @@ def match_stats_over_features(call, got, trap_out) -> bool:
 
 
 def match_stats_over_batch_only(call, got, trap_out) -> bool:
-    """One of batch or time reduced, the other kept: (T, d) or (B, d)."""
-    return _stats_mean_over(call, got, 0) or _stats_mean_over(call, got, 1)
+    """The batch reduced, time kept: (T, d)."""
+    return _stats_mean_over(call, got, 0)
+
+
+def match_stats_over_time_only(call, got, trap_out) -> bool:
+    """Time reduced, the batch kept: (B, d)."""
+    return _stats_mean_over(call, got, 1)

@@ -4,10 +4,13 @@ A trap is a function in the drill's reference file that makes one classic
 mistake. It is named for a failed submission only when, on every case of the
 function it replaces, the submission behaves like the trap:
 
-1. on every case the trap fails, the submission fails too, with the trap's
-   result: the same shape, dtype and values (within four times the case's
-   tolerance), or, where the trap raises, the same exception type with the
-   same message once numbers and quoted names are stripped;
+1. on every case the trap fails, the submission fails too, the trap's way
+   (grader.judge.signature: the trap's shape, a dtype the contract accepts,
+   and the trap's values or the trap's wrong positions with its values
+   there), or, where the trap raises, the same exception type with the
+   same message once numbers and quoted names are stripped (an index past
+   an axis matches as IndexError or RuntimeError; reading past it without
+   raising counts only beside a case that shows the trap's values);
 2. on every case where the trap agrees with the oracle, the submission passes;
 3. every other failing case is one the trap accounts for: cases of other
    functions must pass, and heavy cases (never run for traps, they are too
@@ -22,10 +25,15 @@ function it replaces, the submission behaves like the trap:
 A trap also needs evidence: at least one failing case it accounts for. There the submission
    must run out of memory too, and it must do so somewhere; on small cases rules 1 and 2 apply as usual.
 
+A case may also fail for a separate, visible reason (grader.judge.signature.dtype_slip:
+a dtype the contract refuses, the values otherwise the trap's or the oracle's): the
+trap is still named, and TrapMatch.others says which case and why.
+
 A trap with `match: py:name` adds its own test to rule 1's value comparison
 (for mistakes no single output pins down, such as the size of rounding
 noise), and lets the submission pass a case the trap fails: where the mistake
-shows depends on the rounding of the submission's own arithmetic. When no trap satisfies every rule, none is named:
+shows depends on the rounding of the submission's own arithmetic; the submission
+must still have the trap's shapes. When no trap satisfies every rule, none is named:
 the case messages teach instead. Several traps that all satisfy every rule
 are the same mistake seen two ways; the first in the spec wins.
 
@@ -41,8 +49,9 @@ from typing import Any
 import torch
 
 from grader.cases.prepare import Call, ExpectedRaise, Prepared, fresh
-from grader.judge.compare import compare_call, outputs_close
+from grader.judge.compare import compare_call
 from grader.judge.invariants import first_problem
+from grader.judge.signature import dtype_slip, has_signature, same_shapes
 from grader.report import CaseKind, CaseResult, TrapMatch
 from grader.spec import Trap
 from grader.transport import SeqValue
@@ -82,11 +91,15 @@ def match_traps(prep: Prepared, outcome: Any, results: list[CaseResult]) -> Trap
     if any(r.verdict not in _FAILED and r.verdict != "pass" for r in results):
         return None  # banned, missing, timeout, output, internal: no trap is about those
     for trap in spec.traps:
-        if explains(prep, trap, outcome, results):
+        tally = _Tally()
+        if explains(prep, trap, outcome, results, tally):
+            other_only = {name for name, _ in tally.others} - tally.shown
             for res in results:
-                if res.verdict != "pass" and not is_device_mix(res):
+                if res.verdict != "pass" and not is_device_mix(res) and res.name not in other_only:
                     res.trap = trap.id
-            return TrapMatch(trap.id, trap.message, trap.why)
+            explained = [r.name for r in results if r.trap == trap.id]
+            return TrapMatch(trap.id, trap.message, trap.why, explains=tuple(dict.fromkeys(explained)),
+                             others=tuple(tally.others))
     return None
 
 
@@ -104,12 +117,16 @@ class _Tally:
     heavy_failures: list[tuple[Call, CaseResult]] = field(default_factory=list)
     extra_failures: list[CaseResult] = field(default_factory=list)  # the device case, wrong
     memory_seen: bool = False
-    evidence: bool = False  # a failure the trap accounts for (without one, the trap explains nothing)
+    evidence: int = 0  # failing cases the trap accounts for (without one, the trap explains nothing)
+    others: list[tuple[str, str]] = field(default_factory=list)  # (case, reason): failing for a separate reason
+    shown: set[str] = field(default_factory=set)  # the cases with a separate reason where the trap's mistake shows too
+    values_shown: int = 0  # cases where the solution returned the trap's values (not only its exception)
+    past_index: int = 0  # cases where the trap raised an index error and the solution read past the index
 
 
-def explains(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResult]) -> bool:
+def explains(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResult], tally: _Tally | None = None) -> bool:
     """Does `trap` explain this whole failure (module docstring, rules 1-3)?"""
-    tally = _Tally()
+    tally = _Tally() if tally is None else tally
     if not _extra_results_fit(trap, results[len(prep.calls):], tally):
         return False
     if not all(_case_fits(prep, trap, outcome, call, res, tally) for call, res in zip(prep.calls, results)):
@@ -125,7 +142,8 @@ def _extra_results_fit(trap: Trap, extra: list[CaseResult], tally: _Tally) -> bo
         if res.function != trap.replaces:
             return False
         if trap.memory and res.kind == CaseKind.SCALE and res.verdict == "memory":
-            tally.memory_seen = tally.evidence = True
+            tally.memory_seen = True
+            tally.evidence += 1
             continue
         if res.kind == CaseKind.DEVICE and res.verdict == "wrong":
             tally.extra_failures.append(res)  # the same wrong shape or dtype shows on fake tensors too
@@ -142,7 +160,8 @@ def _case_fits(prep: Prepared, trap: Trap, outcome: Any, call: Call, res: CaseRe
         if trap.memory:
             if res.verdict != "memory":
                 return False
-            tally.memory_seen = tally.evidence = True
+            tally.memory_seen = True
+            tally.evidence += 1
         elif res.verdict != "pass":
             tally.heavy_failures.append((call, res))
         return True
@@ -151,19 +170,54 @@ def _case_fits(prep: Prepared, trap: Trap, outcome: Any, call: Call, res: CaseRe
     expected = trap_result(prep, trap, call)
     if expected is None:
         return False
+    got = outcome.calls.get(call.index)
     if expected.passes:
-        return res.verdict == "pass"
+        return res.verdict == "pass" or _other_reason(prep, call, got, expected, res, tally)
     if res.verdict == "pass":
         # a noisy mistake (rounding) need not show on every case the trap's does; otherwise
         # the trap's mistake shows here and the solution does not make it
         return bool(trap.match)
-    got = outcome.calls.get(call.index)
-    if got is None or not _behaves_like(prep, trap, call, got, expected):
+    if got is None:
         return False
-    tally.evidence = True
+    if not _behaves_like(prep, trap, call, got, expected):
+        if expected.raised and _reads_past_the_index(call, got, expected):
+            tally.past_index += 1  # counts as evidence only beside a case where the trap's values show
+            return True
+        return _other_reason(prep, call, got, expected, res, tally)
+    tally.evidence += 1
     if expected.raised:
         tally.raised_here.add(f"{expected.exc_type}: {normalise_message(expected.message)}")
+    else:
+        tally.values_shown += 1
     return True
+
+
+def _other_reason(prep: Prepared, call: Call, got: Any, expected: TrapResult, res: CaseResult, tally: _Tally) -> bool:
+    """A case that fails for a separate, visible reason (grader.judge.signature.dtype_slip):
+    the trap is still named when it explains the rest, and the report says which case and why."""
+    if got is None or got.status != "ok" or expected.raised or res.verdict != "wrong":
+        return False
+    reason = dtype_slip(call, got.value, expected.value, expected.passes, prep.spec.tolerance)
+    if reason is None:
+        return False
+    tally.others.append((call.case.name, reason))
+    if not expected.passes:
+        tally.shown.add(call.case.name)
+        tally.evidence += 1  # cast to the contract's dtype, the result is the trap's: the mistake shows here too
+        tally.values_shown += 1
+    return True
+
+
+def _is_index_error(normalised: str) -> bool:
+    return "out of bounds" in normalised or "out of range" in normalised
+
+
+def _reads_past_the_index(call: Call, got: Any, expected: TrapResult) -> bool:
+    """Where the trap's index runs past its axis it raises; the same mistake written with flat
+    offsets or a wrapped index reads past it instead and returns values of the right shape."""
+    if not _is_index_error(normalise_message(expected.message)) or got.status != "ok":
+        return False
+    return not isinstance(call.expected, ExpectedRaise) and same_shapes(call, got.value, call.expected)
 
 
 def _tally_fits(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResult], tally: _Tally) -> bool:
@@ -172,6 +226,8 @@ def _tally_fits(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResu
         return False  # a memory trap is about the memory: without a memory failure it explains nothing
     if not tally.evidence:
         return False
+    if tally.past_index and not tally.values_shown:
+        return False  # garbage where the trap raised is the trap's only beside the trap's own values
     for res in tally.extra_failures:
         if not any(r.verdict == "wrong" for c, r in zip(prep.calls, results) if c.function.name == trap.replaces):
             return False  # wrong at the device case's sizes only: not the trap's mistake
@@ -189,15 +245,20 @@ def _tally_fits(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResu
 def _behaves_like(prep: Prepared, trap: Trap, call: Call, got: Any, expected: TrapResult) -> bool:
     """Rule 1 on one case the trap fails: the solution's result is the trap's result."""
     if expected.raised:
-        if got.status != "raised" or not got.exc or str(got.exc.get("type")) != expected.exc_type:
+        if got.status != "raised" or not got.exc:
             return False
+        said = normalise_message(str(got.exc.get("message", "")))
+        if str(got.exc.get("type")) != expected.exc_type:
+            # the same index past the end, read by indexing (IndexError) or by gather (RuntimeError)
+            return _is_index_error(said) and said == normalise_message(expected.message)
         if any(t in expected.exc_mro for t in call.function.raises):
             return True  # the contract's own exception: its message is free text
-        return normalise_message(str(got.exc.get("message", ""))) == normalise_message(expected.message)
+        return said == normalise_message(expected.message)
     if got.status != "ok":
         return False
-    if same_dtypes(got.value, expected.value) and outputs_close(got.value, expected.value, call,
-                                                                prep.spec.tolerance):
+    if trap.match and not same_shapes(call, got.value, expected.value):
+        return False  # a matcher reads values; the trap's shapes are part of its mistake
+    if has_signature(call, got.value, expected.value, prep.spec.tolerance):
         return True
     if trap.match:
         check = getattr(prep.reference, trap.match[3:], None)
@@ -206,19 +267,6 @@ def _behaves_like(prep: Prepared, trap: Trap, call: Call, got: Any, expected: Tr
         except Exception:  # noqa: BLE001 - an odd output simply does not match
             return False
     return False
-
-
-def same_dtypes(a: Any, b: Any) -> bool:
-    """Tensors in the same places with the same dtypes (Python values are compared elsewhere)."""
-    a = getattr(a, "items", a)
-    b = getattr(b, "items", b)
-    if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
-        if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):
-            return a.dtype == b.dtype
-        return True  # a tensor against a number: outputs_close decides (0-d only)
-    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
-        return len(a) == len(b) and all(same_dtypes(x, y) for x, y in zip(a, b))
-    return True
 
 
 def trap_result(prep: Prepared, trap: Trap, call: Call) -> TrapResult | None:

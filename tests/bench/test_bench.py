@@ -21,6 +21,7 @@ SMALLEST = {
     "optimize_sim.py": ["--epochs", "1"],
     "smallest.py": ["--runs", "1", "--gap", "0.05", "--samples", "gqa:bad_repeat.py"],
     "startup.py": ["--runs", "1"],
+    "trap_names.py": ["--limit", "1"],
     "validate_time.py": ["--runs", "1"],
 }
 

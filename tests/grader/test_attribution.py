@@ -38,11 +38,18 @@ def test_rule_1_values_must_match_on_every_failing_case(toy_grader):
     assert report.verdict == "wrong" and report.trap is None
 
 
-def test_rule_1_dtype_counts(toy_grader):
-    # the trap's values, but float32 on fp16 cases: not the trap's result there
+def test_rule_1_a_separate_dtype_slip_is_named_and_said(toy_grader):
+    # the trap's values, but float32 on fp16 cases (the contract wants fp16): the trap explains
+    # every case, and the fp16 ones also fail for a separate, visible reason the report names
     body = "def double(x):\n    return (3 * x).float()\n"
     report = grade(toy_grader, body)
-    assert report.verdict == "wrong" and report.trap is None
+    assert report.verdict == "wrong" and report.trap is not None and report.trap.id == "triple"
+    assert report.trap.note == ("matches triple on 4 of 4 failing cases; fp16-a and fp16-b also fail for "
+                                "another reason: dtype float32, expected float16")
+    assert report.to_dict()["trap"]["others"] == [{"case": "fp16-a", "reason": "dtype float32, expected float16"},
+                                                  {"case": "fp16-b", "reason": "dtype float32, expected float16"}]
+    # the dtype slip alone, where the trap is right: the fp32-out trap, not triple with a note
+    assert grade(toy_grader, "def double(x):\n    return (2 * x).float()\n").trap.id == "fp32-out"
 
 
 def test_rule_2_a_failure_where_the_trap_is_right_is_another_mistake(toy_grader):

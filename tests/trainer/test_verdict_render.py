@@ -151,3 +151,14 @@ def test_the_case_count_is_the_specs_cases_whether_or_not_the_device_check_ran()
     mixed = Report("masked-mean", "error",
                    spec_cases + [CaseResult("device", "f", "error", "mixes devices", kind=CaseKind.DEVICE)], 0.5)
     assert "9/9 cases passed · device: error" in plain(render(mixed, "compact", width=100))
+
+
+def test_a_trap_with_a_separate_reason_says_so_under_the_trap_line():
+    cases = [CaseResult("a", "f", "wrong", "values differ", trap="no-clip"),
+             CaseResult("integer-wh", "f", "wrong", "dtype: expected float32, got int64")]
+    trap = TrapMatch("no-clip", "matches no clip", "why", explains=("a",),
+                     others=(("integer-wh", "dtype int64, expected float32"),))
+    for full in (True, False):
+        text = plain(render(_report(cases=cases, trap=trap), width=120, density="full" if full else "compact"))
+        note = "matches no-clip on 1 of 2 failing cases; integer-wh fails for another reason: dtype int64, expected float32"
+        assert note in text and text.index("trap: no-clip") < text.index(note)

@@ -85,6 +85,8 @@ def render(report: Report, density: Density = "full", *, width: int = 80, path: 
                 for c in report.cases if c.verdict == Verdict.PASS]
     if report.trap:
         out.append(("class:trap", _wrap(f"trap: {report.trap.id} — {report.trap.message}", width, "  ", "    ")))
+        if report.trap.note:
+            out.append(("class:trap", _wrap(report.trap.note, width, "    ")))
         why = " ".join(report.trap.why.split())
         if why:
             out.append(("class:why", _wrap(why, width, "    ")))
@@ -112,6 +114,8 @@ def _compact_lines(report: Report, shown: CaseResult | None, width: int) -> Frag
                               width, "  ", "    ")))
     if report.trap:
         out.append(("class:trap", _wrap(f"trap: {report.trap.id} — {report.trap.message}", width, "  ", "    ")))
+        if report.trap.note:
+            out.append(("class:trap", _wrap(report.trap.note, width, "    ")))
     return out
 
 

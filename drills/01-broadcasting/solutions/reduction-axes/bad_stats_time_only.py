@@ -1,4 +1,4 @@
-# trap: stats-over-batch-only
+# trap: stats-over-time-only
 import torch
 
 
