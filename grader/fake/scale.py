@@ -64,7 +64,16 @@ def scale_sketches(spec: Any, fn: Any, reference: Any, sizes: dict[str, int] | N
     ctx = generators.Context(torch.Generator().manual_seed(1), random.Random(1), sizes, dtype, mask,
                              base.params, base, {}, {}, reference)
     out: list[Any] = []
+    made: dict[str, Any] | None = None
+    if fn.inputs and any(not a.is_tensor and a.value is None for a in fn.args):
+        try:  # the builder sets the Python values of its sizes (a grid's hi from X): build them for real
+            made = cases._ref_func(reference, fn.inputs, spec)(ctx)
+        except Exception as exc:  # noqa: BLE001 - an author's generator that cannot scale
+            return None, f"the inputs could not be built at the scale sizes ({type(exc).__name__}: {exc})"
     for arg in fn.args:
+        if made is not None and not arg.is_tensor and arg.name in made:
+            out.append(sketch(made[arg.name]))
+            continue
         if arg.is_tensor:
             try:
                 shape = tuple(cases.eval_expr(s if not s.isdigit() else int(s), sizes) for s in arg.shape)
@@ -80,8 +89,7 @@ def scale_sketches(spec: Any, fn: Any, reference: Any, sizes: dict[str, int] | N
             continue
         try:  # a Python value built by a generator: build it for real at the scale sizes
             if fn.inputs:
-                made = cases._ref_func(reference, fn.inputs, spec)(ctx)
-                value = made[arg.name]
+                value = cases._ref_func(reference, fn.inputs, spec)(ctx)[arg.name]
             else:
                 value = cases._make_arg(spec, arg, ctx)
         except Exception as exc:  # noqa: BLE001 - an author's generator that cannot scale
