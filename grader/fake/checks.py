@@ -285,20 +285,21 @@ def _plan_growth(spec: Any, prep: Any, fn: Any, fp: FunctionPlan, out: Plan, arg
     one the reference cannot run at is left out too (its growth is not compared)."""
     traps = {t.id: getattr(prep.reference, t.function, None) for t in getattr(spec, "traps", ())
              if getattr(t, "memory", False) and t.replaces == fn.name}
-    trap_base = {tid: _reference_run(f, args, device, filename, fp) for tid, f in traps.items() if f is not None}
+    trap_base = {tid: _reference_run(f, args, device, filename, fp) for tid, f in traps.items() if callable(f)}
     trap_grown: dict[str, dict[str, int]] = {tid: {} for tid in trap_base}
+    func = getattr(prep.reference, fn.name)
     for dim, sizes in out.grown.items():
         grown_args, _why = scale_args(fn, sizes)
         if grown_args is None or grown_args == args:
             continue
-        res = _reference_run(getattr(prep.reference, fn.name), grown_args, device, filename, fp)
+        res = _reference_run(func, grown_args, device, filename, fp)
         if res["status"] != "ok" or res["unknown_bytes"]:
             continue
         fp.grown_args[dim] = grown_args
         fp.reference_grown[dim] = int(res["peak"])
         for tid, base in trap_base.items():
             if base["status"] == "ok" and not base["unknown_bytes"]:
-                t = _reference_run(traps[tid], grown_args, device, filename, fp)
+                t = _reference_run(traps[tid] or func, grown_args, device, filename, fp)
                 if t["status"] == "ok" and not t["unknown_bytes"]:
                     trap_grown[tid][dim] = int(t["peak"])
     from grader.fake.growth import exponents

@@ -124,7 +124,8 @@ def _problems(tmp_path: Path, extra: str) -> list[str]:
 
 
 def test_scale_and_opt_out_keys_parse(tmp_path):
-    assert _problems(tmp_path, "scale: {dims: {N: 4096, d: 1024}, max_bytes: 2147483648}\nno_device_case: scipy on the CPU\n") == []
+    extra = "scale: {dims: {N: 4096, d: 1024}, max_bytes: 2147483648}\nno_device_case: scipy on the CPU\n"
+    assert _problems(tmp_path, extra) == []
 
 
 @pytest.mark.parametrize("extra, needle", [
