@@ -65,8 +65,8 @@ def scale_sketches(spec: Any, fn: Any, reference: Any, sizes: dict[str, int] | N
                              base.params, base, {}, {}, reference)
     out: list[Any] = []
     made: dict[str, Any] | None = None
-    if fn.inputs and any(not a.is_tensor and a.value is None for a in fn.args):
-        try:  # the builder sets the Python values of its sizes (a grid's hi from X): build them for real
+    if _sizes_from_values(fn, sizes):
+        try:  # the builder sets the Python values that size the result (a grid's hi from X): build them for real
             made = cases._ref_func(reference, fn.inputs, spec)(ctx)
         except Exception as exc:  # noqa: BLE001 - an author's generator that cannot scale
             return None, f"the inputs could not be built at the scale sizes ({type(exc).__name__}: {exc})"
@@ -96,6 +96,19 @@ def scale_sketches(spec: Any, fn: Any, reference: Any, sizes: dict[str, int] | N
             return None, f"argument {arg.name} could not be built at the scale sizes ({type(exc).__name__}: {exc})"
         out.append(sketch(value))
     return out, ""
+
+
+def _sizes_from_values(fn: Any, sizes: dict[str, int]) -> bool:
+    """The result has a dimension no tensor argument has, and Python arguments come from the
+    inputs builder: those values size the result (bev-scatter's lo, hi and res make its X)."""
+    import re
+
+    if not fn.inputs or all(a.is_tensor or a.value is not None for a in fn.args):
+        return False
+    names = lambda shapes: {n for shape in shapes for s in shape for n in re.findall(r"[A-Za-z_]\w*", str(s))}  # noqa: E731
+    given = names(a.shape for a in fn.args if a.is_tensor)
+    made = names(r.shape for r in fn.returns if r.is_tensor)
+    return any(sizes.get(n, 0) >= 1 for n in made - given)
 
 
 # --------------------------------------------------------------- words
