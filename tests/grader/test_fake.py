@@ -330,3 +330,22 @@ def test_a_result_left_on_the_cpu_names_the_line_that_made_it(grader):
     device = next(c for c in report.cases if c.name == "device")
     assert device.verdict == "error" and device.line == 6
     assert "returns its result on the CPU" in device.message and "(at line 6: out = torch.empty(B, T" in device.message
+
+
+def test_doubled_sizes_double_one_named_dimension_and_derived_ones_follow(catalogue):
+    grown = scale.grown_sizes(catalogue.get("mha-padding"))
+    assert list(grown) == ["B", "T", "S", "H", "dh"]  # d = H * dh is derived: never doubled by itself
+    assert grown["H"] == {"B": 8, "T": 1024, "S": 2048, "H": 64, "dh": 128, "d": 8192}
+    assert grown["T"]["T"] == 2048 and grown["T"]["d"] == 4096
+    bev = scale.grown_sizes(catalogue.get("bev-scatter"))
+    assert list(bev) == ["N", "C", "X"] and bev["X"]["Y"] == 512  # a square grid: Y is X
+    assert "n_keep" not in scale.grown_sizes(catalogue.get("class-aware-nms"))  # a size of 0 stays 0
+
+
+def test_production_sizes_everywhere(catalogue):
+    """Every drill whose functions take tensors has scale sizes, and none is a toy (issue 22: bev's 7 x 7)."""
+    for spec in catalogue.specs.values():
+        if any(a.is_tensor for f in spec.functions for a in f.args):
+            assert spec.scale is not None, spec.id
+            assert max(spec.scale.dims.values()) >= 128, (spec.id, spec.scale.dims)
+    assert min(catalogue.get("bev-scatter").scale.dims[d] for d in ("X", "Y")) >= 200
