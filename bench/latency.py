@@ -1,6 +1,6 @@
 """Grading latency: worker start, cold `drill check`, warm marginal time per submission.
 
-    python bench/latency.py [--drill mha-padding] [--runs 20] [--seed 11]
+    python bench/latency.py [--drill mha-padding] [--runs 20] [--seed 11] [--file SOLUTION.py]
 
 Prints:
 - worker start time (WorkerClient() until the worker's hello: torch import,
@@ -12,7 +12,11 @@ Prints:
   during the gap), and in-process with a standby child and with a fresh fork;
 - the floor: one bare fork of this torch-loaded process plus a pipe round trip,
   measured in the same run.
-The goal is a warm submission of 50 ms or less.
+The goal is a warm submission of 50 ms or less. `--file` grades another passing
+solution instead of the reference: one whose peak at scale is more than 1.25x the
+reference's is also run at the doubled sizes of the scale check (grader/fake/growth.py),
+so `--drill pairwise-sqdist --file drills/01-broadcasting/solutions/pairwise-sqdist/ok_stacked.py`
+against the reference shows what those runs cost.
 """
 from __future__ import annotations
 
@@ -116,11 +120,16 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--no-cold", action="store_true", help="skip the cold `drill check` subprocess")
+    parser.add_argument("--file", help="grade this (passing) solution instead of the reference")
     parser.add_argument("--gap", type=float, default=0.5,
                         help="idle seconds before each warm submission (a person reading and editing)")
     args = parser.parse_args()
     source, path = reference_source(args.drill)
-    print(f"drill {args.drill}, reference solution, seed {args.seed}, {os.cpu_count()} CPUs, "
+    if args.file:
+        path = str(Path(args.file).resolve())
+        source = Path(path).read_text(encoding="utf-8")
+    which = Path(args.file).name if args.file else "reference solution"
+    print(f"drill {args.drill}, {which}, seed {args.seed}, {os.cpu_count()} CPUs, "
           f"load average {os.getloadavg()[0]:.1f}")
     start, first, warm = worker_figures(args.drill, source, args.seed, args.runs, args.gap)
     print(f"worker start (to ready)          {ms(start)}")

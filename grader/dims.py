@@ -138,6 +138,7 @@ def assign_sizes(rules: dict[str, DimRule], case: CaseSpec, rng: random.Random, 
 def _distinct_enough(sizes: dict[str, int], rules: dict[str, DimRule], fixed: dict[str, int], tied: dict[str, str]) -> bool:
     """No two named dimensions share a size, except where the case fixed or tied them."""
     exempt = set(fixed) | set(tied) | set(tied.values())
+    exempt |= {n for n, r in rules.items() if r.derived and r.expr in rules}  # `Y: X`, an alias (a square grid)
     seen: dict[int, str] = {}
     for name in rules:
         if name in exempt:

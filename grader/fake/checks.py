@@ -32,6 +32,8 @@ from grader.fake.meter import TooManyOps, fast_refusals, ints, is_device_mix, ma
 
 MAX_OPS = 3_000  # tensor operations per fake run: more means a Python loop over a production-size dim
 MAX_SECONDS = 1.5  # and a run stops there too (each fake op costs ~0.1 ms), well inside the case deadline
+GROWTH_SECONDS = 1.5  # the runs at doubled sizes of one function share this much, on top of its run at scale
+GROWTH_BAND = 1.25  # a solution peaking within this factor of the reference at scale is not run at doubled sizes
 
 
 @functools.lru_cache(maxsize=1)
@@ -192,6 +194,9 @@ class FunctionPlan:
     expected_scale: list[dict[str, Any]] | None = None
     reference_peak: int | None = None
     reference_upper_bound: bool = False  # the reference's peak counts data-dependent sizes at their upper bound
+    grown_args: dict[str, list[Any]] = field(default_factory=dict)  # dim -> sketches at the scale sizes, dim doubled
+    reference_grown: dict[str, int] = field(default_factory=dict)  # dim -> the reference's peak there
+    trap_growth: dict[str, dict[str, float]] = field(default_factory=dict)  # memory trap id -> its growth exponents
 
 
 @dataclass
@@ -200,7 +205,8 @@ class Plan:
 
     problem: str | None  # fake tensors unusable here: no device/scale check at all
     sizes: dict[str, int] = field(default_factory=dict)  # the scale sizes
-    budget: float | None = None
+    max_bytes: int | None = None  # a peak above this is `memory` whatever its growth (spec `scale: {max_bytes}`)
+    grown: dict[str, dict[str, int]] = field(default_factory=dict)  # dim -> the scale sizes with it doubled
     functions: list[FunctionPlan] = field(default_factory=list)
 
     @property
@@ -208,14 +214,16 @@ class Plan:
         return self.problem is None and any(f.device or f.scale for f in self.functions)
 
 
-def plan(spec: Any, prep: Any, scale_args: Callable[[Any], tuple[list[Any] | None, str]]) -> Plan:
+def plan(spec: Any, prep: Any, scale_args: Callable[[Any, dict[str, int]], tuple[list[Any] | None, str]],
+         grown: dict[str, dict[str, int]] | None = None) -> Plan:
     """Run the reference under fake tensors; decide per function what applies.
-    `scale_args(fn)` gives (sketches at the scale sizes, why not)."""
+    `scale_args(fn, sizes)` gives (sketches at those sizes, why not); `grown` maps each
+    dimension to the scale sizes with it doubled (grader.fake.scale.grown_sizes)."""
     why = problem()
     if why is not None:
         return Plan(why)
     scale = getattr(spec, "scale", None)
-    out = Plan(None, dict(scale.dims) if scale else {}, scale.budget if scale else None)
+    out = Plan(None, dict(scale.dims) if scale else {}, scale.max_bytes if scale else None, dict(grown or {}))
     filename = str(spec.reference_path)
     for fn in spec.functions:
         fp = FunctionPlan(fn.name)
@@ -251,7 +259,7 @@ def plan(spec: Any, prep: Any, scale_args: Callable[[Any], tuple[list[Any] | Non
         if not scale:
             fp.why_no_scale = "the spec declares no scale: sizes"
             continue
-        args, why_not = scale_args(fn)
+        args, why_not = scale_args(fn, out.sizes)
         if args is None:
             fp.why_no_scale = why_not
             continue
@@ -266,7 +274,39 @@ def plan(spec: Any, prep: Any, scale_args: Callable[[Any], tuple[list[Any] | Non
         fp.scale, fp.scale_args, fp.expected_scale = True, args, big["outputs"]
         fp.reference_peak = int(big["peak"])
         fp.reference_upper_bound = bool(big["upper_bound"])
+        _plan_growth(spec, prep, fn, fp, out, args, device, filename, scale_args)
     return out
+
+
+def _plan_growth(spec: Any, prep: Any, fn: Any, fp: FunctionPlan, out: Plan, args: list[Any], device: str,
+                 filename: str, scale_args: Callable[[Any, dict[str, int]], tuple[list[Any] | None, str]]) -> None:
+    """The reference (and each memory trap) at the scale sizes with one dimension doubled at a time.
+    A dimension the function's arguments do not change is left out (its exponent is 0 for everyone);
+    one the reference cannot run at is left out too (its growth is not compared)."""
+    traps = {t.id: getattr(prep.reference, t.function, None) for t in getattr(spec, "traps", ())
+             if getattr(t, "memory", False) and t.replaces == fn.name}
+    trap_base = {tid: _reference_run(f, args, device, filename, fp) for tid, f in traps.items() if callable(f)}
+    trap_grown: dict[str, dict[str, int]] = {tid: {} for tid in trap_base}
+    func = getattr(prep.reference, fn.name)
+    for dim, sizes in out.grown.items():
+        grown_args, _why = scale_args(fn, sizes)
+        if grown_args is None or grown_args == args:
+            continue
+        res = _reference_run(func, grown_args, device, filename, fp)
+        if res["status"] != "ok" or res["unknown_bytes"]:
+            continue
+        fp.grown_args[dim] = grown_args
+        fp.reference_grown[dim] = int(res["peak"])
+        for tid, base in trap_base.items():
+            if base["status"] == "ok" and not base["unknown_bytes"]:
+                t = _reference_run(traps[tid] or func, grown_args, device, filename, fp)
+                if t["status"] == "ok" and not t["unknown_bytes"]:
+                    trap_grown[tid][dim] = int(t["peak"])
+    from grader.fake.growth import exponents
+
+    for tid, base in trap_base.items():
+        if base["status"] == "ok" and not base["unknown_bytes"] and set(trap_grown[tid]) == set(fp.grown_args):
+            fp.trap_growth[tid] = exponents(int(base["peak"]), trap_grown[tid])
 
 
 def _reference_run(func: Callable, args: list[Any], device: str, filename: str, fp: FunctionPlan) -> dict[str, Any]:
@@ -327,6 +367,7 @@ def run_plan(the_plan: Plan, module: Any, filename: str,
             big = run(func, fp.scale_args or [], device, filename, fp.shape_env, describe=describe)
             big["sizes"] = "scale"
             runs.append(big)
+            runs.extend(_grown_runs(fp, func, big, device, filename))
             if big["status"] == "too_many_ops" and fp.device:
                 small = run(func, fp.small_args or [], device, filename, fp.shape_env, describe=describe,
                             max_seconds=MAX_SECONDS / 2)
@@ -338,3 +379,26 @@ def run_plan(the_plan: Plan, module: Any, filename: str,
             runs.append(small)
         results.append({"function": fp.name, "runs": runs})
     return results
+
+
+def _grown_runs(fp: FunctionPlan, func: Callable, big: dict[str, Any], device: str, filename: str) -> list[dict]:
+    """The solution at the scale sizes with each dimension doubled, when its peak at scale is more
+    than GROWTH_BAND times the reference's (closer than that, the growth is not what sets it apart
+    at production sizes, and the warm verdict keeps its single fake run). Only the peak comes back."""
+    if big["status"] != "ok" or big["unknown_bytes"] or not fp.grown_args:
+        return []
+    if big["peak"] <= GROWTH_BAND * (fp.reference_peak or 0):
+        return []
+    import time
+
+    deadline = time.monotonic() + GROWTH_SECONDS
+    out = []
+    for dim, args in fp.grown_args.items():
+        left = deadline - time.monotonic()
+        if left <= 0.05:
+            out.append({"sizes": "grown", "dim": dim, "status": "too_many_ops"})
+            continue
+        res = run(func, args, device, filename, fp.shape_env, max_seconds=min(MAX_SECONDS, left))
+        out.append({"sizes": "grown", "dim": dim, "status": res["status"], "peak": res["peak"],
+                    "unknown_bytes": res["unknown_bytes"]})
+    return out

@@ -1,12 +1,16 @@
 """The device case and memory at scale: arguments at the scale sizes, and the
 verdicts drawn from the child's fake runs (grader.fake.checks runs them).
 
-- `scale_sketches(spec, fn, reference)`: a function's arguments at the
-  spec's `scale:` sizes, as shape + dtype sketches (nothing allocated).
+- `scale_sketches(spec, fn, reference, sizes)`: a function's arguments at the
+  spec's `scale:` sizes (or others), as shape + dtype sketches (nothing allocated);
+  `grown_sizes(spec)`: the scale sizes with each named dimension doubled.
 - `judge(plan, runs, outcome)`: CaseResults `device` (per function: the
   solution ran with every tensor input on cuda:0 and returned its tensors
-  there, with the reference's shapes and dtypes) and `scale` (only when the
-  spec sets a memory budget), the report's `scale` summary, and notes.
+  there, with the reference's shapes and dtypes) and `scale` (every function
+  measured: `memory` when its peak grows faster than the reference's in some
+  dimension (grader.fake.growth), or passes the spec's `max_bytes`), the
+  report's `scale` summary, and notes (the same growth with a larger constant
+  is one, never a failure).
 """
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ import random
 from typing import Any
 
 from grader.dims import name_axis, shape_names, shape_text
+from grader.fake import growth
 from grader.report import CaseKind, CaseResult, bytes_text, exception_where
 
 FIX = "device=x.device, x.new_zeros(...)/x.new_tensor(...), torch.zeros_like(x), or .to(x)"
@@ -22,22 +27,53 @@ FIX = "device=x.device, x.new_zeros(...)/x.new_tensor(...), torch.zeros_like(x),
 # ------------------------------------------------------------ arguments
 
 
-def scale_sketches(spec: Any, fn: Any, reference: Any) -> tuple[list[Any] | None, str]:
-    """(sketches of fn's arguments at the scale sizes, "") or (None, why not)."""
+def grown_sizes(spec: Any) -> dict[str, dict[str, int]]:
+    """Each named (not derived) dimension of size >= 1 -> the scale sizes with it doubled,
+    the derived dimensions following their formulas."""
+    from grader.dims import eval_expr
+
+    base = dict(spec.scale.dims)
+    out = {}
+    for name, rule in spec.dims.items():
+        if rule.derived or base.get(name, 0) < 1:
+            continue
+        sizes = {k: v for k, v in base.items() if k not in spec.dims or not spec.dims[k].derived}
+        sizes[name] = 2 * base[name]
+        try:
+            for rule2 in spec.dims.values():
+                if rule2.derived:
+                    sizes[rule2.name] = eval_expr(rule2.expr or "0", sizes)
+        except (KeyError, ValueError, ZeroDivisionError):
+            continue
+        out[name] = sizes
+    return out
+
+
+def scale_sketches(spec: Any, fn: Any, reference: Any, sizes: dict[str, int] | None = None) -> tuple[list[Any] | None, str]:
+    """(sketches of fn's arguments at the scale sizes (or `sizes`), "") or (None, why not)."""
     import torch
 
     from grader.cases import prepare as cases
     from grader.cases import generators
     from grader.fake.checks import Sketch, sketch
 
-    sizes = dict(spec.scale.dims)
+    sizes = dict(spec.scale.dims if sizes is None else sizes)
     base = cases._example_case(spec)
     dtype = cases.DTYPES["float32"]
     mask = cases.DTYPES["bool"]
     ctx = generators.Context(torch.Generator().manual_seed(1), random.Random(1), sizes, dtype, mask,
                              base.params, base, {}, {}, reference)
     out: list[Any] = []
+    made: dict[str, Any] | None = None
+    if _sizes_from_values(fn, sizes):
+        try:  # the builder sets the Python values that size the result (a grid's hi from X): build them for real
+            made = cases._ref_func(reference, fn.inputs, spec)(ctx)
+        except Exception as exc:  # noqa: BLE001 - an author's generator that cannot scale
+            return None, f"the inputs could not be built at the scale sizes ({type(exc).__name__}: {exc})"
     for arg in fn.args:
+        if made is not None and not arg.is_tensor and arg.name in made:
+            out.append(sketch(made[arg.name]))
+            continue
         if arg.is_tensor:
             try:
                 shape = tuple(cases.eval_expr(s if not s.isdigit() else int(s), sizes) for s in arg.shape)
@@ -53,14 +89,26 @@ def scale_sketches(spec: Any, fn: Any, reference: Any) -> tuple[list[Any] | None
             continue
         try:  # a Python value built by a generator: build it for real at the scale sizes
             if fn.inputs:
-                made = cases._ref_func(reference, fn.inputs, spec)(ctx)
-                value = made[arg.name]
+                value = cases._ref_func(reference, fn.inputs, spec)(ctx)[arg.name]
             else:
                 value = cases._make_arg(spec, arg, ctx)
         except Exception as exc:  # noqa: BLE001 - an author's generator that cannot scale
             return None, f"argument {arg.name} could not be built at the scale sizes ({type(exc).__name__}: {exc})"
         out.append(sketch(value))
     return out, ""
+
+
+def _sizes_from_values(fn: Any, sizes: dict[str, int]) -> bool:
+    """The result has a dimension no tensor argument has, and Python arguments come from the
+    inputs builder: those values size the result (bev-scatter's lo, hi and res make its X)."""
+    import re
+
+    if not fn.inputs or all(a.is_tensor or a.value is not None for a in fn.args):
+        return False
+    names = lambda shapes: {n for shape in shapes for s in shape for n in re.findall(r"[A-Za-z_]\w*", str(s))}  # noqa: E731
+    given = names(a.shape for a in fn.args if a.is_tensor)
+    made = names(r.shape for r in fn.returns if r.is_tensor)
+    return any(sizes.get(n, 0) >= 1 for n in made - given)
 
 
 # --------------------------------------------------------------- words
@@ -97,6 +145,8 @@ def judge(plan: Any, runs: list[dict] | None, outcome: Any) -> tuple[list[CaseRe
     measured: list[dict[str, Any]] = []
     got = {r.get("function"): r.get("runs") or [] for r in runs or [] if isinstance(r, dict)}
     for fp in plan.functions:
+        if not fp.scale and fp.why_no_scale not in _NOT_TENSORS:
+            notes.append(f"memory at scale not measured for {fp.name}(): {fp.why_no_scale}")
         if not (fp.device or fp.scale):
             continue
         if fp.name not in got:
@@ -116,7 +166,7 @@ def judge(plan: Any, runs: list[dict] | None, outcome: Any) -> tuple[list[CaseRe
             if note:
                 notes.append(note)
         if fp.scale and big is not None:
-            res, row, note = _scale_case(fp, plan, big)
+            res, row, note = _scale_case(fp, plan, big, [r for r in fruns if r.get("sizes") == "grown"])
             if res is not None:
                 results.append(res)
             if row is not None:
@@ -124,6 +174,9 @@ def judge(plan: Any, runs: list[dict] | None, outcome: Any) -> tuple[list[CaseRe
             if note:
                 notes.append(note)
     return results, _summary(plan, measured), notes
+
+
+_NOT_TENSORS = ("it takes no tensors", "no case runs it", "")
 
 
 def _solution_missing(name: str, outcome: Any) -> bool:
@@ -231,7 +284,9 @@ def _shape(shape: list, sizes: dict[str, int]) -> str:
     return nums
 
 
-def _scale_case(fp: Any, plan: Any, run: dict) -> tuple[CaseResult | None, dict | None, str]:
+def _scale_case(fp: Any, plan: Any, run: dict, grown: list[dict]) -> tuple[CaseResult | None, dict | None, str]:
+    """The scale case of one function: `memory` when its peak grows faster than the reference's in some
+    dimension, or passes the spec's max_bytes; the same growth with a larger constant is a note."""
     where = sizes_text(plan.sizes)
     if run.get("status") == "too_many_ops":
         from grader.fake.checks import MAX_OPS, MAX_SECONDS
@@ -244,19 +299,56 @@ def _scale_case(fp: Any, plan: Any, run: dict) -> tuple[CaseResult | None, dict 
         return None, None, (f"memory at scale not measured for {fp.name}(): it makes tensors whose sizes depend "
                             "on the values with no upper bound, which fake tensors cannot count")
     peak, ref = int(run.get("peak") or 0), int(fp.reference_peak or 0)
-    row = {"function": fp.name, "peak_bytes": peak, "reference_peak_bytes": ref,
-           "ratio": round(peak / ref, 2) if ref else None,
-           "upper_bound": bool(run.get("upper_bound") or getattr(fp, "reference_upper_bound", False))}
-    if plan.budget is None or not ref:
-        return None, row, ""
+    reference = growth.exponents(ref, dict(fp.reference_grown))
+    measured = {str(r.get("dim")): int(r.get("peak") or 0) for r in grown
+                if r.get("status") == "ok" and not r.get("unknown_bytes") and r.get("dim") in reference}
+    mine = growth.exponents(peak, measured)
+    row: dict[str, Any] = {
+        "peak_bytes": peak, "reference_peak_bytes": ref, "ratio": round(peak / ref, 2) if ref else None,
+        "upper_bound": bool(run.get("upper_bound") or getattr(fp, "reference_upper_bound", False)),
+        "growth": {d: {"solution": mine.get(d), "reference": e} for d, e in reference.items()},
+        "reference_grows_as": growth.monomial(reference)}
     res = CaseResult("scale", fp.name, "pass", dims=dict(plan.sizes), kind=CaseKind.SCALE)
-    if peak > plan.budget * ref:
+    note = ""
+    if mine and len(mine) == len(reference):
+        row["grows_as"] = growth.monomial(mine)
+    elif reference:
+        row["growth_note"] = _unmeasured(fp, grown, peak, ref)
+    fast = growth.faster(mine, reference)
+    row["faster_in"] = fast
+    res.growth = mine
+    figures = f"at {where} that is {bytes_text(peak)} against {bytes_text(ref)}"
+    if fast:
         res.verdict = "memory"
         culprit = culprit_text(run.get("culprit"), plan.sizes)
-        res.message = (f"peak {bytes_text(peak)} at {where}; the reference peaks at {bytes_text(ref)}"
-                       + (f": {culprit}" if culprit else "")
-                       + f" (allowed: {plan.budget:g}x the reference; measured on fake tensors, nothing allocated)")
-    return res, row, ""
+        dims = " and ".join(fast) if len(fast) < 3 else ", ".join(fast[:-1]) + " and " + fast[-1]
+        res.message = (f"its peak memory grows faster in {dims}: it grows as {growth.monomial(mine)}; "
+                       f"the reference's as {growth.monomial(reference)}; {figures}"
+                       + (f" (the largest tensor: {culprit})" if culprit else "")
+                       + "; measured on fake tensors, nothing allocated")
+    elif plan.max_bytes is not None and peak > plan.max_bytes:
+        res.verdict = "memory"
+        culprit = culprit_text(run.get("culprit"), plan.sizes)
+        res.message = (f"peak {bytes_text(peak)} at {where}, more than this drill allows ({bytes_text(plan.max_bytes)}); "
+                       f"the reference peaks at {bytes_text(ref)}" + (f": {culprit}" if culprit else "")
+                       + " (measured on fake tensors, nothing allocated)")
+    elif ref and peak >= NOTE_RATIO * ref and mine and growth.same_order(mine, reference):
+        note = (f"{fp.name}(): memory grows as the reference's ({growth.monomial(reference)}) with a larger constant: "
+                f"{figures} ({peak / ref:.1f}x); not a failure")
+    return res, {"function": fp.name, **row}, note
+
+
+NOTE_RATIO = 2.0  # the same growth at this many times the reference's peak or more is worth a note
+
+
+def _unmeasured(fp: Any, grown: list[dict], peak: int, ref: int) -> str:
+    from grader.fake.checks import GROWTH_BAND
+
+    if not grown:
+        return (f"not measured at doubled sizes: the peak is within {GROWTH_BAND:g}x of the reference's"
+                if peak <= GROWTH_BAND * ref else "not measured at doubled sizes")
+    late = [str(r.get("dim")) for r in grown if r.get("status") != "ok" or r.get("unknown_bytes")]
+    return f"not measured with {', '.join(late)} doubled (too many tensor operations or too slow there)"
 
 
 def _summary(plan: Any, measured: list[dict[str, Any]]) -> dict | None:
@@ -267,8 +359,15 @@ def _summary(plan: Any, measured: list[dict[str, Any]]) -> dict | None:
         ratio = f"{row['ratio']:.1f}x the reference" if row["ratio"] is not None else "the reference allocates nothing"
         head = f"{row['function']}(): " if len(measured) > 1 else ""
         bound = ", counting data-dependent sizes at their upper bound" if row.get("upper_bound") else ""
-        parts.append(f"{head}{ratio} ({bytes_text(row['peak_bytes'])} vs {bytes_text(row['reference_peak_bytes'])}{bound})")
-    return {"sizes": dict(plan.sizes), "budget": plan.budget, "functions": measured,
+        grows = ""
+        if row.get("grows_as"):
+            same = row["grows_as"] == row["reference_grows_as"]
+            grows = (f", growing as {row['grows_as']} like the reference" if same
+                     else f", growing as {row['grows_as']} against the reference's {row['reference_grows_as']}")
+        parts.append(f"{head}{ratio} ({bytes_text(row['peak_bytes'])} vs {bytes_text(row['reference_peak_bytes'])}"
+                     f"{bound}){grows}")
+    functions = {row["function"]: {k: v for k, v in row.items() if k != "function"} for row in measured}
+    return {"sizes": dict(plan.sizes), "max_bytes": plan.max_bytes, "functions": functions,
             "text": f"memory at scale ({sizes_text(plan.sizes)}): " + "; ".join(parts)}
 
 
@@ -286,9 +385,10 @@ def applies(plan: Any) -> list[str]:
         device = "device case: yes" if fp.device else f"device case: no ({fp.why_no_device})"
         if fp.scale:
             ref = bytes_text(fp.reference_peak or 0)
-            budget = f", budget {plan.budget:g}x" if plan.budget else ""
-            budget += ", data-dependent sizes at their upper bound" if fp.reference_upper_bound else ""
-            scale = f"scale: yes (reference peak {ref} at {sizes_text(plan.sizes)}{budget})"
+            grows = growth.monomial(growth.exponents(fp.reference_peak or 0, dict(fp.reference_grown)))
+            extra = f", at most {bytes_text(plan.max_bytes)}" if plan.max_bytes else ""
+            extra += ", data-dependent sizes at their upper bound" if fp.reference_upper_bound else ""
+            scale = f"scale: yes (reference peak {ref} at {sizes_text(plan.sizes)}, growing as {grows}{extra})"
         else:
             scale = f"scale: no ({fp.why_no_scale})"
         lines.append(f"{fp.name}(): {device}; {scale}")
@@ -305,7 +405,8 @@ def plan_for(spec: Any, prep: Any) -> Any:
     except Exception as exc:  # noqa: BLE001 - torch without the private API
         return _NoPlan(f"fake tensors are not importable ({type(exc).__name__}: {exc})")
     try:
-        return fake.plan(spec, prep, lambda fn: scale_sketches(spec, fn, prep.reference))
+        grown = grown_sizes(spec) if getattr(spec, "scale", None) else {}
+        return fake.plan(spec, prep, lambda fn, sizes: scale_sketches(spec, fn, prep.reference, sizes), grown)
     except Exception as exc:  # noqa: BLE001 - a private API: degrade, never crash grading
         return fake.Plan(f"the fake-tensor plan failed ({type(exc).__name__}: {str(exc)[:160]})")
 

@@ -20,7 +20,8 @@ function it replaces, the submission behaves like the trap:
    own, told on the device case: it neither names nor blocks a trap. The
    memory-at-scale check names no trap, with one exception: a trap marked
    `memory: true`, whose mistake shows as memory on the heavy cases and at
-   scale.
+   scale, where the solution's peak must grow as the trap's does with every
+   dimension (grader.fake.growth).
 
 A trap also needs evidence: at least one failing case it accounts for. There the submission
    must run out of memory too, and it must do so somewhere; on small cases rules 1 and 2 apply as usual.
@@ -127,14 +128,14 @@ class _Tally:
 def explains(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResult], tally: _Tally | None = None) -> bool:
     """Does `trap` explain this whole failure (module docstring, rules 1-3)?"""
     tally = _Tally() if tally is None else tally
-    if not _extra_results_fit(trap, results[len(prep.calls):], tally):
+    if not _extra_results_fit(prep, trap, results[len(prep.calls):], tally):
         return False
     if not all(_case_fits(prep, trap, outcome, call, res, tally) for call, res in zip(prep.calls, results)):
         return False
     return _tally_fits(prep, trap, outcome, results, tally)
 
 
-def _extra_results_fit(trap: Trap, extra: list[CaseResult], tally: _Tally) -> bool:
+def _extra_results_fit(prep: Prepared, trap: Trap, extra: list[CaseResult], tally: _Tally) -> bool:
     """The device case and the memory-at-scale check (grader.fake.scale), after the cases."""
     for res in extra:
         if res.verdict == "pass" or is_device_mix(res):
@@ -142,6 +143,8 @@ def _extra_results_fit(trap: Trap, extra: list[CaseResult], tally: _Tally) -> bo
         if res.function != trap.replaces:
             return False
         if trap.memory and res.kind == CaseKind.SCALE and res.verdict == "memory":
+            if not _grows_like(prep, trap, res):
+                return False  # memory of another order than the trap's mistake makes: not that mistake
             tally.memory_seen = True
             tally.evidence += 1
             continue
@@ -150,6 +153,15 @@ def _extra_results_fit(trap: Trap, extra: list[CaseResult], tally: _Tally) -> bo
             continue
         return False
     return True
+
+
+def _grows_like(prep: Prepared, trap: Trap, res: CaseResult) -> bool:
+    """A memory trap's scale failure: the solution's peak grows as the trap's does (grader.fake.growth)."""
+    from grader.fake.growth import same_order
+
+    fp = next((f for f in getattr(prep.fake, "functions", []) if f.name == res.function), None)
+    theirs = fp.trap_growth.get(trap.id) if fp is not None else None
+    return theirs is not None and res.growth is not None and same_order(res.growth, theirs)
 
 
 def _case_fits(prep: Prepared, trap: Trap, outcome: Any, call: Call, res: CaseResult, tally: _Tally) -> bool:

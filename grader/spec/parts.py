@@ -368,7 +368,7 @@ def _parse_quiz(top: _Reader, problems: _Problems) -> tuple[Quiz, ...]:
 
 
 def _parse_scale(top: _Reader, problems: _Problems, dims: dict[str, DimRule]) -> ScaleSpec | None:
-    """`scale: {dims: {N: 4096, ...}, budget: 2}`: every ranged dimension gets a size; derived ones follow."""
+    """`scale: {dims: {N: 4096, ...}, max_bytes: 2147483648}`: every ranged dimension gets a size; derived ones follow."""
     if not top.has("scale"):
         return None
     r = _Reader(top.data["scale"], "scale", top.line_of("scale"), problems, "scale")
@@ -397,8 +397,8 @@ def _parse_scale(top: _Reader, problems: _Problems, dims: dict[str, DimRule]) ->
                     sizes[rule.name] = _dims.eval_expr(rule.expr or "0", sizes)
                 except (KeyError, ValueError, ZeroDivisionError):
                     pass  # the dims problem is reported where the rule is
-    budget = r.get("budget")
-    if budget is not None and budget < 1.0:
-        problems.add(r.line_of("budget"), "scale.budget", "a budget is a multiple of the reference's peak, >= 1")
-        budget = None
-    return ScaleSpec(sizes, budget)
+    max_bytes = r.get("max_bytes")
+    if max_bytes is not None and (not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes < 1):
+        problems.add(r.line_of("max_bytes"), "scale.max_bytes", "a peak in bytes at the scale sizes, an integer >= 1")
+        max_bytes = None
+    return ScaleSpec(sizes, max_bytes)

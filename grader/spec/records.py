@@ -164,7 +164,7 @@ class ScaleSpec:
     """Production-like sizes for the memory-at-scale check (fake tensors, nothing allocated)."""
 
     dims: dict[str, int]
-    budget: float | None = None  # the solution's peak may be at most budget x the reference's
+    max_bytes: int | None = None  # a peak above this many bytes at these sizes is `memory`, whatever its growth
 
 
 @dataclass(frozen=True)

@@ -73,7 +73,9 @@ SECTIONS: dict[str, dict[str, Field]] = {
     "scale": {
         "dims": F(dict, True, "a size for every ranged dimension",
                   json={"additionalProperties": {"type": "integer", "minimum": 1}}),
-        "budget": F(float, doc="the solution's peak may be at most this many times the reference's"),
+        "max_bytes": F(int, doc="a peak above this many bytes at the scale sizes is `memory` whatever its growth "
+                                "(for a drill whose point is an absolute size; growth is judged without it)",
+                       json={"type": "integer", "minimum": 1}),
     },
     "function": {
         "args": F(dict, True, "the arguments, in order", of="arg", container="map"),

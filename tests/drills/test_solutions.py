@@ -58,7 +58,7 @@ def test_validate_checks_the_solutions_of_a_drill_path_drill(tmp_path):
     folder = tmp_path / "my-drills" / "01-toys"
     (folder / "solutions" / "add-one").mkdir(parents=True)
     spec = TOY.with_suffix(".yaml").read_text().replace("id: sandbox-toy", "id: add-one")
-    (folder / "add-one.yaml").write_text(spec + "scale: {dims: {N: 100000}, budget: 4}\n")
+    (folder / "add-one.yaml").write_text(spec + "scale: {dims: {N: 100000}}\n")
     (folder / "add-one.py").write_text(TOY.with_suffix(".py").read_text())
     (folder / "solutions" / "add-one" / "ok_plus.py").write_text("def add_one(x):\n    return x + 1\n")
     bad = folder / "solutions" / "add-one" / "bad_x.py"

@@ -83,13 +83,7 @@ def render(report: Report, density: Density = "full", *, width: int = 80, path: 
     if verbose:
         out += [("class:dim", f"  case {printable(c.name)} · {printable(c.function)}() · pass\n")
                 for c in report.cases if c.verdict == Verdict.PASS]
-    if report.trap:
-        out.append(("class:trap", _wrap(f"trap: {report.trap.id} — {report.trap.message}", width, "  ", "    ")))
-        if report.trap.note:
-            out.append(("class:trap", _wrap(report.trap.note, width, "    ")))
-        why = " ".join(report.trap.why.split())
-        if why:
-            out.append(("class:why", _wrap(why, width, "    ")))
+    out += _trap_lines(report, width)
     decided = report.deciding
     lessons = [] if verbose else report.lessons
     if not verbose and decided is not None and decided is not shown:
@@ -102,6 +96,19 @@ def render(report: Report, density: Density = "full", *, width: int = 80, path: 
     out += _check_notes(report, width)
     if footer:
         out.append(("class:dim", _wrap(footer, width, "  ")))
+    return out
+
+
+def _trap_lines(report: Report, width: int) -> Fragments:
+    """The trap named, its note (what it explains) and why the mistake is one."""
+    if not report.trap:
+        return []
+    out: Fragments = [("class:trap", _wrap(f"trap: {report.trap.id} — {report.trap.message}", width, "  ", "    "))]
+    if report.trap.note:
+        out.append(("class:trap", _wrap(report.trap.note, width, "    ")))
+    why = " ".join(report.trap.why.split())
+    if why:
+        out.append(("class:why", _wrap(why, width, "    ")))
     return out
 
 

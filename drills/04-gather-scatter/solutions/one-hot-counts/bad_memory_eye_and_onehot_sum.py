@@ -1,3 +1,5 @@
+# trap: none
+# Counts by summing a one-hot matrix: right on every case, but an (N, K) matrix (3.7 GiB at N=10^6, K=1000)
 import torch
 
 

@@ -1,3 +1,5 @@
+# trap: none
+# Right on every case, but the broadcast product is (B, T, S, H, dh) before the sum: 258 GiB at the scale sizes
 import torch
 
 

@@ -1,3 +1,5 @@
+# trap: none
+# Right on every case, but the one-hot (N, X*Y) matrix it multiplies by is 30 GiB at a 256 x 256 grid
 import torch
 
 
