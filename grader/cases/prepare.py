@@ -23,7 +23,7 @@ import torch
 from grader.cases import generators
 from grader.dims import assign_sizes
 from grader.spec import ArgSpec, CaseSpec, FunctionSpec, Spec, eval_expr, names
-from grader.spec.userfile import REFERENCE_LIMIT, UnreadableFile, read_text
+from grader.spec.userfile import REFERENCE_LIMIT, UnreadableFile, read_source
 
 DTYPES = {
     "float32": torch.float32, "float16": torch.float16, "float64": torch.float64, "bfloat16": torch.bfloat16,
@@ -131,7 +131,7 @@ def _load_drill_file(spec: Spec, file: Path, prefix: str, what: str) -> ModuleTy
         return sys.modules[name]
     path = str(file)
     try:
-        source = read_text(path, REFERENCE_LIMIT)
+        source = read_source(path, REFERENCE_LIMIT)
         code = compile(source, path, "exec")
     except UnreadableFile as exc:
         raise CaseError(f"{path}: {exc.reason}") from None

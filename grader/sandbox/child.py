@@ -21,6 +21,7 @@ from grader import transport
 from grader.sandbox import inputs
 from grader.sandbox.limits import Job, Limits
 from grader.sandbox.prepare import _child_prepare, _child_setup
+from grader.report import class_name, safe_message
 from grader.sandbox.solution import describe_exception, new_module, run_source
 from grader.sandbox.wire import GO_FD, _read_go, _send
 
@@ -227,8 +228,9 @@ def _run_fake(job: Job, module: Any) -> None:
     started()
     try:
         runs = fake.run_plan(job.fake, module, job.filename, describe_exception, started)
-    except BaseException:  # noqa: BLE001 - a fake-tensor failure must not cost the real verdicts
-        runs = []
+    except BaseException as exc:  # noqa: BLE001 - a fake-tensor failure must not cost the real verdicts
+        _send({"type": "fake", "runs": [], "failed": f"{class_name(type(exc))}: {safe_message(exc)[:300]}"})
+        return
     _send({"type": "fake", "runs": runs})
 
 

@@ -147,7 +147,8 @@ def _headline(report: Report, path: str, density: Density, title: bool) -> Fragm
 
 
 _CHECKS = ("device", "scale")  # the fake-tensor checks beside the spec's cases (grader/fake/scale.py)
-_UNCHECKED = ("device case not checked", "device and scale checks not finished", "no device/scale check")
+_UNCHECKED = ("device case: not checked", "scale: not checked", "device case not checked",
+              "device and scale checks not finished", "no device/scale check")
 
 
 def _counted(report: Report) -> tuple[list[CaseResult], list[tuple[str, str]], list[str]]:
@@ -161,7 +162,10 @@ def _counted(report: Report) -> tuple[list[CaseResult], list[tuple[str, str]], l
         if ran:
             checks.append((name, str(min((Verdict.of(c.verdict) for c in ran), key=lambda v: v.severity))))
     ran_names = {name for name, _ in checks}
-    unchecked = ["device"] if "device" not in ran_names and _unchecked_notes(report) else []
+    named = {n.get("check") for n in report.not_checked}
+    unchecked = [c for c in _CHECKS if c not in ran_names and c in named]
+    if not named and "device" not in ran_names and _unchecked_notes(report):
+        unchecked = ["device"]
     return cases, checks, unchecked
 
 
