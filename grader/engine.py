@@ -311,9 +311,8 @@ def _not_finished(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome, lim
         res.verdict = "output"
         res.message = f"printed more than {limits.output_bytes // 1024} KiB; remove the prints from the loop"
         return res
-    if outcome.disk_overflow:
-        res.verdict = "output"
-        res.message = _disk_text(limits)
+    if outcome.disk_overflow or outcome.hidden_fds:
+        res.verdict, res.message = ("output", _disk_text(limits)) if outcome.disk_overflow else ("error", _HIDDEN_TEXT)
         return res
     if outcome.banned:
         res.verdict = "banned"
@@ -362,9 +361,15 @@ def _run_problems(outcome: sandbox.ChildOutcome, limits: sandbox.Limits) -> list
         out.append(("memory", _threads_text(outcome, limits)))
     if outcome.disk_overflow:
         out.append(("output", _disk_text(limits)))
+    if outcome.hidden_fds:
+        out.append(("error", _HIDDEN_TEXT))
     if outcome.protocol_error:
         out.append(("error", _channel_text(outcome)))
     return out
+
+
+_HIDDEN_TEXT = ("made its process unreadable to the grader (prctl PR_SET_DUMPABLE), which hides the files it "
+                "holds, and was stopped; do not change the process's settings")
 
 
 def _disk_text(limits: sandbox.Limits) -> str:
