@@ -363,6 +363,9 @@ def _run_problems(outcome: sandbox.ChildOutcome, limits: sandbox.Limits) -> list
         out.append(("output", _disk_text(limits)))
     if outcome.hidden_fds:
         out.append(("error", _HIDDEN_TEXT))
+    if outcome.tampered:
+        out.append(("error", f"replaced the grader's own code in its process ({', '.join(outcome.tampered[:3])}), so "
+                             "what the sandbox reports cannot be trusted; do not patch the grader"))
     if outcome.protocol_error:
         out.append(("error", _channel_text(outcome)))
     return out

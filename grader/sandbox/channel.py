@@ -249,7 +249,7 @@ class Channel:
     def _loaded_done(self, h: dict, _b: list) -> None:
         if self.fake:  # the child always sends the report the parent asked for (grader.sandbox.child._run_fake)
             raise ProtocolError("'done' without the fake-tensor report the grader asked for")
-        self._done()
+        self._done(h)
 
     # -- during a call
     def _calling_banned(self, h: dict, _b: list) -> None:
@@ -303,7 +303,7 @@ class Channel:
         self._banned(h)
 
     def _faked_done(self, h: dict, _b: list) -> None:
-        self._done()
+        self._done(h)
 
     # -- the end
     def _ending_done(self, h: dict, _b: list) -> None:
@@ -313,7 +313,9 @@ class Channel:
         name = _str(h.get("name"), "banned name", 400)
         self.outcome.banned = self.outcome.banned or name[:120]
 
-    def _done(self) -> None:
+    def _done(self, h: dict | None = None) -> None:
+        if h and "tampered" in h:  # names of the grader's code the solution replaced (grader.sandbox.intact)
+            self.outcome.tampered = _strings(h.get("tampered"), "replaced names", 16, 200)
         self.outcome.finished = True
         self.phase = "done"
 
@@ -321,7 +323,7 @@ class Channel:
 _KEYS = {
     "confined": {"enforced", "missing"}, "start": {"call"}, "banned": {"name"}, "load_error": {"exc"},
     "missing": {"names"}, "result": {"call", "status", "value", "modified", "seconds", "exc"}, "work": {"result"},
-    "fake": {"runs", "failed"},
+    "fake": {"runs", "failed"}, "done": {"tampered"},
 }
 
 

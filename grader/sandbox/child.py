@@ -22,6 +22,7 @@ from grader.sandbox import inputs
 from grader.sandbox.limits import Job, Limits
 from grader.sandbox.prepare import _child_prepare, _child_setup
 from grader.report import class_name, safe_message
+from grader.sandbox.intact import Intact
 from grader.sandbox.solution import describe_exception, new_module, run_source
 from grader.sandbox.wire import GO_FD, _read_go, _send
 
@@ -99,6 +100,7 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
         from grader.bans import dispatch as dispatch_bans
 
         tampered = dispatch_bans.tampered
+    intact = Intact()  # before the solution runs: what the child reports with stays ours, or is reported
     module = new_module(job.source, job.filename, register=True)
     # where each argument is, taken before any of the solution's code runs: an argument
     # re-pointed at other memory while the file loads (x.set_(...)) is a change too
@@ -114,6 +116,7 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
         _send({"type": "load_error", "exc": describe_exception(exc, job.filename)})
         _send({"type": "done"})
         return
+    intact.broken()
     _send_tampered(tampered)
     _send({"type": "loaded"})
     missing = [n for n in job.functions if not callable(module.__dict__.get(n))]
@@ -123,16 +126,17 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
         func = module.__dict__.get(fname)
         if callable(func):
             _call(job, index, func, args, names, counts, copies, placed, torch, bans, changed)
+            intact.broken()
     if job.fake is not None:
         _run_fake(job, module)
+        intact.broken()
     try:
         sys.stdout.flush()
         sys.stderr.flush()
     except BaseException:  # noqa: BLE001, S110 - best effort: a closed stdout must not lose the result sent next
         pass
     _send_tampered(tampered)
-    _send({"type": "done"})
-
+    _send({"type": "done", "tampered": intact.broken()[:16]})
 
 
 def _call(job: Job, index: int, func: Callable, args: list[Any], names: list[str], counts: dict[str, int],
