@@ -118,7 +118,7 @@ def judge(plan: Any, runs: list[dict] | None, outcome: Any) -> tuple[list[CaseRe
     for fp in plan.functions:
         if not (fp.device or fp.scale):
             continue
-        unrun = _unrun(fp, runs, got, failed.get(fp.name) or getattr(outcome, "fake_failed", ""), outcome)
+        unrun = _unrun(fp, runs, got, str(failed.get(fp.name) or getattr(outcome, "fake_failed", "")), outcome)
         if unrun is not None:
             results.extend(r for r in unrun if isinstance(r, CaseResult))
             notes.extend(n for n in unrun if isinstance(n, str))
