@@ -276,6 +276,7 @@ class Report:
     scale: dict[str, Any] | None = None  # memory at scale (grader.fake.scale): sizes, per-function peaks, ratio, text
     alone: bool = False  # the run-level message is the whole story (a syntax error): no case list
     smallest: Smallest | None = None  # the smallest failing sizes, when searched (grader.judge.smallest)
+    not_checked: list[dict[str, str]] = field(default_factory=list)  # fake-tensor checks that did not run: check, function, why
 
     def __post_init__(self) -> None:
         self.verdict = Verdict.of(self.verdict)
@@ -354,6 +355,8 @@ class Report:
             out["scale"] = dict(self.scale)
         if self.smallest is not None:
             out["smallest"] = self.smallest.to_dict()
+        if self.not_checked:
+            out["not_checked"] = [dict(n) for n in self.not_checked]
         if wire:
             out["output"] = self.output
             out["alone"] = self.alone
@@ -382,6 +385,8 @@ class Report:
             message=str(data.get("message") or ""), output=str(data.get("output") or ""),
             notes=[str(n) for n in notes], scale=data.get("scale") if isinstance(data.get("scale"), dict) else None,
             alone=bool(data.get("alone")), smallest=Smallest.from_dict(data.get("smallest")),
+            not_checked=[{str(k): str(v) for k, v in n.items()} for n in data.get("not_checked") or []
+                         if isinstance(n, dict)] if isinstance(data.get("not_checked"), list) else [],
         )
 
 
@@ -407,6 +412,35 @@ def bytes_text(n: float) -> str:
             value = n / size
             return f"{value:.1f} {unit}" if value < 100 else f"{value:.0f} {unit}"
     return f"{int(n)} bytes"
+
+
+MAX_NAME = 100  # a class name longer than this is shortened for display (grader.sandbox.channel allows 200)
+
+
+def class_name(cls: type) -> str:
+    """A class's own name (never a metaclass's property), shortened past MAX_NAME characters."""
+    try:
+        name = type.__dict__["__name__"].__get__(cls)
+    except BaseException:  # noqa: BLE001 - not a real class
+        return "?"
+    return name if len(name) <= MAX_NAME else name[:MAX_NAME - 3] + "..."
+
+
+def safe_message(exc: BaseException) -> str:
+    """str(exc), or what went wrong reading it: a solution's own exception whose __str__
+    raises is a realistic bug, described, never a crash of the run."""
+    try:
+        message = str(exc)
+        if not isinstance(message, str):
+            raise TypeError("__str__ returned a non-string")
+        message = str.__getitem__(message, slice(0, 10_000))  # a plain str, whatever subclass came back
+    except BaseException as inner:  # noqa: BLE001 - whatever __str__ does, it is data
+        try:
+            why = f"{class_name(type(inner))}: {str(inner)[:200]}"
+        except BaseException:  # noqa: BLE001
+            why = class_name(type(inner))
+        return f"(its message could not be read: {why})"
+    return message if len(message) <= 600 else message[:600] + " ..."
 
 
 def exception_where(exc: dict) -> str:

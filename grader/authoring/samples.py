@@ -25,7 +25,7 @@ from grader.cases.prepare import CaseError
 from grader.engine import Grader
 from grader.report import CaseKind, Report
 from grader.spec import Spec
-from grader.spec.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
+from grader.spec.userfile import SOLUTION_LIMIT, UnreadableFile, read_source
 
 FIELD = "(solution)"
 SLIP = "none"
@@ -130,7 +130,7 @@ def _device_problems(at: str, report: Report) -> list[str]:
 def check_file(grader: Grader, spec: Spec, path: Path, seed: int = 1) -> list[str]:
     """One sample solution against its name and first line: problems, one line each."""
     try:
-        source = read_text(path, SOLUTION_LIMIT)
+        source = read_source(path, SOLUTION_LIMIT)
     except UnreadableFile as exc:
         return [f"{path}:1: {FIELD}: {exc.reason}"]
     problems = header_problems(spec, path, source)

@@ -20,10 +20,10 @@ from typing import Any, Callable, Iterator
 
 import torch
 
-from grader.cases import generators
+from grader.cases import generators, trial
 from grader.dims import assign_sizes
 from grader.spec import ArgSpec, CaseSpec, FunctionSpec, Spec, eval_expr, names
-from grader.spec.userfile import REFERENCE_LIMIT, UnreadableFile, read_text
+from grader.spec.userfile import REFERENCE_LIMIT, UnreadableFile, read_source
 
 DTYPES = {
     "float32": torch.float32, "float16": torch.float16, "float64": torch.float64, "bfloat16": torch.bfloat16,
@@ -131,12 +131,16 @@ def _load_drill_file(spec: Spec, file: Path, prefix: str, what: str) -> ModuleTy
         return sys.modules[name]
     path = str(file)
     try:
-        source = read_text(path, REFERENCE_LIMIT)
+        source = read_source(path, REFERENCE_LIMIT)
         code = compile(source, path, "exec")
     except UnreadableFile as exc:
         raise CaseError(f"{path}: {exc.reason}") from None
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         raise CaseError(f"{path}: the {what} file cannot be compiled: {type(exc).__name__}: {exc}") from None
+    if not trial.builtin(path):  # a DRILL_PATH file: its deadline enforced from outside first (grader.cases.trial)
+        why = trial.trial_import(code, path, REFERENCE_IMPORT_SECONDS)
+        if why is not None:
+            raise CaseError(f"{path}: the {what} file: {why}")
     module = ModuleType(name)
     module.__file__ = path
     sys.modules[name] = module

@@ -28,6 +28,7 @@ from typing import Any, Callable
 import torch
 
 from grader.fake import FAKE_CALL  # noqa: F401 - the call index the child announces for the fake checks
+from grader.report import class_name, safe_message
 from grader.fake.meter import TooManyOps, fast_refusals, ints, is_device_mix, make_meter, needs_values
 
 MAX_OPS = 3_000  # tensor operations per fake run: more means a Python loop over a production-size dim
@@ -126,6 +127,7 @@ def run(func: Callable, args: list[Any], device: str, filename: str, shape_env: 
         result["status"] = "ok"
         result["outputs"] = describe_outputs(out)
         items = list(out) if isinstance(out, (tuple, list)) else [out]
+        result["fresh_bytes"] = fresh_bytes(items, fake_args)
         on_cpu = [t for t in items if isinstance(t, torch.Tensor) and t.device.type == "cpu"]
         where = meter._cpu_origin(on_cpu) if on_cpu and device != "cpu" else None
         if where:
@@ -135,9 +137,11 @@ def run(func: Callable, args: list[Any], device: str, filename: str, shape_env: 
         result["status"] = "too_many_ops"
     except BaseException as exc:  # noqa: BLE001 - the solution's (or the reference's) error is data
         result["status"] = "raised"
-        result["exc"] = describe(exc, filename) if describe else {"type": type(exc).__name__, "message": str(exc)[:600]}
-        result["exc"]["device_mix"] = is_device_mix(type(exc).__name__, str(exc))
-        result["exc"]["needs_values"] = needs_values(type(exc).__name__, str(exc))
+        result["exc"] = describe(exc, filename) if describe else {"type": class_name(type(exc)),
+                                                                  "message": safe_message(exc)}
+        kind, text = str(result["exc"].get("type", "")), str(result["exc"].get("message", ""))
+        result["exc"]["device_mix"] = is_device_mix(kind, text)
+        result["exc"]["needs_values"] = needs_values(kind, text)
         if meter.mixed_at:
             result["made_at"] = list(meter.mixed_at)
     result["peak"] = meter.peak
@@ -160,6 +164,33 @@ def _warm_shape_env() -> None:
             (x > 0).nonzero()[:, 0] + 1
     except Exception:  # noqa: BLE001, S110 - only a warm-up; the real run reports its own errors
         pass
+
+
+def fresh_bytes(items: list[Any], args: list[Any]) -> int:
+    """Bytes of the returned tensors' own storage, not shared with an argument: made during the
+    run, so alive at its end, so never more than an honest meter's peak (grader.fake.scale checks)."""
+    from torch.utils._pytree import tree_leaves
+
+    inputs = {_storage_key(t) for t in tree_leaves(args) if isinstance(t, torch.Tensor)}
+    seen: set[int] = set()
+    total = 0
+    for t in items:
+        key = _storage_key(t) if isinstance(t, torch.Tensor) else None
+        if key is None or key in inputs or key in seen:
+            continue
+        seen.add(key)
+        try:
+            total += int(t.untyped_storage().nbytes())
+        except Exception:  # noqa: BLE001, S112 - a data-dependent size: not counted
+            continue
+    return total
+
+
+def _storage_key(t: Any) -> int | None:
+    try:
+        return int(t.untyped_storage()._cdata)
+    except Exception:  # noqa: BLE001 - no storage (sparse, nested)
+        return None
 
 
 def describe_outputs(out: Any) -> list[dict[str, Any]]:
@@ -359,26 +390,35 @@ def run_plan(the_plan: Plan, module: Any, filename: str,
         func = module.__dict__.get(fp.name)
         if not callable(func) or not (fp.device or fp.scale):
             continue
-        device = "cuda" if fp.device else "cpu"
         if started is not None:
             started()
-        runs = []
-        if fp.scale:
-            big = run(func, fp.scale_args or [], device, filename, fp.shape_env, describe=describe)
-            big["sizes"] = "scale"
-            runs.append(big)
-            runs.extend(_grown_runs(fp, func, big, device, filename))
-            if big["status"] == "too_many_ops" and fp.device:
-                small = run(func, fp.small_args or [], device, filename, fp.shape_env, describe=describe,
-                            max_seconds=MAX_SECONDS / 2)
-                small["sizes"] = "small"
-                runs.append(small)
-        else:
-            small = run(func, fp.small_args or [], device, filename, fp.shape_env, describe=describe)
+        try:
+            results.append({"function": fp.name, "runs": _function_runs(fp, func, filename, describe)})
+        except BaseException as exc:  # noqa: BLE001 - said in the report as a check that did not run, never silence
+            results.append({"function": fp.name, "runs": [],
+                            "failed": f"{class_name(type(exc))}: {safe_message(exc)[:300]}"})
+    return results
+
+
+def _function_runs(fp: FunctionPlan, func: Callable, filename: str,
+                   describe: Callable[[BaseException, str], dict] | None) -> list[dict[str, Any]]:
+    device = "cuda" if fp.device else "cpu"
+    runs = []
+    if fp.scale:
+        big = run(func, fp.scale_args or [], device, filename, fp.shape_env, describe=describe)
+        big["sizes"] = "scale"
+        runs.append(big)
+        runs.extend(_grown_runs(fp, func, big, device, filename))
+        if big["status"] == "too_many_ops" and fp.device:
+            small = run(func, fp.small_args or [], device, filename, fp.shape_env, describe=describe,
+                        max_seconds=MAX_SECONDS / 2)
             small["sizes"] = "small"
             runs.append(small)
-        results.append({"function": fp.name, "runs": runs})
-    return results
+    else:
+        small = run(func, fp.small_args or [], device, filename, fp.shape_env, describe=describe)
+        small["sizes"] = "small"
+        runs.append(small)
+    return runs
 
 
 def _grown_runs(fp: FunctionPlan, func: Callable, big: dict[str, Any], device: str, filename: str) -> list[dict]:

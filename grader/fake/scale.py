@@ -24,6 +24,24 @@ from grader.report import CaseKind, CaseResult, bytes_text, exception_where
 FIX = "device=x.device, x.new_zeros(...)/x.new_tensor(...), torch.zeros_like(x), or .to(x)"
 
 
+class NotChecked(str):
+    """A note saying that a fake-tensor check did not run for a function, and why: a
+    `str` (the report's notes), which also carries its parts for the JSON `not_checked`."""
+
+    check: str
+    function: str
+    why: str
+
+    def __new__(cls, check: str, function: str, why: str) -> NotChecked:
+        label = "device case" if check == "device" else "scale"
+        note = super().__new__(cls, f"{label}: not checked for {function}() \u2014 {why}")
+        note.check, note.function, note.why = check, function, why
+        return note
+
+    def to_dict(self) -> dict[str, str]:
+        return {"check": self.check, "function": self.function, "why": self.why}
+
+
 # ------------------------------------------------------------ arguments
 
 
@@ -144,16 +162,17 @@ def judge(plan: Any, runs: list[dict] | None, outcome: Any) -> tuple[list[CaseRe
     notes: list[str] = []
     measured: list[dict[str, Any]] = []
     got = {r.get("function"): r.get("runs") or [] for r in runs or [] if isinstance(r, dict)}
+    failed = {r.get("function"): r.get("failed") for r in runs or [] if isinstance(r, dict) and r.get("failed")}
     for fp in plan.functions:
         if not fp.scale and fp.why_no_scale not in _NOT_TENSORS:
             notes.append(f"memory at scale not measured for {fp.name}(): {fp.why_no_scale}")
         if not (fp.device or fp.scale):
             continue
-        if fp.name not in got:
-            # not run: the solution lacks it, or the child ended earlier (its real cases say how),
-            # or it was stopped during the fake runs themselves (a note: fake tensors have limits)
-            if runs is None and not _solution_missing(fp.name, outcome) and _fake_run_stopped(outcome):
-                notes.append(f"device and scale checks not finished for {fp.name}(): {_how_stopped(outcome)}")
+        unrun = _unrun(fp, runs, got, str(failed.get(fp.name) or getattr(outcome, "fake_failed", "")), outcome)
+        if unrun is not None:
+            results.extend(r for r in unrun if isinstance(r, CaseResult))
+            notes.extend(n for n in unrun if isinstance(n, str))
+            if runs is None and unrun:
                 break
             continue
         fruns = got[fp.name]
@@ -177,6 +196,61 @@ def judge(plan: Any, runs: list[dict] | None, outcome: Any) -> tuple[list[CaseRe
 
 
 _NOT_TENSORS = ("it takes no tensors", "no case runs it", "")
+
+
+def _unrun(fp: Any, runs: list[dict] | None, got: dict, why_failed: str, outcome: Any) -> list | None:
+    """For a function whose fake runs did not come back whole: its notes and error cases
+    (a list, maybe empty); None when they did. The parent asked for these runs, so it
+    knows what must come back: a report without them, or an impossible one, is `error`."""
+    if outcome is None:  # judged without a child's outcome (the :try trace): nothing to say beyond the runs
+        return None if fp.name in got else []
+    checks = [c for c, on in (("device", fp.device), ("scale", fp.scale)) if on]
+    if _solution_missing(fp.name, outcome):
+        return []  # its real cases say `missing` or the load error
+    if why_failed:
+        return [NotChecked(c, fp.name, f"the fake-tensor run itself failed ({why_failed})") for c in checks]
+    if fp.name not in got:
+        # the child ended earlier (its real cases say how), or was stopped during the fake runs
+        # themselves (a note: fake tensors have limits); a report that came without it is forged
+        if runs is None:
+            if getattr(outcome, "protocol_error", ""):
+                return [NotChecked(c, fp.name, "the solution broke the result channel (its error says how)")
+                        for c in checks]
+            return [NotChecked(c, fp.name, f"not finished: {_how_stopped(outcome)}") for c in checks] \
+                if _fake_run_stopped(outcome) else []
+        return [_forged(fp.name, "has no run of it")]
+    impossible = _impossible(fp, got[fp.name])
+    return [_forged(fp.name, impossible)] if impossible else None
+
+
+def _forged(name: str, what: str) -> CaseResult:
+    """A fake-tensor report the trusted child could not have sent: the solution wrote it (or broke the meter)."""
+    return CaseResult("(run)", name, "error", kind=CaseKind.RUN, message=
+                      f"the fake-tensor report for {name}() {what}: the solution wrote on the grader's result "
+                      "channel or patched its meter, so its device and memory checks cannot be trusted")
+
+
+def _impossible(fp: Any, fruns: list[dict]) -> str:
+    """What makes a function's runs impossible for the trusted child (grader.fake.checks.run_plan), or ""."""
+    fruns = [r for r in fruns if r.get("sizes") != "grown"]  # the doubled sizes carry only their peak
+    sizes = [r.get("sizes") for r in fruns]
+    big = next((r for r in fruns if r.get("sizes") == "scale"), None)
+    if fp.scale and big is None:
+        return "has no run at the scale sizes"
+    if fp.device and "small" not in sizes and (big is None or big.get("status") == "too_many_ops"):
+        return "has no run at the small sizes"
+    if any(r.get("device") != ("cuda" if fp.device else "cpu") for r in fruns):
+        return "ran on another device than the grader asked for"
+    for run in fruns:
+        if run.get("status") != "ok":
+            continue
+        fresh = run.get("fresh_bytes")
+        if fresh is None:
+            return "lacks the size of its result"
+        if not run.get("unknown_bytes") and int(run.get("peak") or 0) < int(fresh):
+            return (f"gives a peak of {bytes_text(int(run.get('peak') or 0))}, below the "
+                    f"{bytes_text(int(fresh))} its own result holds")
+    return ""
 
 
 def _solution_missing(name: str, outcome: Any) -> bool:
@@ -207,7 +281,7 @@ def _device_case(fp: Any, plan: Any, run: dict | None) -> tuple[CaseResult | Non
     res = CaseResult("device", fp.name, "pass", dims=sizes, kind=CaseKind.DEVICE)
     status = run.get("status")
     if status == "too_many_ops":
-        return None, f"device case not checked for {fp.name}(): more than the tensor-operation limit even at small sizes"
+        return None, NotChecked("device", fp.name, "more than the tensor-operation limit even at small sizes")
     if status == "raised":
         exc = run.get("exc") or {}
         first = str(exc.get("message", "")).strip().splitlines()[0][:200].rstrip("!.") if exc.get("message") else ""
@@ -231,13 +305,13 @@ def _device_case(fp: Any, plan: Any, run: dict | None) -> tuple[CaseResult | Non
 
             what = value_reader(f"{exc.get('type')}: {exc.get('message', '')}")
             where = exception_where(exc)
-            return None, (f"device case not checked for {fp.name}(): it reads tensor values "
-                          f"({what if len(what) < 90 else exc.get('type')}{', ' + where if where else ''}), "
-                          "which fake tensors do not have")
+            return None, NotChecked("device", fp.name, (
+                f"it reads tensor values ({what if len(what) < 90 else exc.get('type')}"
+                f"{', ' + where if where else ''}), which fake tensors do not have"))
         # any other raise: the real cases show whether the code runs; fake tensors have limits of their own
         where = exception_where(exc)
-        return None, (f"device case not checked for {fp.name}(): on fake CUDA tensors at {sizes_text(sizes)} it raised "
-                      f"{exc.get('type', 'Exception')}: {first}" + (f" at {where}" if where else ""))
+        return None, NotChecked("device", fp.name, f"on fake CUDA tensors at {sizes_text(sizes)} it raised "
+                                f"{exc.get('type', 'Exception')}: {first}" + (f" at {where}" if where else ""))
     outputs = run.get("outputs") or []
     expected = (fp.expected_scale if at_scale else fp.expected_small) or []
     for i, out in enumerate(outputs):
@@ -291,13 +365,24 @@ def _scale_case(fp: Any, plan: Any, run: dict, grown: list[dict]) -> tuple[CaseR
     if run.get("status") == "too_many_ops":
         from grader.fake.checks import MAX_OPS, MAX_SECONDS
 
-        return None, None, (f"memory at scale not measured for {fp.name}(): more than {MAX_OPS} tensor operations "
-                            f"(or {MAX_SECONDS:g} s) at {where} (a Python loop over a production-size dimension?)")
+        return None, None, NotChecked("scale", fp.name, f"more than {MAX_OPS} tensor operations (or {MAX_SECONDS:g} s) "
+                                      f"at {where} (a Python loop over a production-size dimension?)")
     if run.get("status") != "ok":
-        return None, None, ""  # the device case (or the real cases) already say what went wrong
+        exc = run.get("exc") or {}
+        if exc.get("type") in ("BannedCall", "CallCount") or exc.get("device_mix"):
+            return None, None, ""  # the run-level verdict, or the device case's error, says it
+        if exc.get("needs_values"):
+            from grader.fake.checks import value_reader
+
+            what = value_reader(f"{exc.get('type')}: {exc.get('message', '')}")
+            why = f"it reads tensor values ({what if len(what) < 90 else exc.get('type')}), which fake tensors do not have"
+        else:
+            first = str(exc.get("message", "")).strip().splitlines()[0][:200] if exc.get("message") else ""
+            why = f"at {where} on fake tensors it raised {exc.get('type', 'Exception')}" + (f": {first}" if first else "")
+        return None, None, NotChecked("scale", fp.name, why)
     if run.get("unknown_bytes"):
-        return None, None, (f"memory at scale not measured for {fp.name}(): it makes tensors whose sizes depend "
-                            "on the values with no upper bound, which fake tensors cannot count")
+        return None, None, NotChecked("scale", fp.name, "it makes tensors whose sizes depend on the values with no "
+                                      "upper bound, which fake tensors cannot count")
     peak, ref = int(run.get("peak") or 0), int(fp.reference_peak or 0)
     reference = growth.exponents(ref, dict(fp.reference_grown))
     measured = {str(r.get("dim")): int(r.get("peak") or 0) for r in grown

@@ -30,6 +30,8 @@ class Ending(str, Enum):
     MEMORY_EARLIER = "memory_earlier"  # ... during another case
     THREADS = "threads"  # ran more threads than allowed
     CHANNEL = "channel"  # broke the result channel
+    HIDDEN = "hidden"  # made its process unreadable to the grader (PR_SET_DUMPABLE), hiding the files it holds
+    TAMPERED = "tampered"  # replaced the grader's own code in its process
     CPU_LIMIT = "cpu_limit"  # SIGXCPU
     CRASHED = "crashed"  # killed by a signal during this case
     CRASHED_EARLIER = "crashed_earlier"  # ... during another case
@@ -56,6 +58,10 @@ TABLE: dict[Ending, tuple[Verdict, str]] = {
                                      "and was stopped; do not start threads"),
     Ending.CHANNEL: (Verdict.ERROR, "the solution broke the result channel ({channel}); "
                                     "do not write to file descriptor 3"),
+    Ending.HIDDEN: (Verdict.ERROR, "made its process unreadable to the grader (prctl PR_SET_DUMPABLE), which hides "
+                                   "the files it holds, and was stopped; do not change the process's settings"),
+    Ending.TAMPERED: (Verdict.ERROR, "replaced the grader's own code in its process ({tampered}), so what the sandbox "
+                                     "reports cannot be trusted; do not patch the grader"),
     Ending.CPU_LIMIT: (Verdict.TIMEOUT, "used more CPU time than allowed ({signal})"),
     Ending.CRASHED: (Verdict.ERROR, "the process crashed with {signal} {running} (deep recursion or ctypes?)"),
     Ending.CRASHED_EARLIER: (Verdict.ERROR, "the process crashed with {signal} {running}; this case did not run"),
@@ -76,7 +82,8 @@ def told(ending: Ending, outcome: Any, limits: Any, case: str = "", running: str
         disk_files=limits.scratch_files, banned=outcome.banned, peak=bytes_text(outcome.memory_peak),
         allowed=bytes_text(limits.rss_bytes or limits.memory_bytes), threads_peak=outcome.threads_peak,
         threads=limits.threads, channel=channel if channel is not None else outcome.protocol_error,
-        signal=SIGNALS.get(sig, f"signal {sig}") if sig is not None else "", exit_status=outcome.exit_status)
+        signal=SIGNALS.get(sig, f"signal {sig}") if sig is not None else "", exit_status=outcome.exit_status,
+        tampered=", ".join(list(outcome.tampered or [])[:3]))
 
 
 def ending_of(call_index: int, outcome: Any, limits: Any, here: bool) -> Ending:
@@ -91,6 +98,8 @@ def ending_of(call_index: int, outcome: Any, limits: Any, here: bool) -> Ending:
         return Ending.OUTPUT
     if outcome.disk_overflow:
         return Ending.DISK
+    if outcome.hidden_fds:
+        return Ending.HIDDEN
     if outcome.banned:
         return Ending.BANNED
     if outcome.memory_killed:
@@ -112,5 +121,6 @@ def run_endings(outcome: Any) -> list[Ending]:
     """What the run did besides its calls' results (still held threads or deleted files at the
     end, a broken result channel): run-level endings, even when every call answered."""
     found = [(outcome.threads_killed, Ending.THREADS), (outcome.disk_overflow, Ending.DISK),
+             (outcome.hidden_fds, Ending.HIDDEN), (outcome.tampered, Ending.TAMPERED),
              (outcome.protocol_error, Ending.CHANNEL)]
     return [ending for present, ending in found if present]

@@ -43,9 +43,18 @@ def _str(value: Any, what: str, limit: int = 4000) -> str:
     return value
 
 
-def _int(value: Any, what: str) -> int:
+def _int(value: Any, what: str, low: int = -2**62, high: int = 2**62) -> int:
+    """An integer within [low, high]: a 400-digit one is a forged frame, never an OverflowError downstream."""
     if not isinstance(value, int) or isinstance(value, bool):
         raise ProtocolError(f"{what} is not an integer")
+    if not low <= value <= high:
+        raise ProtocolError(f"{what} is out of range")
+    return value
+
+
+def _bool(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise ProtocolError(f"{what} is not true or false")
     return value
 
 
@@ -70,9 +79,7 @@ def check_exc(value: Any) -> dict[str, Any]:
         out["mro"] = _strings(value["mro"], "exception classes", 16, 200)
     out["message"] = _str(value.get("message", ""), "exception message", 4000)
     line = value.get("line")
-    if line is not None and (_int(line, "exception line") < 0):
-        raise ProtocolError("a negative line number")
-    out["line"] = line
+    out["line"] = None if line is None else _int(line, "exception line", 0, 10**9)
     out["text"] = _str(value.get("text", ""), "exception source line", 400)
     out["trace"] = _strings(value.get("trace", []), "exception trace", 10)
     return out
@@ -240,7 +247,9 @@ class Channel:
         self._banned(h)
 
     def _loaded_done(self, h: dict, _b: list) -> None:
-        self._done()
+        if self.fake:  # the child always sends the report the parent asked for (grader.sandbox.child._run_fake)
+            raise ProtocolError("'done' without the fake-tensor report the grader asked for")
+        self._done(h)
 
     # -- during a call
     def _calling_banned(self, h: dict, _b: list) -> None:
@@ -284,10 +293,9 @@ class Channel:
         self._banned(h)
 
     def _faking_fake(self, h: dict, _b: list) -> None:
-        runs = h.get("runs")
-        if not isinstance(runs, list) or len(runs) > 64 or not all(isinstance(r, dict) for r in runs):
-            raise ProtocolError("a fake-tensor report that is not a short list of objects")
-        self.outcome.fake = runs
+        self.outcome.fake = check_fake_report(h.get("runs"), self.functions)
+        if "failed" in h:
+            self.outcome.fake_failed = _str(h.get("failed"), "why the fake-tensor runs failed", 400)
         self.current = None
         self.phase = "faked"
 
@@ -295,7 +303,7 @@ class Channel:
         self._banned(h)
 
     def _faked_done(self, h: dict, _b: list) -> None:
-        self._done()
+        self._done(h)
 
     # -- the end
     def _ending_done(self, h: dict, _b: list) -> None:
@@ -305,7 +313,9 @@ class Channel:
         name = _str(h.get("name"), "banned name", 400)
         self.outcome.banned = self.outcome.banned or name[:120]
 
-    def _done(self) -> None:
+    def _done(self, h: dict | None = None) -> None:
+        if h and "tampered" in h:  # names of the grader's code the solution replaced (grader.sandbox.intact)
+            self.outcome.tampered = _strings(h.get("tampered"), "replaced names", 16, 200)
         self.outcome.finished = True
         self.phase = "done"
 
@@ -313,5 +323,84 @@ class Channel:
 _KEYS = {
     "confined": {"enforced", "missing"}, "start": {"call"}, "banned": {"name"}, "load_error": {"exc"},
     "missing": {"names"}, "result": {"call", "status", "value", "modified", "seconds", "exc"}, "work": {"result"},
-    "fake": {"runs"},
+    "fake": {"runs", "failed"}, "done": {"tampered"},
 }
+
+
+# -- the fake-tensor report (grader.fake.checks.run_plan): every field typed and ranged
+_RUN_KEYS = {"device", "sizes", "status", "outputs", "peak", "culprit", "ops", "unknown_bytes", "upper_bound",
+             "exc", "made_at", "fresh_bytes", "why"}
+_MAX_BYTES = 2**62
+
+
+def check_fake_report(value: Any, functions: set[str]) -> list[dict[str, Any]]:
+    """The fake-tensor report, rebuilt from checked fields only: one entry per function
+    the job asks for, each with at most two runs (grader.fake.checks.run_plan)."""
+    if not isinstance(value, list) or len(value) > 64:
+        raise ProtocolError("a fake-tensor report that is not a short list")
+    out: list[dict[str, Any]] = []
+    for entry in value:
+        if not isinstance(entry, dict) or not set(entry) <= {"function", "runs", "failed"}:
+            raise ProtocolError("a fake-tensor report entry with unknown fields")
+        name = _str(entry.get("function"), "fake-tensor function", 200)
+        if name not in functions or any(e["function"] == name for e in out):
+            raise ProtocolError("a fake-tensor report for a function the drill does not ask for, or twice")
+        runs = entry.get("runs")
+        if not isinstance(runs, list) or len(runs) > 2:
+            raise ProtocolError("a fake-tensor report with more than two runs of one function")
+        checked: dict[str, Any] = {"function": name, "runs": [_check_fake_run(r) for r in runs]}
+        if "failed" in entry:
+            checked["failed"] = _str(entry.get("failed"), "why a fake-tensor run failed", 400)
+        out.append(checked)
+    return out
+
+
+def _check_fake_run(run: Any) -> dict[str, Any]:
+    if not isinstance(run, dict) or not set(run) <= _RUN_KEYS:
+        raise ProtocolError("a fake-tensor run with unknown fields")
+    status = run.get("status")
+    if status not in ("ok", "raised", "too_many_ops") or run.get("sizes") not in ("scale", "small") \
+            or run.get("device") not in ("cpu", "cuda"):
+        raise ProtocolError("a fake-tensor run of an unknown status, size or device")
+    out: dict[str, Any] = {"status": status, "sizes": run["sizes"], "device": run["device"],
+                           "peak": _int(run.get("peak"), "fake-tensor peak", 0, _MAX_BYTES),
+                           "ops": _int(run.get("ops"), "fake-tensor op count", 0, 10**9),
+                           "unknown_bytes": _bool(run.get("unknown_bytes"), "unknown_bytes"),
+                           "upper_bound": _bool(run.get("upper_bound"), "upper_bound")}
+    if "fresh_bytes" in run:
+        out["fresh_bytes"] = _int(run.get("fresh_bytes"), "fake-tensor result bytes", 0, _MAX_BYTES)
+    culprit = run.get("culprit")
+    if culprit is not None:
+        if not isinstance(culprit, list) or not 2 <= len(culprit) <= 34:
+            raise ProtocolError("a fake-tensor culprit that is not a short list")
+        shape = [_int(s, "a culprit size", -1, _MAX_BYTES) for s in culprit[:-2]]
+        culprit = shape + [_str(culprit[-2], "a culprit dtype", 60), _int(culprit[-1], "culprit bytes", 0, _MAX_BYTES)]
+    out["culprit"] = culprit
+    if status == "ok":
+        outputs = run.get("outputs")
+        if not isinstance(outputs, list) or len(outputs) > 64:
+            raise ProtocolError("fake-tensor outputs that are not a short list")
+        out["outputs"] = [_check_fake_output(o) for o in outputs]
+    if status == "raised":
+        exc = run.get("exc")
+        if not isinstance(exc, dict):
+            raise ProtocolError("a fake-tensor raise without its exception")
+        flags = {k: _bool(exc.get(k, False), k) for k in ("device_mix", "needs_values")}
+        out["exc"] = {**check_exc({k: v for k, v in exc.items() if k not in flags}), **flags}
+    if run.get("made_at") is not None:
+        made = run.get("made_at")
+        if not isinstance(made, list) or len(made) != 2:
+            raise ProtocolError("a fake-tensor origin that is not [line, text]")
+        out["made_at"] = [_int(made[0], "origin line", 0, 10**9), _str(made[1], "origin text", 400)]
+    return out
+
+
+def _check_fake_output(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ProtocolError("a fake-tensor output that is not an object")
+    if set(value) == {"python"}:
+        return {"python": _str(value["python"], "type name", 200)}
+    if set(value) != {"shape", "dtype", "device"} or not isinstance(value["shape"], list) or len(value["shape"]) > 32:
+        raise ProtocolError("a fake-tensor output with unknown fields")
+    shape = [None if s is None else _int(s, "a size", 0, _MAX_BYTES) for s in value["shape"]]
+    return {"shape": shape, "dtype": _str(value["dtype"], "dtype", 60), "device": _str(value["device"], "device", 60)}

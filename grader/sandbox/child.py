@@ -22,6 +22,8 @@ from grader.sandbox import quiet
 from grader.sandbox import inputs
 from grader.sandbox.limits import Job, Limits
 from grader.sandbox.prepare import _child_prepare, _child_setup
+from grader.report import class_name, safe_message
+from grader.sandbox.intact import Intact
 from grader.sandbox.solution import describe_exception, new_module, run_source
 from grader.sandbox.wire import GO_FD, _read_go, _send
 
@@ -32,7 +34,7 @@ def _child(job: Job, limits: Limits, res_w: int, out_w: int, scratch: str, layou
     if not _child_prepare(limits, res_w, out_w, scratch):
         return
     _child_setup(job)
-    _run_job(job, None, layout.arguments(arena))  # the arguments exist before the solution is loaded
+    _run_job(job, None, layout.arguments(arena), _byte_check(layout, arena))  # the arguments exist before the solution is loaded
 
 
 def _standby_child(template: Job, limits: Limits, res_w: int, out_w: int, scratch: str, go_r: int,
@@ -54,7 +56,15 @@ def _standby_child(template: Job, limits: Limits, res_w: int, out_w: int, scratc
     os.close(GO_FD)
     if message is None:
         os._exit(0)  # discarded, or the parent is gone
-    _run_job(dataclasses.replace(template, source=message[0], filename=message[1]), counts, copies)
+    _run_job(dataclasses.replace(template, source=message[0], filename=message[1]), counts, copies,
+             _byte_check(layout, arena))
+
+
+def _byte_check(layout: inputs.Layout, arena: Any) -> Callable[[int], list[str]]:
+    """The arguments of a call whose bytes changed, read right after the call returns: a change
+    undone later (by the next call, a thread, a finaliser) is still seen. The parent compares
+    the same bytes again at the end (grader.sandbox.supervise), where the solution cannot reach."""
+    return lambda index: layout.modified(arena, index)
 
 
 def _warm(job: Job, copies: dict[int, list[Any]]) -> None:
@@ -79,7 +89,8 @@ def _install_guards(job: Job) -> dict[str, int]:
     return bans.install_counters(job.must_call, job.count_places) if job.must_call else {}
 
 
-def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, list[Any]] | None = None) -> None:
+def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, list[Any]] | None = None,
+             changed: Callable[[int], list[str]] | None = None) -> None:
     import torch
 
     from grader.bans import calls as bans
@@ -91,6 +102,7 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
         from grader.bans import dispatch as dispatch_bans
 
         tampered = dispatch_bans.tampered
+    intact = Intact()  # before the solution runs: what the child reports with stays ours, or is reported
     module = new_module(job.source, job.filename, register=True)
     # where each argument is, taken before any of the solution's code runs: an argument
     # re-pointed at other memory while the file loads (x.set_(...)) is a change too
@@ -106,6 +118,7 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
         _send({"type": "load_error", "exc": describe_exception(exc, job.filename)})
         _send({"type": "done"})
         return
+    intact.broken()
     _send_tampered(tampered)
     _send({"type": "loaded"})
     missing = [n for n in job.functions if not callable(module.__dict__.get(n))]
@@ -114,21 +127,23 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
     for index, fname, args, names in job.calls:
         func = module.__dict__.get(fname)
         if callable(func):
-            _call(job, index, func, args, names, counts, copies, placed, torch, bans)
+            _call(job, index, func, args, names, counts, copies, placed, torch, bans, changed)
+            intact.broken()
     if job.fake is not None:
         _run_fake(job, module)
+        intact.broken()
     try:
         sys.stdout.flush()
         sys.stderr.flush()
     except BaseException:  # noqa: BLE001, S110 - best effort: a closed stdout must not lose the result sent next
         pass
     _send_tampered(tampered)
-    _send({"type": "done"})
-
+    _send({"type": "done", "tampered": intact.broken()[:16]})
 
 
 def _call(job: Job, index: int, func: Callable, args: list[Any], names: list[str], counts: dict[str, int],
-          copies: dict[int, list[Any]] | None, placed: dict[int, list[Any]], torch: Any, bans: Any) -> None:
+          copies: dict[int, list[Any]] | None, placed: dict[int, list[Any]], torch: Any, bans: Any,
+          changed: Callable[[int], list[str]] | None = None) -> None:
     """Run one call and send its result frame. `torch` and `bans` are the modules
     as _run_job bound them before the solution ran (it may have replaced them since)."""
     from grader.cases.prepare import fresh
@@ -163,6 +178,8 @@ def _call(job: Job, index: int, func: Callable, args: list[Any], names: list[str
     blobs: list[bytes] = []
     desc = transport.encode_safely(value, blobs)  # an odd object is described, never "raised"
     modified = [n for n, b, a in zip(names, before, mine) if _moved(a, b)]  # the bytes: decided in the parent
+    if changed is not None and copies is not None:  # and read here at once, before any more of the solution runs
+        modified += [n for n in changed(index) if n not in modified]
     if back is not None:  # a CUDA run worked on copies: compare what came back from the device
         modified = [n for n, a, b in zip(names, mine, back) if not _same(a, b)]
     _send({"type": "result", "call": index, "status": "ok", "value": desc, "modified": modified,
@@ -230,8 +247,9 @@ def _run_fake(job: Job, module: Any) -> None:
     try:
         with quiet.machinery():  # torch's fake-tensor logger is the grader's, not the solution's output
             runs = fake.run_plan(job.fake, module, job.filename, describe_exception, started)
-    except BaseException:  # noqa: BLE001 - a fake-tensor failure must not cost the real verdicts
-        runs = []
+    except BaseException as exc:  # noqa: BLE001 - a fake-tensor failure must not cost the real verdicts
+        _send({"type": "fake", "runs": [], "failed": f"{class_name(type(exc))}: {safe_message(exc)[:300]}"})
+        return
     _send({"type": "fake", "runs": runs})
 
 

@@ -67,6 +67,9 @@ class ChildOutcome:
     orphans: int = 0  # processes left behind by the child, killed and reaped
     from_standby: bool = False  # ran in a child forked ahead of time (Standby)
     fake: list[dict[str, Any]] | None = None  # grader.fake.checks.run_plan's results, when it ran
+    fake_failed: str = ""  # the fake-tensor runs themselves failed in the child (why), so they did not check
+    tampered: list[str] = field(default_factory=list)  # grader code the solution replaced in the child (grader.sandbox.intact)
+    hidden_fds: bool = False  # the child made its /proc entries unreadable to the watchdog (PR_SET_DUMPABLE)
 
 
 @dataclass

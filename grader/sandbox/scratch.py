@@ -208,6 +208,8 @@ def held_deleted(pid: int, file_bytes: int, with_maps: bool = True) -> int:
     base = f"/proc/{pid}/fd"
     try:
         names = os.listdir(base)
+    except PermissionError:  # the child made itself non-dumpable: what it holds is hidden (the watchdog stops it)
+        raise
     except OSError:
         names = []
     for name in names:

@@ -11,7 +11,7 @@ import ctypes
 import errno
 import struct
 
-from grader.sandbox.syscalls import NR_SECCOMP, PR_SET_PDEATHSIG, ConfineError, _syscall
+from grader.sandbox.syscalls import NR_SECCOMP, PR_SET_DUMPABLE, PR_SET_PDEATHSIG, ConfineError, _syscall
 
 # x86_64 syscall numbers
 _NR = {
@@ -149,9 +149,10 @@ def seccomp_program(pid: int) -> bytes:
     p.op(_JEQ_K, 0, "allow", 0)
     p.op(_JEQ_K, pid, "allow", 0)
     p.op(_JEQ_K, (-pid) & 0xFFFFFFFF, "allow", "deny")
-    p.label("prctl")  # the parent-death signal stays as set
+    p.label("prctl")  # the parent-death signal stays as set; the watchdog's view of /proc/<pid> stays open
     p.op(_LD_W_ABS, _arg_lo(0))
-    p.op(_JEQ_K, PR_SET_PDEATHSIG, "deny", "allow")
+    p.op(_JEQ_K, PR_SET_PDEATHSIG, "deny", 0)
+    p.op(_JEQ_K, PR_SET_DUMPABLE, "deny", "allow")
     p.label("self_or_zero")  # sched_setaffinity(0 | pid, ...)
     p.op(_LD_W_ABS, _arg_lo(0))
     p.op(_JEQ_K, 0, "allow", 0)

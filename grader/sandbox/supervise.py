@@ -108,10 +108,13 @@ class _Watch:
         return outcome.threads_killed
 
     def _disk_over(self, outcome: ChildOutcome, with_maps: bool) -> bool:
-        if scratch_dir.over_budget(self.child.scratch, self.child.pid, self.limits.scratch_bytes,
-                                   self.limits.scratch_files, self.limits.file_bytes, with_maps=with_maps):
-            outcome.disk_overflow = True
-        return outcome.disk_overflow
+        try:
+            if scratch_dir.over_budget(self.child.scratch, self.child.pid, self.limits.scratch_bytes,
+                                       self.limits.scratch_files, self.limits.file_bytes, with_maps=with_maps):
+                outcome.disk_overflow = True
+        except PermissionError:  # prctl(PR_SET_DUMPABLE, 0) where seccomp could not refuse it (a grader not root)
+            outcome.hidden_fds = True
+        return outcome.disk_overflow or outcome.hidden_fds
 
     def stalled(self, seconds: float) -> float:
         """This process did not run for `seconds` (stopped by Ctrl-Z or SIGSTOP, or
@@ -254,7 +257,8 @@ def _after(child: _Child, limits: Limits, outcome: ChildOutcome, current: int | 
     """After a grading run's loop: learn how a child that closed its pipes early
     ended (or wait it out), and kill one that was stopped."""
     stopped = (outcome.timeout_call is not None or outcome.output_overflow or outcome.memory_killed
-               or outcome.disk_overflow or outcome.threads_killed or outcome.protocol_error is not None)
+               or outcome.disk_overflow or outcome.hidden_fds or outcome.threads_killed
+               or outcome.protocol_error is not None)
     if outcome.finished and not stopped:
         return outcome  # nothing more to learn: _finish kills it and reaps it in the background
     if not stopped:
@@ -348,8 +352,8 @@ def _work_problem(probe: ChildOutcome, limits: Limits, broken: str | None) -> st
         return "printed too much"
     if probe.timeout_call is not None:
         return f"stopped after {limits.case_timeout:g} s"
-    if probe.disk_overflow:
-        return f"wrote more than {limits.scratch_bytes // 2**20} MiB to disk"
+    if probe.disk_overflow or probe.hidden_fds:
+        return f"wrote more than {limits.scratch_bytes // 2**20} MiB to disk, or hid what it holds from the grader"
     if probe.threads_killed:
         return f"ran more than {limits.threads} threads"
     if probe.memory_killed:

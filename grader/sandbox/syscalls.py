@@ -9,6 +9,7 @@ import ctypes
 import os
 
 PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4  # 0 makes /proc/<pid>/fd unreadable to a parent that is not root
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_CHILD_SUBREAPER = 36
 PR_GET_CHILD_SUBREAPER = 37

@@ -23,6 +23,8 @@ import ast
 import functools
 from pathlib import Path
 
+from grader.spec.userfile import python_text
+
 GRADER = Path(__file__).resolve().parent.parent
 GENERATORS_FILE = GRADER / "cases" / "generators.py"
 SHARED_ORACLES = GRADER / "oracles"
@@ -51,7 +53,7 @@ def _params(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
 def function_table(path: Path, table: str) -> dict[str, ast.FunctionDef]:
     """The module-level `table = {"name": function, ...}` of a module, each name with its
     function's definition, read with `ast` (the module itself is not imported)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    tree = ast.parse(python_text(path.read_text(encoding="utf-8")), filename=str(path))
     defs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
     for node in tree.body:
         target = node.target if isinstance(node, ast.AnnAssign) else (
@@ -80,7 +82,7 @@ def shared_oracles() -> dict[str, tuple[str, ...]]:
     out: dict[str, tuple[str, ...]] = {}
     for path in sorted(SHARED_ORACLES.glob("*.py")):
         if path.name != "__init__.py":
-            out.update(public_functions(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))))
+            out.update(public_functions(ast.parse(python_text(path.read_text(encoding="utf-8")), filename=str(path))))
     return out
 
 
@@ -88,7 +90,7 @@ def shared_oracle_module(name: str) -> str | None:
     """The module of grader/oracles/ that defines the shared oracle `name` (None: no such oracle)."""
     for path in sorted(SHARED_ORACLES.glob("*.py")):
         if path.name != "__init__.py":
-            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+            tree = ast.parse(python_text(path.read_text(encoding="utf-8")), filename=str(path))
             if name in public_functions(tree):
                 return f"grader.oracles.{path.stem}"
     return None

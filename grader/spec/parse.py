@@ -41,7 +41,7 @@ from grader.spec.records import (
     Trap,
 )
 from grader.spec.yaml_lines import _line_of, _LineLoader
-from grader.spec.userfile import REFERENCE_LIMIT, SPEC_LIMIT, UnreadableFile, read_text
+from grader.spec.userfile import REFERENCE_LIMIT, SPEC_LIMIT, UnreadableFile, read_source, read_text
 
 
 def parse_spec(path: Path, text: str | None = None, *, reference_names: set[str] | None = None) -> Spec:
@@ -202,7 +202,7 @@ def _oracle_names(oracle_path: Path, problems: _Problems) -> dict[str, tuple[str
     if not oracle_path.exists() and not oracle_path.is_symlink():
         return shared
     try:
-        tree = ast.parse(read_text(oracle_path, REFERENCE_LIMIT), filename=str(oracle_path))
+        tree = ast.parse(read_source(oracle_path, REFERENCE_LIMIT), filename=str(oracle_path))
     except UnreadableFile as exc:
         problems.add(0, "(oracle)", exc.reason)
         return shared
@@ -221,7 +221,7 @@ def _oracle_names(oracle_path: Path, problems: _Problems) -> dict[str, tuple[str
 
 def _defined_names(path: Path, problems: _Problems) -> set[str] | None:
     try:
-        tree = ast.parse(read_text(path, REFERENCE_LIMIT), filename=str(path))
+        tree = ast.parse(read_source(path, REFERENCE_LIMIT), filename=str(path))
     except UnreadableFile as exc:
         problems.add(0, "(reference)", exc.reason)
         return None

@@ -114,6 +114,17 @@ def read_text(path: str | os.PathLike, limit: int) -> str:
     return decode_text(read_bytes(path, limit), path)
 
 
+def read_source(path: str | os.PathLike, limit: int) -> str:
+    """A Python file's text the way Python reads it: a UTF-8 byte-order mark dropped,
+    CRLF and CR line ends read as LF (a file saved on Windows runs as it does in python)."""
+    return python_text(read_text(path, limit))
+
+
+def python_text(text: str) -> str:
+    """Source text as Python's own reader sees it (see read_source)."""
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+
+
 def decode_text(raw: bytes, name: object) -> str:
     """``raw`` as UTF-8 text; UnreadableFile naming the first bad byte otherwise (the one
     wording every command uses for a file, or stdin, that is not UTF-8)."""

@@ -25,7 +25,7 @@ from grader.catalogue import load_catalogue
 from grader.fake.cuda import CHILD_ENV, cuda_problem
 from grader.authoring.scaffold import MARKER, ScaffoldError, check_new_id, plan, write
 from grader.spec import TOPICS, SpecError
-from grader.spec.userfile import SOLUTION_LIMIT, read_text
+from grader.spec.userfile import SOLUTION_LIMIT, read_source
 from trainer.practice.attempts import attempt_from
 from trainer.cli.app import app, no_color
 from trainer.cli.catalogue import complete_drill_id, load_catalogue_or_exit
@@ -46,7 +46,7 @@ def _read_sources(files: list[Path]) -> list[str]:
         if path.is_dir():
             raise UsageError(f"{path} is a folder; give a solution .py file")
         # regular files only, capped: no FIFO hang; an UnreadableFile is a usage problem at the edge
-        sources.append(read_text(path, SOLUTION_LIMIT))
+        sources.append(read_source(path, SOLUTION_LIMIT))
     return sources
 
 

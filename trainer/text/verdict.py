@@ -160,7 +160,8 @@ def _headline(report: Report, path: str, density: Density, title: bool) -> Fragm
 
 
 _CHECKS = (CaseKind.DEVICE, CaseKind.SCALE)  # the fake-tensor checks beside the spec's cases (grader/fake/scale.py)
-_UNCHECKED = ("device case not checked", "device and scale checks not finished", "no device/scale check")
+_UNCHECKED = ("device case: not checked", "scale: not checked", "device case not checked",
+              "device and scale checks not finished", "no device/scale check")
 
 
 def _counted(report: Report) -> tuple[list[CaseResult], list[tuple[str, str]], list[str]]:
@@ -173,8 +174,11 @@ def _counted(report: Report) -> tuple[list[CaseResult], list[tuple[str, str]], l
         ran = [c for c in report.cases if c.kind == kind]
         if ran:
             checks.append((str(kind), str(min((Verdict.of(c.verdict) for c in ran), key=lambda v: v.severity))))
-    ran_kinds = {name for name, _ in checks}
-    unchecked = [str(CaseKind.DEVICE)] if str(CaseKind.DEVICE) not in ran_kinds and _unchecked_notes(report) else []
+    ran_names = {name for name, _ in checks}
+    named = {n.get("check") for n in report.not_checked}
+    unchecked = [str(c) for c in _CHECKS if str(c) not in ran_names and str(c) in named]
+    if not named and "device" not in ran_names and _unchecked_notes(report):
+        unchecked = ["device"]
     return cases, checks, unchecked
 
 
