@@ -148,14 +148,12 @@ def sample_variant(spec: Spec, path: Path, source: str) -> tuple[dict[str, str] 
     if words is None:
         return {}, []
     at = f"{path}:1: {FIELD}:"
-    if not words:
+    if not words or RANDOM in words:
         return None, [f"{at} `# variant:` names no variant; write `# variant: axis=value`"]
     try:
         chosen = parse_variant_args(spec, words)
     except UsageError as exc:
         return None, [f"{at} `# variant: {' '.join(words)}`: {exc}"]
-    if RANDOM in words:
-        return None, [f"{at} `# variant: random` names no variant; write `# variant: axis=value`"]
     if not chosen:
         return None, [f"{at} `# variant: {' '.join(words)}` is the default; leave the line out"]
     return chosen, []

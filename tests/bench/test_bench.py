@@ -20,7 +20,7 @@ SMALLEST = {
     "latency.py": ["--runs", "1", "--gap", "0.05", "--no-cold"],
     "optimize_sim.py": ["--epochs", "1"],
     "startup.py": ["--runs", "1"],
-    "validate_time.py": ["--runs", "1"],
+    "validate_time.py": ["--runs", "1", "--jobs", "1", "--drills", "head-split"],
 }
 
 pytestmark = pytest.mark.slow
