@@ -277,6 +277,7 @@ class Report:
     alone: bool = False  # the run-level message is the whole story (a syntax error): no case list
     smallest: Smallest | None = None  # the smallest failing sizes, when searched (grader.judge.smallest)
     not_checked: list[dict[str, str]] = field(default_factory=list)  # fake-tensor checks that did not run: check, function, why
+    variant: dict[str, str] = field(default_factory=dict)  # the non-default variant choices graded ({}: the contract)
 
     def __post_init__(self) -> None:
         self.verdict = Verdict.of(self.verdict)
@@ -346,6 +347,7 @@ class Report:
             "cases": [c.to_dict() for c in self.cases],
             "trap": self.trap.to_dict(wire) if self.trap else None,
             "seed": self.seed,
+            "variant": dict(self.variant),
         })
         if self.message:
             out["message"] = self.message
@@ -387,12 +389,20 @@ class Report:
             alone=bool(data.get("alone")), smallest=Smallest.from_dict(data.get("smallest")),
             not_checked=[{str(k): str(v) for k, v in n.items()} for n in data.get("not_checked") or []
                          if isinstance(n, dict)] if isinstance(data.get("not_checked"), list) else [],
+            variant=_variant(data.get("variant")),
         )
 
 
 def internal_report(drill: str, seed: int | None, message: str, seconds: float = 0.0) -> Report:
     """Our own fault: never counted against the person."""
     return Report(drill, Verdict.INTERNAL, [], seconds, seed=seed, message=message)
+
+
+def _variant(value: Any) -> dict[str, str]:
+    """A report's variant choices as sent: text to text, anything else dropped."""
+    if not isinstance(value, dict):
+        return {}
+    return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, str)}
 
 
 def _int_list(value: Any) -> list[int] | None:

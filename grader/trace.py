@@ -26,11 +26,12 @@ MAX_STEPS = 400  # per function call; a loop over T prints its pattern, not ever
 
 
 def trace(grader: Any, drill_id: str, source: str, filename: str = "<buffer>", seed: int = 1,
-          timeout: float | None = None, at: Smallest | None = None) -> dict[str, Any]:
-    """Trace `source` on the drill's example inputs, or with `at` on the smallest failing case
-    (grader.judge.smallest) of a grade on `seed`. Returns a JSON-able dict:
+          timeout: float | None = None, at: Smallest | None = None,
+          variant: dict[str, str] | None = None) -> dict[str, Any]:
+    """Trace `source` on the drill's example inputs (under `variant`), or with `at` on the smallest
+    failing case (grader.judge.smallest) of a grade on `seed`. Returns a JSON-able dict:
     ``{"drill", "dims", "case", "calls": [{"function", "args", "steps", "returns", "error"}], "error"}``."""
-    spec = grader.spec(drill_id)
+    spec = grader.spec(drill_id, variant)
     try:
         calls = _smallest_calls(grader, spec, seed, at) if at is not None else []
         if not calls:

@@ -140,7 +140,9 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
                       "grader.judge", "grader.report", "grader.sandbox", "grader.spec"),
     "grader.worker": ("grader.cases", "grader.engine", "grader.errors", "grader.report", "grader.sandbox",
                       "grader.trace"),
-    "grader.authoring": ("grader.cases", "grader.engine", "grader.fake", "grader.report", "grader.spec"),
+    # above the engine: the drill's own code is judged in-process with the engine's judge (authoring.trusted)
+    "grader.authoring": ("grader.cases", "grader.engine", "grader.errors", "grader.fake", "grader.judge",
+                         "grader.report", "grader.sandbox", "grader.spec"),
     # trainer/, bottom up
     "trainer": (),
     "trainer.clock": (),

@@ -1,26 +1,34 @@
-"""Reference and traps for ragged-to-padded."""
+"""Reference and traps for ragged-to-padded.
+
+Every function takes the variant keyword `side` (drills/README.md, "Variants"): right padding
+(the contract; training) or left padding (batched generation, Hugging Face's padding_side="left")."""
 import torch
 
 
-def _pad(seqs, pad_id):
+def _pad(seqs, pad_id, side="right"):
     B = len(seqs)
     T = max(len(s) for s in seqs)
     ids = torch.full((B, T), pad_id, dtype=torch.int64)  # (B, T)
     mask = torch.zeros(B, T, dtype=torch.int64)  # (B, T)
     for i, s in enumerate(seqs):
-        ids[i, : len(s)] = torch.tensor(s, dtype=torch.int64)
-        mask[i, : len(s)] = 1
+        at = slice(0, len(s)) if side == "right" else slice(T - len(s), T)
+        ids[i, at] = torch.tensor(s, dtype=torch.int64)
+        mask[i, at] = 1
     return ids, mask
 
 
-def pad_batch(seqs, pad_id):
-    ids, mask = _pad(seqs, pad_id)
+def pad_batch(seqs, pad_id, *, side="right"):
+    ids, mask = _pad(seqs, pad_id, side)
+    if side == "left":  # every row ends at the last column
+        return ids, mask, torch.full((len(seqs),), ids.shape[1] - 1, dtype=torch.int64)
     last = mask.sum(dim=1) - 1  # (B,) index of the final real token
     return ids, mask, last
 
 
-def last_hidden(h, mask):
+def last_hidden(h, mask, *, side="right"):
     B = h.shape[0]
+    if side == "left":
+        return h[:, -1]  # left padding: every row's final real token is the last position
     last = mask.long().sum(dim=1) - 1  # (B,) right padding: count - 1
     return h[torch.arange(B), last]  # (B, d)
 
@@ -55,15 +63,17 @@ def trap_last_is_count(seqs, pad_id):
     return ids, mask, mask.sum(dim=1)  # one past the final real token
 
 
-def trap_mask_from_ids(seqs, pad_id):
-    ids, _ = _pad(seqs, pad_id)
+def trap_mask_from_ids(seqs, pad_id, *, side="right"):
+    ids, _ = _pad(seqs, pad_id, side)
     mask = (ids != pad_id).long()  # wrong wherever a real token equals pad_id
+    if side == "left":
+        return ids, mask, torch.full((len(seqs),), ids.shape[1] - 1, dtype=torch.int64)
     return ids, mask, mask.sum(dim=1) - 1
 
 
-def trap_mask_from_ids_only(seqs, pad_id):
-    ids, _ = _pad(seqs, pad_id)
-    last = torch.tensor([len(s) - 1 for s in seqs], dtype=torch.int64)  # right
+def trap_mask_from_ids_only(seqs, pad_id, *, side="right"):
+    ids, mask = _pad(seqs, pad_id, side)
+    last = pad_batch(seqs, pad_id, side=side)[2]  # right
     return ids, (ids != pad_id).long(), last  # but the mask hides real pad_id tokens
 
 
@@ -86,3 +96,13 @@ def trap_count_as_index(h, mask):
     B = h.shape[0]
     last = mask.long().sum(dim=1)  # one past the end: a pad, or out of range for a full row
     return h[torch.arange(B), last]
+
+
+def trap_right_padded(seqs, pad_id):
+    """The contract's right padding where the variant asks for left padding."""
+    return pad_batch(seqs, pad_id)
+
+
+def trap_right_padded_last(h, mask):
+    """The right-padding rule, count - 1, on a left-padded batch."""
+    return last_hidden(h, mask)

@@ -9,8 +9,12 @@ import torch
 import torch.nn.functional as F
 
 
-def lm_losses_ce(logits: torch.Tensor, ids: torch.Tensor, loss_mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """Token-mean and sequence-mean cross-entropy from F.cross_entropy(reduction="none")."""
+def lm_losses_ce(logits: torch.Tensor, ids: torch.Tensor, loss_mask: torch.Tensor, *,
+                 shift: str = "none") -> tuple[torch.Tensor, torch.Tensor]:
+    """Token-mean and sequence-mean cross-entropy from F.cross_entropy(reduction="none"); `shift`
+    next: Hugging Face's causal-LM shift, logits[..., :-1, :] against labels[..., 1:]."""
+    if shift == "next":
+        logits, ids, loss_mask = logits[..., :-1, :].contiguous(), ids[..., 1:].contiguous(), loss_mask[..., 1:]
     B, T, V = logits.shape
     per_token = F.cross_entropy(logits.reshape(B * T, V), ids.reshape(B * T), reduction="none").reshape(B, T)
     m = loss_mask.to(per_token.dtype)

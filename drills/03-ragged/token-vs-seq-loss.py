@@ -1,5 +1,16 @@
-"""Reference and traps for token-vs-seq-loss."""
+"""Reference and traps for token-vs-seq-loss.
+
+Every function takes the variant keyword `shift` (drills/README.md, "Variants"): none, the
+contract (logits[:, t] scores ids[:, t]), or next, a causal LM's next-token loss as Hugging Face
+computes it (logits[:, t] scores ids[:, t + 1]; loss_mask[:, t] says whether ids[:, t] is a
+target, so position 0 never is)."""
 import torch
+
+
+def _shifted(logits, ids, loss_mask, shift):
+    if shift == "next":
+        return logits[:, :-1], ids[:, 1:], loss_mask[:, 1:]
+    return logits, ids, loss_mask
 
 
 def _per_token(logits, ids):
@@ -15,11 +26,12 @@ def _losses(logits, ids, loss_mask):
     return token_mean, seq_mean
 
 
-def lm_losses(logits, ids, loss_mask):
+def lm_losses(logits, ids, loss_mask, *, shift="none"):
+    logits, ids, loss_mask = _shifted(logits, ids, loss_mask, shift)
     return _losses(logits, ids, loss_mask)
 
 
-def make_loss_mask(ctx, shape, dtype, style="right"):
+def make_loss_mask(ctx, shape, dtype, style="right", shift=False):
     """A (B, T) loss mask with at least one loss token per row.
 
     right: lengths in [1, T], one row full; answer: a prompt part of zeros, then
@@ -45,38 +57,59 @@ def make_loss_mask(ctx, shape, dtype, style="right"):
             lens[-1] = max(1, T // 3)
         for b, n in enumerate(lens):
             mask[b, :n] = True
+    if shift:  # next-token targets: position 0 is never one, and every row keeps one after it
+        mask[:, 0] = False
+        for b in range(B):
+            if not mask[b].any():
+                mask[b, ctx.rng.randrange(1, T)] = True
     return mask.to(dtype)
 
 
-def trap_swapped(logits, ids, loss_mask):
+def trap_swapped(logits, ids, loss_mask, *, shift="none"):
+    logits, ids, loss_mask = _shifted(logits, ids, loss_mask, shift)
     token_mean, seq_mean = _losses(logits, ids, loss_mask)
     return seq_mean, token_mean
 
 
-def trap_all_positions(logits, ids, loss_mask):
+def trap_all_positions(logits, ids, loss_mask, *, shift="none"):
+    logits, ids, loss_mask = _shifted(logits, ids, loss_mask, shift)
     nll = _per_token(logits, ids)
     return nll.mean(), nll.mean(1).mean()  # the mask is never used
 
 
-def trap_seq_over_T(logits, ids, loss_mask):
+def trap_seq_over_T(logits, ids, loss_mask, *, shift="none"):
+    logits, ids, loss_mask = _shifted(logits, ids, loss_mask, shift)
     nll = _per_token(logits, ids)
     m = loss_mask.to(nll.dtype)
     return (nll * m).sum() / m.sum(), ((nll * m).sum(1) / nll.shape[1]).mean()
 
 
-def trap_sum_over_batch(logits, ids, loss_mask):
+def trap_sum_over_batch(logits, ids, loss_mask, *, shift="none"):
+    logits, ids, loss_mask = _shifted(logits, ids, loss_mask, shift)
     nll = _per_token(logits, ids)
     m = loss_mask.to(nll.dtype)
     return (nll * m).sum() / nll.shape[0], ((nll * m).sum(1) / m.sum(1)).mean()
 
 
-def trap_seq_no_row_count(logits, ids, loss_mask):
+def trap_seq_no_row_count(logits, ids, loss_mask, *, shift="none"):
+    logits, ids, loss_mask = _shifted(logits, ids, loss_mask, shift)
     nll = _per_token(logits, ids)
     m = loss_mask.to(nll.dtype)
     return (nll * m).sum() / m.sum(), (nll * m).sum(1).mean()  # per-row sums, never divided
 
 
-def trap_masked_mean_over_numel(logits, ids, loss_mask):
+def trap_masked_mean_over_numel(logits, ids, loss_mask, *, shift="none"):
+    logits, ids, loss_mask = _shifted(logits, ids, loss_mask, shift)
     nll = _per_token(logits, ids)
     m = loss_mask.to(nll.dtype)
     return (nll * m).mean(), (nll * m).mean(1).mean()  # masked, but divided by B * T and by T
+
+
+def trap_no_shift(logits, ids, loss_mask):
+    """Scoring ids[:, t] with logits[:, t] where the next token is asked for."""
+    return lm_losses(logits, ids, loss_mask)
+
+
+def trap_shift_backwards(logits, ids, loss_mask):
+    """logits[:, 1:] against ids[:, :-1]: each position scores the token before it."""
+    return _losses(logits[:, 1:], ids[:, :-1], loss_mask[:, 1:])

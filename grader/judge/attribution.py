@@ -49,7 +49,7 @@ from typing import Any
 
 import torch
 
-from grader.cases.prepare import Call, ExpectedRaise, Prepared, fresh
+from grader.cases.prepare import Call, ExpectedRaise, Prepared, fresh, with_kwargs
 from grader.judge.compare import compare_call
 from grader.judge.invariants import first_problem
 from grader.judge.signature import dtype_slip, has_signature, same_shapes
@@ -294,6 +294,7 @@ def _run_trap(prep: Prepared, trap: Trap, call: Call) -> TrapResult | None:
     func = getattr(prep.reference, trap.function, None)
     if func is None:
         return None
+    func = with_kwargs(func, prep.spec.call_kwargs)  # the trap under the drill's variant
     try:
         with torch.no_grad():
             out = func(*fresh(call.args))

@@ -227,7 +227,7 @@ def for_report(grader: Any, report: Report, source: str, filename: str = "<buffe
     if shown is None or report.seed is None:
         return None
     try:
-        prep = grader.prepared(grader.spec(report.drill), report.seed)
+        prep = grader.prepared(grader.spec(report.drill, report.variant), report.seed)
         return search(grader, prep, source, filename, shown.name, shown.function, budget)
     except Exception:  # noqa: BLE001 - an extra: a failed search says nothing rather than break the verdict
         return None

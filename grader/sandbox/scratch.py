@@ -228,11 +228,15 @@ def held_deleted(pid: int, file_bytes: int, with_maps: bool = True) -> int:
     return total
 
 
+_DELETED_LINE = re.compile(rb"^[^\n]* \(deleted\)$", re.MULTILINE)
+
+
 def _deleted_maps(pid: int) -> dict[tuple[int, int], bytes]:
     """(device, inode) -> address range of every deleted file `pid` maps."""
     try:
         with open(f"/proc/{pid}/maps", "rb") as fh:
-            lines = [line for line in fh.read(8 << 20).splitlines() if line.endswith(b" (deleted)")]
+            # the watchdog reads this every poll: pick the few deleted lines out in C, not line by line
+            lines = _DELETED_LINE.findall(fh.read(8 << 20))
     except OSError:
         return {}
     out: dict[tuple[int, int], bytes] = {}

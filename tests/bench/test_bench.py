@@ -22,7 +22,7 @@ SMALLEST = {
     "smallest.py": ["--runs", "1", "--gap", "0.05", "--samples", "gqa:bad_repeat.py"],
     "startup.py": ["--runs", "1"],
     "trap_names.py": ["--limit", "1"],
-    "validate_time.py": ["--runs", "1"],
+    "validate_time.py": ["--runs", "1", "--jobs", "1", "--drills", "head-split"],
 }
 
 pytestmark = pytest.mark.slow

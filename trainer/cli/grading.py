@@ -24,8 +24,9 @@ from grader.sandbox import confine
 from grader.catalogue import load_catalogue
 from grader.fake.cuda import CHILD_ENV, cuda_problem
 from grader.authoring.scaffold import MARKER, ScaffoldError, check_new_id, plan, write
-from grader.spec import TOPICS, SpecError
+from grader.spec import TOPICS
 from grader.spec.userfile import SOLUTION_LIMIT, read_source
+from grader.spec.variants import describe
 from trainer.practice.attempts import attempt_from
 from trainer.cli.app import app, no_color
 from trainer.cli.catalogue import complete_drill_id, load_catalogue_or_exit
@@ -61,15 +62,23 @@ def check(
     record: bool = typer.Option(False, "--record", help="record each file as an attempt; the run is one sitting"),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="every case, and what the sandbox enforces"),
     device: str = typer.Option("cpu", "--device", help="cpu, or cuda: run the cases on a real GPU (needs one)"),
+    variant: List[str] = typer.Option([], "--variant", metavar="AXIS=VALUE",
+                                      help="grade under a variant (repeatable; `random`: one other than the default, "
+                                           "drawn from the seed); default: the contract as written"),
 ) -> None:
     """Grade solution files once: no REPL, no progress recorded unless --record."""
+    from grader.spec.variants import parse_variant_args
+
     cat = load_catalogue_or_exit()  # parsed (or read from the cache) once: the grader gets this one
     spec = cat.get(drill_id)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 2**31 - 1)  # one run, one seed: every file on the same cases
+    spec = spec.under(parse_variant_args(spec, variant, seed))
     sources = _read_sources(files)
     if device not in ("cpu", "cuda"):
         raise UsageError(f"--device {printable(device)}: use cpu or cuda")
     if device == "cuda" and os.environ.get("DRILL_CUDA_CHILD") != "1":
-        _check_in_fresh_process(drill_id, files, as_json, seed, record, verbose)
+        _check_in_fresh_process(drill_id, files, as_json, seed, record, verbose, spec.variant)
     reports: list = []
     try:
         _check_all(spec, files, sources, reports, as_json, seed, record, verbose, device, cat)
@@ -92,9 +101,11 @@ def _check_all(spec: Spec, files: list[Path], sources: list[str], reports: list[
     several = len(files) > 1
     if several and not as_json:
         typer.echo(f"{len(files)} files, graded on seed {seed} (--seed {seed} grades on the same cases again)")
+    if spec.variant and not as_json:
+        typer.echo(f"graded under the variant {describe(spec.variant)} ({_labels(spec)})")
     for path, source in zip(files, sources):
         started = datetime.now(timezone.utc)
-        report = grader.grade(spec.id, source, str(path.resolve()), seed)
+        report = grader.grade(spec.id, source, str(path.resolve()), seed, variant=spec.variant)
         report.file = str(path)
         if report.verdict != "pass":
             report.smallest = grader.smallest(report, source, str(path.resolve()))  # within its budget
@@ -113,6 +124,12 @@ def _check_all(spec: Spec, files: list[Path], sources: list[str], reports: list[
             typer.echo(_recorded_line(spec.id, reports, closed), err=True)
     if verbose and not as_json:
         _print_confinement()
+
+
+def _labels(spec: Spec) -> str:
+    """The chosen values' labels: "1/True = padding; time first (T, B, d)"."""
+    axes = {a.name: a for a in (spec.base or spec).variants}
+    return "; ".join(axes[a].values[v].label for a, v in spec.variant.items())
 
 
 def _recorded_line(drill: str, reports: list[Report], closed: object) -> str:
@@ -135,7 +152,7 @@ def _recorded_line(drill: str, reports: list[Report], closed: object) -> str:
 
 
 def _check_in_fresh_process(drill_id: str, files: list[Path], as_json: bool, seed: Optional[int], record: bool,
-                            verbose: bool) -> None:
+                            verbose: bool, variant: dict[str, str] | None = None) -> None:
     """`check --device cuda`: CUDA cannot be used in a child forked from a process that initialised it,
     so the grading runs in a fresh process whose sandbox children start CUDA themselves (grader.fake.cuda)."""
     problem = cuda_problem()
@@ -145,6 +162,7 @@ def _check_in_fresh_process(drill_id: str, files: list[Path], as_json: bool, see
     argv = [sys.executable, "-m", "trainer", "check", drill_id, *(str(f) for f in files), "--device", "cuda"]
     argv += ["--json"] * as_json + ["--record"] * record + ["--verbose"] * verbose
     argv += ["--seed", str(seed)] if seed is not None else []
+    argv += [f"--variant={a}={v}" for a, v in (variant or {}).items()]
     raise typer.Exit(subprocess.call(argv, env={**os.environ, CHILD_ENV: "1"}))
 
 
@@ -181,9 +199,12 @@ def validate(
     path: Optional[Path] = typer.Argument(None, help="a spec file or a folder of specs (default: every drill)"),
     seed: int = typer.Option(1, "--seed", help="case seed"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
+    jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="drills proved at once, each in its own process "
+                                                              "(default: one per CPU, at most 4)"),
 ) -> None:
     """Prove every spec: schema, reference passes its oracle, traps rejected, skeleton fails, quiz parses,
-    and the sample solutions in solutions/<id>/ beside the spec do what their names say."""
+    the sample solutions in solutions/<id>/ beside the spec do what their names say, and all of it
+    again under every value of every variant axis."""
     roots = drill_roots()
     if path is not None:
         if not path.exists():
@@ -193,27 +214,22 @@ def validate(
     problems: list[str] = list(cat.errors)
     if not cat.specs and not problems:
         raise UsageError(f"no drill specs found under {path}")
-    from grader.engine import Grader
-    from grader.authoring.validation import fake_checks, validate_drill
+    from grader.authoring.proving import prove_all
 
-    grader = Grader(cat)
     specs = list(cat.specs.values())
     t0 = time.monotonic()
     show_bar = not quiet and sys.stderr.isatty()
-    checks: list[str] = []
-    for i, spec in enumerate(specs, 1):
-        if not quiet:
-            _progress(i, len(specs), spec.id, show_bar)
-        try:
-            found = validate_drill(grader, spec, seed)
-            problems.extend(found)
-            if not any(": (to fill in): " in p for p in found):  # a scaffold's stub: nothing else to say yet
-                checks.extend(f"{spec.id}: {line}" for line in fake_checks(grader, spec, seed))
-        except SpecError as exc:
-            problems.extend(exc.problems)
+    jobs = jobs or min(4, os.cpu_count() or 1)
+    results = prove_all(cat, specs, seed, jobs,
+                        progress=None if quiet else (lambda i, n, label: _progress(i, n, label, show_bar)))
     if not quiet:
         sys.stderr.write("\n" if show_bar else "")
-    for line in checks:  # the device case and memory at scale, per function (grader.fake)
+    checks: list[str] = []
+    for spec in specs:
+        found, lines = results[spec.id]
+        problems.extend(found)
+        checks.extend(f"{spec.id}: {line}" for line in lines)
+    for line in checks:  # the device case and memory at scale, per function (grader.fake), and the axes
         typer.echo(printable(line))
     elapsed = time.monotonic() - t0
     if problems:
@@ -227,7 +243,30 @@ def validate(
         typer.echo(f"validate: {len(problems)} problem(s) in {len(failing)} file(s), {len(specs)} drills checked "
                    f"in {elapsed:.1f} s", err=True)
         raise typer.Exit(1)
-    typer.echo(f"validate: {len(specs)} drills ok in {elapsed:.1f} s")
+    table = _variant_table(specs)
+    if table:
+        typer.echo("\n".join(table))
+    varied = sum(1 for s in specs if s.variants)
+    values = sum(len(a.values) - 1 for s in specs for a in s.variants)
+    typer.echo(f"validate: {len(specs)} drills ok in {elapsed:.1f} s ({varied} with variants: {values} values "
+               f"besides the defaults, each proved)")
+
+
+def _variant_table(specs: list[Spec]) -> list[str]:
+    """The closing note: each drill's axes and values, with the real code that uses each convention."""
+    rows = [(s.id, a.name, v.name + ("*" if v.name == a.default else ""), v.source)
+            for s in specs for a in s.variants for v in a.values.values()]
+    if not rows:
+        return []
+    widths = [max(len(r[i]) for r in [*rows, ("drill", "axis", "value", "")]) for i in range(3)]
+    out = ["", "variants (* the default, the contract as written):",
+           "  " + "  ".join(h.ljust(w) for h, w in zip(("drill", "axis", "value"), widths)) + "  source"]
+    last = ""
+    for r in rows:
+        drill = r[0] if r[0] != last else ""
+        last = r[0]
+        out.append("  " + "  ".join(c.ljust(w) for c, w in zip((drill, r[1], r[2]), widths)) + "  " + r[3])
+    return out
 
 
 # ---------------------------------------------------------------- new

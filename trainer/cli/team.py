@@ -33,6 +33,7 @@ import typer
 from grader.errors import DrillError, UsageError
 import trainer.repl.grading as repl_grading
 from grader.spec.userfile import SESSION_LIMIT, SOLUTION_LIMIT, UnreadableFile, read_bytes, read_text
+from grader.spec.variants import describe
 from trainer.practice.attempts import attempt_from
 from trainer.team.render import render_board_html, render_board_md, render_board_text
 from trainer.cli.app import DrillGroup, app, emit, no_color
@@ -123,12 +124,15 @@ def team_new(
     force: bool = typer.Option(False, "--force", help="overwrite an existing session file"),
     members: str = typer.Option("", "--members", metavar="NAME,NAME",
                                 help="who should submit (`drill team status` says who has not)"),
+    variant: List[str] = typer.Option([], "--variant", metavar="ID:AXIS=VALUE",
+                                      help="fix a drill's variant for every member (repeatable); "
+                                           "default: the contract as written"),
 ) -> None:
     """Write a session file: the drills, the time limit and one seed for every member."""
     cat = load_catalogue_or_exit()
     if seed is None:
         seed = random.SystemRandom().randrange(1, 10**9)
-    session = new_session(drills.split(","), minutes, seed, cat.specs, title)
+    session = new_session(drills.split(","), minutes, seed, cat.specs, title, _variant_options(variant))
     names = []
     for raw in (m for m in members.split(",") if m.strip()):
         try:
@@ -145,8 +149,9 @@ def team_new(
         write_atomically(out, session_yaml(session), mode=SHARED_MODE)
     except OSError as exc:
         raise UsageError(f"cannot write {out}: {exc.strerror or exc}")
+    fixed = "".join(f", {d} under {describe(v)}" for d, v in session.variants.items())
     typer.echo(f"wrote {printable(out)}: {plural(len(session.drills), 'drill')}, {_minutes(session.minutes)}, "
-               f"seed {session.seed} (session {session.id}).")
+               f"seed {session.seed}{fixed} (session {session.id}).")
     typer.echo(f"Each member runs: drill team run {printable(out)} --name NAME --results SHARED_FOLDER")
 
 
@@ -173,10 +178,23 @@ def _save(path: Path, result: MemberResult) -> None:
         raise DrillError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-def case_hash(grading: Grading, drill: str, seed: int) -> str | None:
-    """The hash of the cases ``drill`` is graded on with ``seed`` (None when the grader cannot say)."""
+def _variant_options(pairs: list[str]) -> dict[str, dict[str, str]]:
+    """`--variant ID:AXIS=VALUE ...` as drill -> {axis: value} (checked against the drill by new_session)."""
+    out: dict[str, dict[str, str]] = {}
+    for raw in pairs:
+        drill, sep, choice = raw.partition(":")
+        axis, eq, value = choice.partition("=")
+        if not sep or not eq or not drill or not axis or not value:
+            raise UsageError(f"--variant {printable(raw)!r}: write ID:AXIS=VALUE, e.g. mha-padding:mask=pad")
+        out.setdefault(drill.strip(), {})[axis.strip()] = value.strip()
+    return out
+
+
+def case_hash(grading: Grading, drill: str, seed: int, variant: dict[str, str] | None = None) -> str | None:
+    """The hash of the cases ``drill`` is graded on with ``seed`` under ``variant`` (None when the grader
+    cannot say)."""
     try:
-        value = grading.case_hash(drill, seed)
+        value = grading.case_hash(drill, seed, **({"variant": variant} if variant else {}))
     except Exception:  # noqa: BLE001 - the board flags a pass with no case hash
         return None
     return value if isinstance(value, str) else None
@@ -219,7 +237,10 @@ def _grade_files(session: TeamSession, files: dict[str, str], flow: TeamRun, ses
         if drill not in sources:
             return Done(DrillResult(drill, "skipped", None))
         started = utc_now()
-        report = grading.grade(drill, sources[drill], str(Path(files[drill]).resolve()), session.seed)
+        fixed = session.variant(drill)
+        path = str(Path(files[drill]).resolve())
+        report = (grading.grade(drill, sources[drill], path, session.seed, variant=fixed) if fixed
+                  else grading.grade(drill, sources[drill], path, session.seed))  # a grading from before variants
         # graded after the fact: the grading time is not a solving time (no target), and the
         # result is untimed (no seconds)
         _record(attempt_from(report, drill=drill, mode="team", started_at=started, seconds=report.seconds,
@@ -228,7 +249,7 @@ def _grade_files(session: TeamSession, files: dict[str, str], flow: TeamRun, ses
         typer.echo(ansi(render(report, "compact", width=shutil.get_terminal_size().columns),
                         color=not no_color() and sys.stdout.isatty()), nl=False)
         return Done(DrillResult(drill, "passed" if report.verdict == "pass" else "failed", None, 1, 0,
-                                (trap,) if trap else (), case_hash(grading, drill, session.seed)))
+                                (trap,) if trap else (), case_hash(grading, drill, session.seed, fixed)))
 
     def after(drill: str, done: Done[DrillResult]) -> None:
         if drill in sources:
@@ -257,14 +278,15 @@ def _run_repl(session: TeamSession, flow: TeamRun, session_id: int, save: Callab
         status = outcome.status if outcome.status in ("passed", "skipped", "quit", "timeout") else "failed"
         graded = int(outcome.attempts) > 0 or status in ("passed", "failed")
         return DrillResult(drill_id, status, float(outcome.seconds), int(outcome.attempts), int(outcome.hints),
-                           tuple(outcome.traps), case_hash(grading, drill_id, session.seed) if graded else None)
+                           tuple(outcome.traps),
+                           case_hash(grading, drill_id, session.seed, session.variant(drill_id)) if graded else None)
 
     def drill(drill_id: str) -> Done[DrillResult]:
         pos, total = flow.queue.position()
         options = ReplOptions(mode="team", deadline=flow.queue.deadline, flow_id=session_id, seed=session.seed,
                               label=f"team {pos}/{total}", in_flow=True, vi=vi,
                               on_pass=lambda outcome: save(result_of(drill_id, outcome)))
-        outcome = run_drill(cat.get(drill_id), grading, options, clock)
+        outcome = run_drill(cat.get(drill_id).under(session.variant(drill_id)), grading, options, clock)
         return Done(result_of(drill_id, outcome), stop=bool(outcome.stop))
 
     def after(drill_id: str, done: Done[DrillResult]) -> None:

@@ -21,7 +21,7 @@ from trainer.clock import Clock
 from trainer.repl.code import CodeBuffer, opening, untouched
 from trainer.repl.commands import command, commands_of, key_label
 from trainer.repl.drafts import Drafts
-from trainer.repl.grading import Grading
+from trainer.repl.grading import Grading, variant_of
 from trainer.repl.header import header_fragments
 from trainer.repl.reference import contract_source
 from trainer.repl.state import ReplOptions, SittingState
@@ -105,7 +105,8 @@ class DrillCommands:
         self.state.submitting(source)
         elapsed = self._elapsed()
         seed = self.options.seed
-        self.jobs.spawn("grading…", lambda: self.setup.grading.grade(self.spec.id, source, "<buffer>", seed),
+        variant = variant_of(self.spec)  # the variant the drill was opened under (Spec.under)
+        self.jobs.spawn("grading…", lambda: self.setup.grading.grade(self.spec.id, source, "<buffer>", seed, **variant),
                     lambda result: self._graded(result, source, elapsed))
 
     def _graded(self, result: Report, source: str, elapsed: float) -> None:
@@ -207,9 +208,9 @@ class DrillCommands:
             elapsed = self._elapsed()
             jobs.busy = "time is up: grading your last buffer…"
             self.screen.redraw()
-            drill, seed, grading = self.spec.id, self.options.seed, self.setup.grading
+            drill, seed, grading, variant = self.spec.id, self.options.seed, self.setup.grading, variant_of(self.spec)
             result = await asyncio.get_running_loop().run_in_executor(
-                None, lambda: grading.grade(drill, source, "<buffer>", seed))
+                None, lambda: grading.grade(drill, source, "<buffer>", seed, **variant))
             jobs.busy = ""
             self._graded(result, source, elapsed)
         self.screen.finish("timeout", stop=True)
@@ -237,8 +238,9 @@ class DrillCommands:
         last = self.state.last_result  # after a failure, the smallest failing case it found (else the example)
         at = last.smallest if last is not None and _arg.strip() != "example" else None
         seed = last.seed if last is not None else None
+        variant = variant_of(self.spec)
         self.jobs.spawn("running the example…",
-                        lambda: self.setup.grading.trace(self.spec.id, source, "<buffer>", at=at, seed=seed),
+                        lambda: self.setup.grading.trace(self.spec.id, source, "<buffer>", at=at, seed=seed, **variant),
                         lambda result: self.screen.show(render_trace(result)))
 
     @command("hint", help="the next hint (counted)", key="c-g", lockable=True)

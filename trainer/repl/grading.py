@@ -20,17 +20,28 @@ if TYPE_CHECKING:
     from grader.engine import Grader  # imports torch: only on first use, in _get
 
 
+def variant_of(spec: Any) -> dict[str, Any]:
+    """`variant=` for a Grading call when `spec` is under a variant (Spec.under), else nothing,
+    so that a grading that predates variants is called as before for the default."""
+    variant = getattr(spec, "variant", None)
+    return {"variant": dict(variant)} if variant else {}
+
+
 class Grading(Protocol):
+    """`variant` everywhere: the drill's non-default variant choices (grader.spec.variants); None or {}
+    is the contract as written."""
+
     def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
-              timeout: float = 120) -> Report: ...
+              timeout: float = 120, variant: dict[str, str] | None = None) -> Report: ...
 
     def trace(self, drill_id: str, source: str, filename: str = "<buffer>",
-              at: Smallest | None = None, seed: int | None = None) -> dict[str, Any]: ...
+              at: Smallest | None = None, seed: int | None = None,
+              variant: dict[str, str] | None = None) -> dict[str, Any]: ...
 
     def smallest(self, report: Report, source: str, filename: str = "<buffer>") -> Smallest | None:
         """The smallest failing sizes of the case `report` shows; None when there is nothing to say."""
 
-    def case_hash(self, drill_id: str, seed: int) -> str | None:
+    def case_hash(self, drill_id: str, seed: int, variant: dict[str, str] | None = None) -> str | None:
         """grader.cases.case_hash of the cases `drill_id` is graded on with `seed` (a team
         result carries it); None when the grader cannot say."""
 
@@ -59,21 +70,21 @@ class InProcessGrading:
             return self._grader
 
     def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
-              timeout: float = 120) -> Report:
+              timeout: float = 120, variant: dict[str, str] | None = None) -> Report:
         try:
             grader = self._get()
             with self._working:
-                return grader.grade(drill_id, source, filename, seed)
+                return grader.grade(drill_id, source, filename, seed, variant=variant)
         except Exception as exc:  # noqa: BLE001 - the grader's fault, never the person's
             return internal_report(drill_id, seed, f"the grader failed: {type(exc).__name__}: {exc}")
 
-    def case_hash(self, drill_id: str, seed: int) -> str | None:
+    def case_hash(self, drill_id: str, seed: int, variant: dict[str, str] | None = None) -> str | None:
         """grader.cases.case_hash of the cases ``drill_id`` is graded on with ``seed``."""
         from grader.cases.case_hash import case_hash
 
         try:
             grader = self._get()
-            return case_hash(grader.prepared(grader.spec(drill_id), seed))
+            return case_hash(grader.prepared(grader.spec(drill_id, variant), seed))
         except Exception:  # noqa: BLE001 - unknown is an answer; the caller records None
             return None
 
@@ -86,11 +97,13 @@ class InProcessGrading:
             return None
 
     def trace(self, drill_id: str, source: str, filename: str = "<buffer>",
-              at: Smallest | None = None, seed: int | None = None) -> dict[str, Any]:
+              at: Smallest | None = None, seed: int | None = None,
+              variant: dict[str, str] | None = None) -> dict[str, Any]:
         from grader.trace import trace
 
         try:
-            return trace(self._get(), drill_id, source, filename, at=at, **({"seed": seed} if seed is not None else {}))
+            return trace(self._get(), drill_id, source, filename, at=at, variant=variant,
+                         **({"seed": seed} if seed is not None else {}))
         except Exception as exc:  # noqa: BLE001
             return {"drill": drill_id, "dims": {}, "calls": [], "error": f"the tracer failed: {exc}"}
 
@@ -112,17 +125,18 @@ class WorkerGrading:
         self._lock = threading.Lock()
 
     def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
-              timeout: float = 120) -> Report:
+              timeout: float = 120, variant: dict[str, str] | None = None) -> Report:
         with self._lock:
             try:
-                return self._client.grade(drill_id, source, filename=filename, seed=seed, timeout=timeout)
+                return self._client.grade(drill_id, source, filename=filename, seed=seed, timeout=timeout,
+                                          variant=variant)
             except Exception as exc:  # noqa: BLE001
                 return internal_report(drill_id, seed, f"the grader worker failed: {exc}")
 
-    def case_hash(self, drill_id: str, seed: int) -> str | None:
+    def case_hash(self, drill_id: str, seed: int, variant: dict[str, str] | None = None) -> str | None:
         with self._lock:
             try:
-                return self._client.case_hash(drill_id, seed)
+                return self._client.case_hash(drill_id, seed, variant=variant)
             except Exception:  # noqa: BLE001
                 return None
 
@@ -134,10 +148,11 @@ class WorkerGrading:
                 return None
 
     def trace(self, drill_id: str, source: str, filename: str = "<buffer>",
-              at: Smallest | None = None, seed: int | None = None) -> dict[str, Any]:
+              at: Smallest | None = None, seed: int | None = None,
+              variant: dict[str, str] | None = None) -> dict[str, Any]:
         with self._lock:
             try:
-                return dict(self._client.trace(drill_id, source, filename, at=at, seed=seed))
+                return dict(self._client.trace(drill_id, source, filename, at=at, seed=seed, variant=variant))
             except Exception as exc:  # noqa: BLE001
                 return {"drill": drill_id, "dims": {}, "calls": [], "error": f"the grader worker failed: {exc}"}
 

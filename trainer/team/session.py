@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Sequence, TypeGuard
 
 import yaml
@@ -57,17 +57,27 @@ class TeamSession:
     seed: int
     title: str = ""
     members: tuple[str, ...] = ()  # who should submit (`drill team status`); not part of the id
+    variants: dict[str, dict[str, str]] = field(default_factory=dict)  # drill -> its fixed non-default choices
 
     @property
     def id(self) -> str:
-        canon = json.dumps({"drills": list(self.drills), "minutes": float(self.minutes), "seed": self.seed},
-                           sort_keys=True)
+        body: dict[str, Any] = {"drills": list(self.drills), "minutes": float(self.minutes), "seed": self.seed}
+        if self.variants:  # a session without variants keeps the id it always had
+            body["variants"] = self.variants
+        canon = json.dumps(body, sort_keys=True)
         return hashlib.sha256(canon.encode()).hexdigest()[:16]
 
+    def variant(self, drill: str) -> dict[str, str]:
+        """The variant every member gets for `drill` ({}: the contract as written)."""
+        return dict(self.variants.get(drill, {}))
 
-def new_session(drills: Sequence[str], minutes: Any, seed: Any, known: Iterable[str], title: str = "") -> TeamSession:
+
+def new_session(drills: Sequence[str], minutes: Any, seed: Any, known: Iterable[str], title: str = "",
+                variants: Any = None) -> TeamSession:
     """A validated session; TeamError lists unknown or repeated ids and bad numbers.
-    `minutes` and `seed` are checked here, so a session file's values (anything YAML holds) come as they are."""
+    `minutes` and `seed` are checked here, so a session file's values (anything YAML holds) come as they are.
+    `variants` (drill -> {axis: value}) fixes a variant per drill; when `known` maps ids to specs,
+    each axis and value is checked against the drill's (grader.spec.variants)."""
     known_set = set(known)
     problems = []
     ids = [d.strip() for d in drills if d.strip()]
@@ -87,9 +97,37 @@ def new_session(drills: Sequence[str], minutes: Any, seed: Any, known: Iterable[
         problems.append(f"seed must be a non-negative integer, not {seed!r:.40}")
     if not isinstance(title, str) or len(title) > 200:
         problems.append("title must be text of at most 200 characters")
+    fixed = _variants(variants or {}, ids, known, problems)
     if problems:
         raise TeamError(problems)
-    return TeamSession(tuple(ids), float(minutes), int(seed), title)
+    return TeamSession(tuple(ids), float(minutes), int(seed), title, variants=fixed)
+
+
+def _variants(raw: Any, ids: list[str], known: Any, problems: list[str]) -> dict[str, dict[str, str]]:
+    """drill -> its non-default choices, in the session's drill order."""
+    from grader.errors import UsageError as _Usage
+
+    if not isinstance(raw, dict) or not all(isinstance(v, dict) for v in raw.values()):
+        problems.append("variants must map drill ids to {axis: value}")
+        return {}
+    out: dict[str, dict[str, str]] = {}
+    for drill, choice in raw.items():
+        if drill not in ids:
+            problems.append(f"variants: {str(drill)[:40]!r} is not one of the session's drills")
+            continue
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in choice.items()):
+            problems.append(f"variants: {drill}: each axis and value is text")
+            continue
+        spec = known.get(drill) if isinstance(known, dict) else None
+        if spec is not None and hasattr(spec, "under"):
+            try:
+                choice = dict(spec.under(choice).variant)
+            except _Usage as exc:
+                problems.append(f"variants: {exc}")
+                continue
+        if choice:
+            out[drill] = dict(choice)
+    return {d: out[d] for d in ids if d in out}
 
 
 def session_yaml(session: TeamSession) -> str:
@@ -102,6 +140,8 @@ def session_yaml(session: TeamSession) -> str:
         body["title"] = session.title
     minutes = int(session.minutes) if float(session.minutes).is_integer() else session.minutes
     body.update({"drills": list(session.drills), "minutes": minutes, "seed": session.seed})
+    if session.variants:
+        body["variants"] = {d: dict(v) for d, v in session.variants.items()}
     if session.members:
         body["members"] = list(session.members)
     return head + yaml.safe_dump(body, sort_keys=False, allow_unicode=True, default_flow_style=None)
@@ -119,7 +159,7 @@ def parse_session(text: str, known: Iterable[str], source: str = "the session fi
     problems = []
     if data.get("format", SESSION_FORMAT) != SESSION_FORMAT:
         problems.append(f"{source} has format {data.get('format')!r}; this drill reads format {SESSION_FORMAT}")
-    extra = sorted(set(map(str, data)) - {"format", "title", "drills", "minutes", "seed", "members"})
+    extra = sorted(set(map(str, data)) - {"format", "title", "drills", "minutes", "seed", "members", "variants"})
     if extra:
         problems.append(f"{source} has unknown field{'s' if len(extra) > 1 else ''} "
                         f"{', '.join(repr(k[:40]) for k in extra[:5])}")
@@ -135,7 +175,8 @@ def parse_session(text: str, known: Iterable[str], source: str = "the session fi
     if problems:
         raise TeamError(problems)
     try:
-        session = new_session(drills, data.get("minutes", 30), data.get("seed"), known, data.get("title", "") or "")
+        session = new_session(drills, data.get("minutes", 30), data.get("seed"), known, data.get("title", "") or "",
+                              data.get("variants"))
     except TeamError as exc:
         raise TeamError([f"{source}: {p}" for p in exc.problems]) from None
     return replace(session, members=tuple(dict.fromkeys(m.strip() for m in members)))
