@@ -27,6 +27,7 @@ def attempt_from(report: Report, *, drill: str, mode: str, started_at: datetime,
         hints=int(hints), code=code, seed=report.seed, session_id=session_id,
         target_seconds=target_seconds, first_try=first_try, revealed=revealed,
         traps=(report.trap.id,) if report.trap else (), sitting_id=sitting_id,
+        variant=getattr(report, "variant", None) or {},
     )
 
 
