@@ -22,6 +22,22 @@ def test_warmup_puts_due_reviews_first_then_new_with_quiz_mixed_in():
     assert len(plan_warmup(["a", "b", "c"], [], {}, count=2, seed=1)) == 2
 
 
+def test_warmup_interleaves_topics_and_keeps_the_due_order_otherwise():
+    topics = {"a1": "attention", "a2": "attention", "a3": "attention", "n1": "norms", "n2": "norms", "m1": "moe"}
+    items = plan_warmup(due=["a1", "a2", "a3", "n1", "n2"], new=["m1"], quiz_counts={}, count=4, seed=1,
+                        topics=topics)
+    drills = [(i.drill, i.reason) for i in items if isinstance(i, DrillItem)]
+    # one attention drill, then the first of another topic, back and forth; reviews before new drills
+    assert drills == [("a1", "review"), ("n1", "review"), ("a2", "review"), ("n2", "review")]
+    items = plan_warmup(due=["a1", "a2", "a3"], new=["m1"], quiz_counts={}, count=3, seed=1, topics=topics)
+    assert [i.drill for i in items] == ["a1", "a2", "a3"]  # due reviews come first: no new drill displaces one
+    items = plan_warmup(due=["a1", "a2"], new=["m1"], quiz_counts={}, count=3, seed=1, topics=topics)
+    # one topic due: its drills in due order, the new drill of another topic placed between them
+    assert [i.drill for i in items] == ["a1", "m1", "a2"]
+    # without topics the due order stands
+    assert [i.drill for i in plan_warmup(["a1", "a2", "n1"], [], {}, count=3, seed=1)] == ["a1", "a2", "n1"]
+
+
 def test_warmup_with_nothing_due_still_asks_quick_fire_questions():
     items = plan_warmup([], [], {"a": 2, "b": 1, "c": 0}, count=5, seed=1, fallback=["a", "b", "c"])
     assert {i.drill for i in items} == {"a", "b"} and all(isinstance(i, QuizItem) for i in items)

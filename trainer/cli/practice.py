@@ -194,7 +194,8 @@ def warmup(
             _say("Nothing more today. `drill warmup --more` studies ahead without asking.")
             return
     quiz_counts = {d: len(s.quiz) for d, s in cat.specs.items()}
-    items = plan_warmup(due, new, quiz_counts, count, seed=int(now.timestamp()))
+    items = plan_warmup(due, new, quiz_counts, count, seed=int(now.timestamp()),
+                        topics={d: s.topic for d, s in cat.specs.items()})
     drills = [i for i in items if isinstance(i, DrillItem)]
     questions = len(items) - len(drills)
     if not items:

@@ -61,20 +61,37 @@ class ItemResult:
 # ---------------------------------------------------------------- warm-up
 
 
+def interleave(drills: Sequence[str], topics: Mapping[str, str]) -> list[str]:
+    """The drills in their order, except that no two of one topic come in a row while another
+    topic's drill is still to come: each place takes the first drill left whose topic differs
+    from the one before it (the first left when every one left shares that topic)."""
+    left = list(drills)
+    out: list[str] = []
+    while left:
+        before = topics.get(out[-1]) if out else None
+        pick = next((d for d in left if before is None or topics.get(d) != before), left[0])
+        left.remove(pick)
+        out.append(pick)
+    return out
+
+
 def plan_warmup(due: Sequence[str], new: Sequence[str], quiz_counts: Mapping[str, int], count: int,
-                seed: int, fallback: Sequence[str] = ()) -> list[Item]:
-    """Due reviews first, then new drills, at most `count` drills; one quick-fire question
-    from each drill's quiz goes just before it. With no drill to do, `count` quick-fire
-    questions from `fallback` (drills already met) keep the habit going."""
+                seed: int, fallback: Sequence[str] = (), topics: Mapping[str, str] | None = None) -> list[Item]:
+    """Due reviews first, then new drills, at most `count` drills, topics interleaved (see
+    `interleave`: among the due drills when choosing which to take, then over the drills
+    taken); one quick-fire question from each drill's quiz goes just before it. With no
+    drill to do, `count` quick-fire questions from `fallback` (drills already met) keep the
+    habit going. Without `topics` the order is the due order."""
     rng = random.Random(seed)
+    topics = topics or {}
     drills: list[DrillItem] = []
-    for d in due:
-        if d not in {x.drill for x in drills}:
-            drills.append(DrillItem(d, "review"))
-    for d in new:
+    for d in interleave(list(dict.fromkeys(due)), topics):
+        drills.append(DrillItem(d, "review"))
+    for d in interleave(list(dict.fromkeys(new)), topics):
         if d not in {x.drill for x in drills}:
             drills.append(DrillItem(d, "new"))
-    drills = drills[:max(0, count)]
+    by_id = {x.drill: x for x in drills[:max(0, count)]}
+    drills = [by_id[d] for d in interleave(list(by_id), topics)]
     items: list[Item] = []
     for item in drills:
         n = quiz_counts.get(item.drill, 0)
