@@ -31,8 +31,11 @@ from typing import Iterable, Mapping, Protocol, Sequence
 class AxisLike(Protocol):
     """What the choice needs of an axis (grader.spec's Axis): its name, default and values."""
 
-    name: str
-    default: str
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def default(self) -> str: ...
 
     @property
     def values(self) -> Iterable[str]: ...  # value names, in order (a mapping's keys do)
@@ -152,6 +155,13 @@ def choose_variant(axes: Sequence[AxisLike], history: Sequence[Tried], seed: int
     best = max(score(c) for c in candidates)
     top = [c for c in candidates if score(c) >= best - 1e-9]
     return random.Random(f"variant:{seed}").choice(top)
+
+
+def values_passed(axes: Sequence[AxisLike], passed: Iterable[Mapping[str, str]]) -> tuple[int, int]:
+    """(values passed, values in all) over every axis, defaults included, given the variants
+    a drill was passed under (`drill list`'s "variants 2/5")."""
+    rows = standings(axes, [Tried(dict(v), True) for v in passed])
+    return sum(1 for s in rows if s.passes), len(rows)
 
 
 def history_of(attempts: Iterable[object]) -> list[Tried]:

@@ -89,10 +89,10 @@ def attempt_from_row(r: tuple) -> AttemptRecord:
         id=r[0], uid=r[1], drill=r[2], mode=r[3], started_at=parse(r[4]), seconds=r[5], verdict=r[6],
         failing_case=r[7], hints=r[8], code=r[9], seed=r[10], session_id=r[11],
         traps=tuple(json.loads(r[12] or "[]")), revealed=bool(r[13]), first_try=bool(r[14]),
-        target_seconds=r[15], rating=r[16], sitting_id=r[17], variant=_variant(r[18]))
+        target_seconds=r[15], rating=r[16], sitting_id=r[17], variant=parse_variant(r[18]))
 
 
-def _variant(text: str | None) -> dict[str, str]:
+def parse_variant(text: str | None) -> dict[str, str]:
     """The stored JSON text of a variant; anything but an object of strings reads as the default."""
     try:
         value = json.loads(text or "{}")
