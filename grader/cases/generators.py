@@ -88,25 +88,40 @@ def lengths_for(ctx: Context, batch: int, length: int, padding: str) -> list[int
     return lens
 
 
-def padding_mask(ctx: Context, shape: tuple[int, ...], dtype: torch.dtype, padding: str = "right") -> torch.Tensor:
-    """A (B, L) mask, 1/True on real tokens, in the case's mask dtype.
+def padding_mask(ctx: Context, shape: tuple[int, ...], dtype: torch.dtype, padding: str = "right",
+                 side: str = "right", true_means: str = "keep", additive: bool = False) -> torch.Tensor:
+    """A (B, L) mask in the case's mask dtype: 1/True on real tokens (`true_means: keep`, SDPA's
+    boolean attn_mask) or on padding (`true_means: pad`, nn.MultiheadAttention's key_padding_mask);
+    with `additive: true`, 0 on real tokens and torch.finfo(dtype).min on padding (Hugging Face's
+    extended attention mask) in a floating dtype. `side` puts the padding on the right (training)
+    or the left (batched generation); `padding: left` is the same as `side: left`.
 
     The lengths are remembered in ctx.shared["lengths"] so other arguments
     can depend on them. `padding` may also come from the case params.
     """
     padding = str(ctx.params.get("padding", padding))
+    if side not in ("right", "left") or true_means not in ("keep", "pad"):
+        raise ValueError(f"padding_mask: side is right or left (got {side!r}), true_means keep or pad "
+                         f"(got {true_means!r})")
+    left = padding == "left" or (side == "left" and padding in ("right", "single", "empty", "sorted"))
     batch, length = shape
     lens = lengths_for(ctx, batch, length, padding if padding != "left" else "right")
     ctx.shared["lengths"] = lens
     mask = torch.zeros(batch, length, dtype=torch.bool)
     for b, n in enumerate(lens):
-        if padding == "left":
+        if left:
             mask[b, length - n:] = True
         elif padding == "random" and n < length:
             idx = torch.randperm(length, generator=ctx.gen)[:n]
             mask[b, idx] = True
         else:
             mask[b, :n] = True
+    if additive:
+        if not dtype.is_floating_point:
+            raise ValueError("padding_mask: an additive mask needs a floating dtype (dtype: float)")
+        return torch.zeros(batch, length, dtype=dtype).masked_fill(~mask, torch.finfo(dtype).min)
+    if true_means == "pad":
+        mask = ~mask
     return mask.to(dtype)
 
 

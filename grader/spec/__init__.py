@@ -9,7 +9,8 @@ lines), `schema` (the keys and kinds, once, and the JSON Schema built from
 them), `reader` (schema-backed typed access), `parts` and `parse` (the
 parser), `names` (the generators and oracles a spec may name, read
 from their code without importing torch)
-and `case_id` (a case's generation fingerprint). The catalogue of every spec
+`case_id` (a case's generation fingerprint) and `variants` (variant axes: parsing,
+`under()`, `--variant` arguments). The catalogue of every spec
 is `grader.catalogue`, a layer above: it imports this package, never the other way.
 
 This package must stay free of torch: `drill list` and `drill show` use it. The
@@ -31,6 +32,7 @@ from grader.spec.records import (
     TENSOR_DTYPES,
     TOPICS,
     ArgSpec,
+    Axis,
     CaseSpec,
     DimRule,
     FunctionSpec,
@@ -42,12 +44,14 @@ from grader.spec.records import (
     SpecError,
     Tolerance,
     Trap,
+    VariantTraps,
+    VariantValue,
     shape_names,
 )
 
 __all__ = [
     "FLOAT_DTYPES", "ID_RE", "MASK_DTYPES", "MAX_NUMBER", "MAX_TARGET_SECONDS", "MAX_TIMEOUT", "NAME_RE",
-    "PY_TYPES", "TENSOR_DTYPES", "TOPICS", "ArgSpec", "CaseSpec", "DimRule", "FunctionSpec",
-    "Invariant", "Quiz", "ReturnSpec", "ScaleSpec", "Spec", "SpecError", "Tolerance", "Trap",
+    "PY_TYPES", "TENSOR_DTYPES", "TOPICS", "ArgSpec", "Axis", "CaseSpec", "DimRule", "FunctionSpec",
+    "Invariant", "Quiz", "ReturnSpec", "ScaleSpec", "Spec", "SpecError", "Tolerance", "Trap", "VariantTraps", "VariantValue",
     "check_expr", "eval_expr", "expr_names", "shape_names",
 ]

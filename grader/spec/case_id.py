@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from grader.spec.records import CaseSpec, DimRule, FunctionSpec
+if TYPE_CHECKING:  # only to annotate: Spec.under (grader.spec.variant_apply) computes case ids
+    from grader.spec.records import CaseSpec, DimRule, FunctionSpec
 
 ID_DIGITS = 8
 
@@ -43,7 +44,13 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def case_id(case: CaseSpec, dims: dict[str, DimRule], functions: tuple[FunctionSpec, ...]) -> str:
-    """``name@`` and 8 hex digits of the sha256 of the case's generation."""
-    text = json.dumps(_plain(generation(case, dims, functions)), sort_keys=True, default=repr, separators=(",", ":"))
+def case_id(case: CaseSpec, dims: dict[str, DimRule], functions: tuple[FunctionSpec, ...],
+            variant: dict[str, str] | None = None) -> str:
+    """``name@`` and 8 hex digits of the sha256 of the case's generation; under a variant (its
+    non-default choices, grader.spec.variants) the choices go in too, since the oracle's keyword
+    arguments change the expected values. The default's ids are those of the spec as written."""
+    gen = generation(case, dims, functions)
+    if variant:
+        gen["variant"] = dict(sorted(variant.items()))
+    text = json.dumps(_plain(gen), sort_keys=True, default=repr, separators=(",", ":"))
     return f"{case.name}@{hashlib.sha256(text.encode()).hexdigest()[:ID_DIGITS]}"

@@ -41,6 +41,7 @@ from grader.spec.records import (
     Trap,
 )
 from grader.spec.yaml_lines import _line_of, _LineLoader
+from grader.spec.variants import parse_variants, traps_under_default
 from grader.spec.userfile import REFERENCE_LIMIT, SPEC_LIMIT, UnreadableFile, read_text
 
 
@@ -95,6 +96,9 @@ def parse_spec(path: Path, text: str | None = None, *, reference_names: set[str]
     if top.has("no_device_case") and not no_device_case.strip():
         problems.add(top.line_of("no_device_case"), "no_device_case", "give the reason this drill has no device case")
 
+    variants = parse_variants(top, problems, prompt, functions, traps, dim_names)
+    all_traps, traps = traps, traps_under_default(traps, variants)
+
     reference_path = _check_reference(path, top, problems, reference_names, functions, traps, invariants)
 
     if problems.items:
@@ -106,7 +110,7 @@ def parse_spec(path: Path, text: str | None = None, *, reference_names: set[str]
         number=number or 0, seed_trap=top.get("seed_trap", default="") or "",
         solution_notes=top.get("solution_notes", default="") or "",
         example=example, timeout=float(timeout or 5.0), allowed_imports=allowed_imports, must_call=must_call,
-        scale=scale, no_device_case=no_device_case.strip(),
+        scale=scale, no_device_case=no_device_case.strip(), variants=variants, all_traps=all_traps,
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from grader.errors import DrillError
 
@@ -168,6 +168,49 @@ class ScaleSpec:
 
 
 @dataclass(frozen=True)
+class VariantTraps:
+    """What a variant value does to the drill's traps: `drop` those that do not apply under it,
+    `add` those that apply only under it (a trap no value adds applies everywhere it is not
+    dropped), and `messages` that flip with the convention (trap id -> message)."""
+
+    drop: tuple[str, ...] = ()
+    add: tuple[str, ...] = ()
+    messages: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class VariantValue:
+    """One value of a variant axis (drills/README.md, "Variants"). The default value changes nothing.
+
+    `gen` and `args` are per function, then per argument: {function: {argument: {...}}}
+    (generator options merged into the argument's; `shape`/`dtype` overrides); `returns` is per
+    function, one override per return."""
+
+    name: str
+    label: str
+    source: str  # the real code that uses the convention
+    prompt: tuple[tuple[str, str], ...] = ()  # (from, to): fragments of the prompt replaced
+    kwargs: dict[str, Any] = field(default_factory=dict)  # keyword arguments for the reference, oracle and traps
+    gen: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    args: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    returns: dict[str, tuple[dict[str, Any], ...]] = field(default_factory=dict)
+    traps: VariantTraps = field(default_factory=VariantTraps)
+
+
+@dataclass(frozen=True)
+class Axis:
+    """A variant axis: its name, the default value (today's contract) and its values, in spec order."""
+
+    name: str
+    default: str
+    values: dict[str, VariantValue]
+
+    def others(self) -> list[str]:
+        """The non-default values, in spec order."""
+        return [v for v in self.values if v != self.default]
+
+
+@dataclass(frozen=True)
 class Spec:
     id: str
     title: str
@@ -194,6 +237,19 @@ class Spec:
     must_call: dict[str, int] = field(default_factory=dict)  # dotted name -> exact calls per function call
     scale: ScaleSpec | None = None
     no_device_case: str = ""  # why this drill has no device case (opt-out), or ""
+    variants: tuple[Axis, ...] = ()  # the variant axes (grader.spec.variants); empty when none
+    variant: dict[str, str] = field(default_factory=dict)  # the NON-default choices this spec is under ({}: the contract)
+    call_kwargs: dict[str, Any] = field(default_factory=dict)  # for the reference, oracle and traps under `variant`
+    all_traps: tuple[Trap, ...] = ()  # every trap as written, those only some variant values add too (spec order)
+    base: Spec | None = field(default=None, repr=False, compare=False)  # the spec as written, when under a variant
+
+    def under(self, variant: Mapping[str, str]) -> Spec:
+        """This drill under the variant (axis -> value): prompt, arguments, returns, traps and
+        generator options applied (grader.spec.variant_apply.under). A UsageError names the choices
+        for an unknown axis or value."""
+        from grader.spec.variant_apply import under
+
+        return under(self, variant)
 
     def function(self, name: str) -> FunctionSpec:
         for f in self.functions:

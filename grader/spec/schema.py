@@ -69,6 +69,34 @@ SECTIONS: dict[str, dict[str, Field]] = {
         "must_call": F(dict, doc="dotted name -> exact calls per function call", json={"additionalProperties": _SIZE}),
         "scale": F(dict, doc="production-like sizes for the memory-at-scale check", of="scale"),
         "no_device_case": F(str, doc="why this drill has no device case"),
+        "variants": F(dict, doc="variant axes, by name: conventions real code follows the other way (drills/README.md)",
+                      of="axis", container="map"),
+    },
+    "axis": {
+        "default": F(str, True, "the value that is the contract as written"),
+        "values": F(dict, True, "the axis's values, by name (at least two)", of="variant_value", container="map"),
+    },
+    "variant_value": {
+        "label": F(str, True, "a few words for headers and reports, e.g. 'True = padding'"),
+        "source": F(str, True, "the real code that uses this convention"),
+        "prompt": F(list, doc="fragments of the prompt replaced (matched ignoring whitespace)", of="prompt_edit",
+                    container="list"),
+        "kwargs": F(dict, doc="keyword arguments the reference, the oracle and the traps receive"),
+        "gen": F(dict, doc="argument -> generator options merged in (or functions: {fn: {argument: ...}})"),
+        "args": F(dict, doc="argument -> {shape, dtype} overrides (or functions: {fn: {argument: ...}})"),
+        "returns": F((dict, list), doc="{shape, dtype} override of the return, a list for a tuple "
+                                       "(or functions: {fn: ...})"),
+        "traps": F(dict, doc="which traps apply and their flipped messages", of="variant_traps"),
+    },
+    "prompt_edit": {
+        "from": F(str, True, "text of the prompt as written"),
+        "to": F(str, True, "what it reads under this value"),
+    },
+    "variant_traps": {
+        "drop": F(list, doc="trap ids that do not apply under this value", json=_TEXTS),
+        "add": F(list, doc="trap ids that apply only under the values that add them", json=_TEXTS),
+        "messages": F(dict, doc="trap id -> its message under this value",
+                      json={"additionalProperties": {"type": "string"}}),
     },
     "scale": {
         "dims": F(dict, True, "a size for every ranged dimension",

@@ -1,0 +1,134 @@
+"""Variants (grader.spec.variants): the spec section's problems, `under()`, `--variant` arguments
+and the random draw. Torch-free; the grading side is in tests/grader/test_variant_grading.py."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from grader.errors import UsageError
+from grader.spec import SpecError
+from grader.spec.parse import parse_spec
+from grader.spec.variants import combinations, describe, parse_variant_args
+from tests.paths import REPO
+
+EXAMPLE = REPO / "drills" / "02-attention" / "mha-padding.yaml"
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    folder = tmp_path / "99-test"
+    folder.mkdir(exist_ok=True)
+    spec = folder / "mha-padding.yaml"
+    spec.write_text(text)
+    shutil.copy(EXAMPLE.with_suffix(".py"), folder / "mha-padding.py")
+    return spec
+
+
+def _problems(tmp_path: Path, old: str, new: str) -> list[str]:
+    text = EXAMPLE.read_text()
+    assert old in text
+    with pytest.raises(SpecError) as info:
+        parse_spec(_write(tmp_path, text.replace(old, new, 1)))
+    return info.value.problems
+
+
+def test_axes_parse_in_spec_order_with_their_default():
+    spec = parse_spec(EXAMPLE)
+    assert [(a.name, a.default, list(a.values)) for a in spec.variants] == [
+        ("mask", "keep", ["keep", "pad", "additive"]), ("layout", "btd", ["btd", "tbd"])]
+    assert spec.variant == {} and spec.call_kwargs == {}
+    assert all(v.source and v.label for a in spec.variants for v in a.values.values())
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("    default: keep\n", "    default: kept\n", "variants.mask.default: 'kept' is not one of its values"),
+    ("          - from: \"with 1/True on real keys", "          - from: \"with 1/True on REAL keys",
+     "variants.mask.values.pad.prompt[0].from: "),
+    ("        gen: {pad_mask: {true_means: pad}}", "        gen: {pad_mask: {true_mean: pad}}",
+     "generator 'padding_mask' has no option 'true_mean'"),
+    ("        gen: {pad_mask: {true_means: pad}}", "        gen: {mask: {true_means: pad}}",
+     "no function takes an argument 'mask'"),
+    ("          add: [keep-convention]\n          messages:\n            keep-convention: \"matches keeping",
+     "          add: [keep-conventions]\n          messages:\n            keep-convention: \"matches keeping",
+     "'keep-conventions' is not a trap of this drill"),
+    ("        returns: {shape: [T, B, d]}", "        returns: {shape: [T, B, q]}", "unknown dimension 'q'"),
+    ("        args: {pad_mask: {dtype: float}}", "        args: {pad_mask: {dtype: half}}", "'half' is not one of"),
+    ("        args: {pad_mask: {dtype: float}}", "        args: {H: {dtype: float}}", "H is not a tensor argument"),
+    ("        label: \"1/True = padding\"\n", "", "variants.mask.values.pad.label: missing required field"),
+    ("      keep:\n        label: \"1/True = real key\"\n",
+     "      keep:\n        label: \"1/True = real key\"\n        kwargs: {mask: keep}\n",
+     "the default value 'keep' is the contract as written"),
+    ("        kwargs: {layout: tbd}", "        kwargs: {mask: tbd}", "is already the axis 'mask''s"),
+    ("  layout:\n    default: btd", "  Layout:\n    default: btd", "an axis name is lower-case"),
+])
+def test_problems_name_the_field(tmp_path, old, new, message):
+    problems = _problems(tmp_path, old, new)
+    assert any(message in p for p in problems), problems
+    assert all(p.startswith(str(tmp_path)) for p in problems)
+
+
+def test_prompt_match_ignores_whitespace_and_under_applies_everything():
+    spec = parse_spec(EXAMPLE)
+    both = spec.under({"mask": "pad", "layout": "tbd"})
+    assert both.variant == {"mask": "pad", "layout": "tbd"}
+    assert both.call_kwargs == {"mask": "pad", "layout": "tbd"}
+    assert "1/True on padding" in both.prompt and "1/True on real keys" not in both.prompt
+    assert "Q is (T, B, d)" in both.prompt
+    fn = both.functions[0]
+    assert [a.shape for a in fn.args[:3]] == [("T", "B", "d"), ("S", "B", "d"), ("S", "B", "d")]
+    assert fn.args[3].options == {"true_means": "pad"} and fn.returns[0].shape == ("T", "B", "d")
+    assert "# Q: (T, B, d)" in both.skeleton()
+    assert "keep-convention" in [t.id for t in both.traps]
+    assert "keep-convention" not in [t.id for t in spec.traps]  # only the values that add it
+    flipped = next(t for t in both.traps if t.id == "keep-convention")
+    assert "key_padding_mask" in flipped.message
+    additive = spec.under({"mask": "additive"})
+    assert additive.functions[0].args[3].dtype == "float"
+    # the default's cases keep their ids; a variant's cases are new cases
+    assert [c.id for c in spec.under({}).cases] == [c.id for c in spec.cases]
+    assert all(a.id != b.id for a, b in zip(both.cases, spec.cases))
+    # under() starts from the spec as written, and a default choice is no choice
+    assert both.under({"mask": "keep"}).variant == {}
+    assert both.under({"layout": "tbd"}).functions[0].args[3].options == {}
+    assert spec.under({"mask": "keep"}) is spec
+
+
+def test_unknown_axis_or_value_is_a_usage_error_naming_the_choices():
+    spec = parse_spec(EXAMPLE)
+    with pytest.raises(UsageError, match="its axes: mask, layout"):
+        spec.under({"polarity": "pad"})
+    with pytest.raises(UsageError, match="its values: keep, pad, additive"):
+        spec.under({"mask": "inverted"})
+    for bad in (["mask"], ["=pad"], ["random", "mask=pad"], ["mask=pad", "mask=additive"]):
+        with pytest.raises(UsageError):
+            parse_variant_args(spec, bad, 1)
+
+
+def test_variant_args_and_describe():
+    spec = parse_spec(EXAMPLE)
+    assert parse_variant_args(spec, ["mask=pad", "layout=btd"], 1) == {"mask": "pad"}
+    assert parse_variant_args(spec, ["layout=tbd mask=additive"], 1) == {"mask": "additive", "layout": "tbd"}
+    assert parse_variant_args(spec, [], 1) == {}
+    assert describe({}) == "default" and describe({"mask": "pad", "layout": "tbd"}) == "mask=pad layout=tbd"
+
+
+def test_random_draws_from_the_seed_a_combination_other_than_the_default():
+    spec = parse_spec(EXAMPLE)
+    assert len(combinations(spec)) == 3 * 2 - 1
+    draws = [parse_variant_args(spec, ["random"], seed) for seed in range(40)]
+    assert all(d for d in draws)  # never the default
+    assert draws == [parse_variant_args(spec, ["random"], seed) for seed in range(40)]  # the seed decides
+    assert len({describe(d) for d in draws}) == 5  # and every combination comes up
+
+
+def test_a_drill_without_variants_has_nothing_to_draw(tmp_path):
+    text = EXAMPLE.read_text()
+    text = text[:text.index("variants:\n")] + text[text.index("hints:\n"):]
+    text = text.replace("      add: [keep-convention]", "")
+    spec = parse_spec(_write(tmp_path, text))
+    assert spec.variants == () and "keep-convention" in [t.id for t in spec.traps]
+    with pytest.raises(UsageError, match="has no variants"):
+        parse_variant_args(spec, ["random"], 1)
+    with pytest.raises(UsageError, match="no variant axis"):
+        parse_variant_args(spec, ["mask=pad"], 1)
