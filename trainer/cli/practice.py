@@ -44,6 +44,7 @@ from trainer.practice.flows import (
     weakness,
 )
 from trainer.practice.sittings import WatchSitting
+from trainer.practice.variants import served
 from trainer.store import StoreError, open_store
 from trainer.text.verdict import mmss, plain, render
 
@@ -73,6 +74,19 @@ def _say(text: str) -> None:
     typer.echo("\n".join(lines))
 
 
+def _served(spec: Spec, seed: int | str) -> Spec:
+    """The drill under the variant the scheduler serves now (trainer.practice.variants): the
+    default until it has been passed; the default too when the store cannot be read."""
+    if not spec.variants:
+        return spec
+    try:
+        with open_store() as store:
+            attempts = store.attempts(drill=spec.id)
+    except StoreError:
+        return spec
+    return served(spec, attempts, seed)
+
+
 def _need_terminal() -> None:
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise UsageError("this command needs a terminal; use `drill check ID FILE` to grade a file")
@@ -94,6 +108,7 @@ def solve(
     try:
         while spec is not None:
             current = spec.id
+            spec = _served(spec, seed if seed is not None else time.time_ns())
             outcome = open_drill(spec, grading, ReplOptions(
                 mode="solve", seed=seed, vi=vi_mode, next_drill=partial(_next_drill_offer, current)))
             _say(_outcome_line(outcome))  # before the worker's shutdown, which may take a moment
@@ -218,7 +233,7 @@ def warmup(
         done_drills += 1
         options = ReplOptions(mode="warmup", flow_id=warmup_id, vi=vi_mode,
                               label=f"warm-up {done_drills}/{len(drills)}", in_flow=True)
-        outcome = _run_drill(cat.get(item.drill), grading, options)
+        outcome = _run_drill(_served(cat.get(item.drill), warmup_id), grading, options)
         _say(_outcome_line(outcome))
         return Done(_drill_result(item, outcome), stop=outcome.stop and outcome.status != "timeout")
 
@@ -334,7 +349,7 @@ def mock(
         options = ReplOptions(mode="mock", locked=MOCK_LOCKED, deadline=flow.queue.deadline, flow_id=mock_id,
                               seed=seed, vi=vi_mode, label=f"mock {pos}/{total}", in_flow=True,
                               show_reference=False)
-        outcome = _run_drill(cat.get(drill_id), grading, options)
+        outcome = _run_drill(_served(cat.get(drill_id), seed), grading, options)
         return Done(_drill_result(DrillItem(drill_id, "mock"), outcome),
                     stop=outcome.stop and outcome.status != "timeout")
 

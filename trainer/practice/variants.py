@@ -25,7 +25,10 @@ from __future__ import annotations
 import itertools
 import random
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Protocol, Sequence
+
+if TYPE_CHECKING:
+    from grader.spec import Spec
 
 
 class AxisLike(Protocol):
@@ -66,11 +69,6 @@ class Standing:
     @property
     def label(self) -> str:
         return f"{self.axis}={self.value}"
-
-
-def describe(variant: Mapping[str, str]) -> str:
-    """"mask=pad layout=tbd", or "default" for {} (the same words as grader.spec's describe)."""
-    return " ".join(f"{k}={v}" for k, v in variant.items()) or "default"
 
 
 def _names(axis: AxisLike) -> list[str]:
@@ -162,6 +160,14 @@ def values_passed(axes: Sequence[AxisLike], passed: Iterable[Mapping[str, str]])
     a drill was passed under (`drill list`'s "variants 2/5")."""
     rows = standings(axes, [Tried(dict(v), True) for v in passed])
     return sum(1 for s in rows if s.passes), len(rows)
+
+
+def served(spec: Spec, attempts: Iterable[object], seed: int | str) -> Spec:
+    """`spec` under the variant a practice sitting serves now (`choose_variant` on the drill's
+    attempts, oldest first); the spec itself for a drill without variants or the default."""
+    if not spec.variants:
+        return spec
+    return spec.under(choose_variant(spec.variants, history_of(attempts), f"{seed}:{spec.id}"))
 
 
 def history_of(attempts: Iterable[object]) -> list[Tried]:

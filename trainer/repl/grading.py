@@ -7,12 +7,14 @@ grader warmed in a background thread. Tests hand the REPL an
 `InProcessGrading` around the one grader they share.
 
 A grade is a `grader.report.Report` (the one verdict model); :try gives the
-plain dict of `grader.trace.trace()`.
+plain dict of `grader.trace.trace()`. Both take the drill's `variant` (its non-default
+choices, `Spec.variant`); the grader is told of one only when it is not the default, so a
+sitting of the default asks exactly what it always asked.
 """
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Mapping, Protocol
 
 from grader.report import Report, internal_report
 
@@ -20,11 +22,18 @@ if TYPE_CHECKING:
     from grader.engine import Grader  # imports torch: only on first use, in _get
 
 
+def variant_kwargs(variant: Mapping[str, str] | None) -> dict[str, Any]:
+    """The keyword arguments that pass a variant on: none for the default (so a grader, or a
+    stand-in, that knows no variants is asked as before)."""
+    return {"variant": dict(variant)} if variant else {}
+
+
 class Grading(Protocol):
     def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
-              timeout: float = 120) -> Report: ...
+              timeout: float = 120, variant: Mapping[str, str] | None = None) -> Report: ...
 
-    def trace(self, drill_id: str, source: str, filename: str = "<buffer>") -> dict[str, Any]: ...
+    def trace(self, drill_id: str, source: str, filename: str = "<buffer>",
+              variant: Mapping[str, str] | None = None) -> dict[str, Any]: ...
 
     def case_hash(self, drill_id: str, seed: int) -> str | None:
         """grader.cases.case_hash of the cases `drill_id` is graded on with `seed` (a team
@@ -54,9 +63,9 @@ class InProcessGrading:
             return self._grader
 
     def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
-              timeout: float = 120) -> Report:
+              timeout: float = 120, variant: Mapping[str, str] | None = None) -> Report:
         try:
-            return self._get().grade(drill_id, source, filename, seed)
+            return self._get().grade(drill_id, source, filename, seed, **variant_kwargs(variant))
         except Exception as exc:  # noqa: BLE001 - the grader's fault, never the person's
             return internal_report(drill_id, seed, f"the grader failed: {type(exc).__name__}: {exc}")
 
@@ -70,11 +79,12 @@ class InProcessGrading:
         except Exception:  # noqa: BLE001 - unknown is an answer; the caller records None
             return None
 
-    def trace(self, drill_id: str, source: str, filename: str = "<buffer>") -> dict[str, Any]:
+    def trace(self, drill_id: str, source: str, filename: str = "<buffer>",
+              variant: Mapping[str, str] | None = None) -> dict[str, Any]:
         from grader.trace import trace
 
         try:
-            return trace(self._get(), drill_id, source, filename)
+            return trace(self._get(), drill_id, source, filename, **variant_kwargs(variant))
         except Exception as exc:  # noqa: BLE001
             return {"drill": drill_id, "dims": {}, "calls": [], "error": f"the tracer failed: {exc}"}
 
@@ -96,10 +106,11 @@ class WorkerGrading:
         self._lock = threading.Lock()
 
     def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
-              timeout: float = 120) -> Report:
+              timeout: float = 120, variant: Mapping[str, str] | None = None) -> Report:
         with self._lock:
             try:
-                return self._client.grade(drill_id, source, filename=filename, seed=seed, timeout=timeout)
+                return self._client.grade(drill_id, source, filename=filename, seed=seed, timeout=timeout,
+                                          **variant_kwargs(variant))
             except Exception as exc:  # noqa: BLE001
                 return internal_report(drill_id, seed, f"the grader worker failed: {exc}")
 
@@ -110,10 +121,11 @@ class WorkerGrading:
             except Exception:  # noqa: BLE001
                 return None
 
-    def trace(self, drill_id: str, source: str, filename: str = "<buffer>") -> dict[str, Any]:
+    def trace(self, drill_id: str, source: str, filename: str = "<buffer>",
+              variant: Mapping[str, str] | None = None) -> dict[str, Any]:
         with self._lock:
             try:
-                return dict(self._client.trace(drill_id, source, filename))
+                return dict(self._client.trace(drill_id, source, filename, **variant_kwargs(variant)))
             except Exception as exc:  # noqa: BLE001
                 return {"drill": drill_id, "dims": {}, "calls": [], "error": f"the grader worker failed: {exc}"}
 
