@@ -10,7 +10,7 @@ import dataclasses
 import re
 import time
 from collections import OrderedDict
-from typing import Any
+from typing import Any, Mapping
 
 
 from grader import sandbox
@@ -25,6 +25,7 @@ from grader.judge.invariants import first_problem
 from grader.report import CaseResult, Report, bytes_text, exception_text, worst
 from grader.catalogue import Catalogue, load_catalogue
 from grader.spec import Spec
+from grader.spec.variants import describe
 
 _ALLOC = re.compile(r"tried to allocate (\d+) bytes")
 _SIGNALS = {11: "SIGSEGV (segmentation fault)", 6: "SIGABRT (abort)", 7: "SIGBUS", 8: "SIGFPE", 4: "SIGILL",
@@ -37,27 +38,31 @@ class Grader:
         self.catalogue = catalogue or load_catalogue()
         self.device = device  # "cuda": the calls run on the GPU (grader.fake.cuda; `drill check --device cuda`)
         self.limits = limits or sandbox.Limits()
-        self._prepared: OrderedDict[tuple[str, int, bool], Prepared] = OrderedDict()
+        self._prepared: OrderedDict[tuple[str, int, bool, str], Prepared] = OrderedDict()
         self._ban_places: dict[str, list[tuple[str, str, str]]] = {}
         self._count_places: dict[str, list[tuple[str, str, str]]] = {}
-        self._fake_plans: dict[str, Any] = {}  # drill id -> grader.fake.checks.Plan (device case, memory at scale)
+        self._fake_plans: dict[tuple[str, str], Any] = {}  # (drill id, variant) -> grader.fake.checks.Plan
         self._cache_size = cache_size
 
     # ------------------------------------------------------------ caches
 
-    def spec(self, drill_id: str) -> Spec:
-        return self.catalogue.get(drill_id)
+    def spec(self, drill_id: str, variant: Mapping[str, str] | None = None) -> Spec:
+        """The drill's spec, under `variant` (axis -> value; a UsageError for an unknown one)."""
+        spec = self.catalogue.get(drill_id)
+        return spec.under(variant) if variant else spec
 
     def prepared(self, spec: Spec, seed: int, example: bool = False) -> Prepared:
-        key = (spec.id, seed, example)
+        """The drill's cases for this seed, under the variant the spec is under (Spec.under)."""
+        variant = describe(spec.variant)
+        key = (spec.id, seed, example, variant)
         if key in self._prepared:
             self._prepared.move_to_end(key)
             return self._prepared[key]
         prep = prepare(spec, seed, example=example)
         if not example and self.device == "cpu":  # a CUDA grader's process must never touch CUDA, even fake
-            if spec.id not in self._fake_plans:
-                self._fake_plans[spec.id] = scale.plan_for(spec, prep)
-            prep.fake = self._fake_plans[spec.id]
+            if (spec.id, variant) not in self._fake_plans:
+                self._fake_plans[spec.id, variant] = scale.plan_for(spec, prep)
+            prep.fake = self._fake_plans[spec.id, variant]
         self._prepared[key] = prep
         while len(self._prepared) > self._cache_size:
             self._prepared.popitem(last=False)
@@ -82,15 +87,16 @@ class Grader:
     # ----------------------------------------------------------- grading
 
     def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
-              limits: sandbox.Limits | None = None) -> Report:
-        spec = self.spec(drill_id)
+              limits: sandbox.Limits | None = None, variant: Mapping[str, str] | None = None) -> Report:
+        """Grade `source` on the drill's cases for `seed`, under `variant` (the contract when None or {})."""
+        spec = self.spec(drill_id, variant)
         seed = seed if seed is not None else new_seed()
         t0 = time.monotonic()
         try:
             prep = self.prepared(spec, seed)
         except Exception as exc:  # noqa: BLE001 - our fault, never the person's
             return Report(spec.id, "internal", [], time.monotonic() - t0, seed=seed,
-                          message=f"the grader could not build the cases: {exc}")
+                          message=f"the grader could not build the cases: {exc}", variant=dict(spec.variant))
         report = self.grade_prepared(prep, source, filename, limits)
         report.seconds = time.monotonic() - t0
         return report
@@ -123,10 +129,12 @@ class Grader:
         try:
             outcome = sandbox.run(job, limits)
         except OSError as exc:
-            return Report(spec.id, "internal", [], seed=prep.seed, message=f"could not start the sandbox: {exc}")
+            return Report(spec.id, "internal", [], seed=prep.seed, message=f"could not start the sandbox: {exc}",
+                          variant=dict(spec.variant))
         if job.fake is None and outcome.fake is None:
             outcome.fake = []  # none were asked for: nothing is missing
         report = judge(prep, outcome, limits)
+        report.variant = dict(spec.variant)
         if on_gpu:
             report.notes.append(f"ran on {self.device}; relaxed for the CUDA child: " + "; ".join(cuda.RELAXED))
         return report

@@ -159,6 +159,7 @@ class Report:
     notes: list[str] = field(default_factory=list)
     scale: dict[str, Any] | None = None  # memory at scale (grader.fake.scale): sizes, per-function peaks, ratio, text
     alone: bool = False  # the run-level message is the whole story (a syntax error): no case list
+    variant: dict[str, str] = field(default_factory=dict)  # the non-default variant choices graded ({}: the contract)
 
     def __post_init__(self) -> None:
         self.verdict = Verdict.of(self.verdict)
@@ -204,6 +205,7 @@ class Report:
             "cases": [c.to_dict() for c in self.cases],
             "trap": self.trap.to_dict(wire) if self.trap else None,
             "seed": self.seed,
+            "variant": dict(self.variant),
         })
         if self.message:
             out["message"] = self.message
@@ -239,12 +241,20 @@ class Report:
             message=str(data.get("message") or ""), output=str(data.get("output") or ""),
             notes=[str(n) for n in notes], scale=data.get("scale") if isinstance(data.get("scale"), dict) else None,
             alone=bool(data.get("alone")),
+            variant=_variant(data.get("variant")),
         )
 
 
 def internal_report(drill: str, seed: int | None, message: str, seconds: float = 0.0) -> Report:
     """Our own fault: never counted against the person."""
     return Report(drill, Verdict.INTERNAL, [], seconds, seed=seed, message=message)
+
+
+def _variant(value: Any) -> dict[str, str]:
+    """A report's variant choices as sent: text to text, anything else dropped."""
+    if not isinstance(value, dict):
+        return {}
+    return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, str)}
 
 
 def _int_list(value: Any) -> list[int] | None:

@@ -25,10 +25,10 @@ MAX_STEPS = 400  # per function call; a loop over T prints its pattern, not ever
 
 
 def trace(grader: Any, drill_id: str, source: str, filename: str = "<buffer>", seed: int = 1,
-          timeout: float | None = None) -> dict[str, Any]:
-    """Trace `source` on the drill's example inputs. Returns a JSON-able dict:
+          timeout: float | None = None, variant: dict[str, str] | None = None) -> dict[str, Any]:
+    """Trace `source` on the drill's example inputs (under `variant`). Returns a JSON-able dict:
     ``{"drill", "dims", "calls": [{"function", "args", "steps", "returns", "error"}], "error"}``."""
-    spec = grader.spec(drill_id)
+    spec = grader.spec(drill_id, variant)
     try:
         prep = grader.prepared(spec, seed, example=True)
     except Exception as exc:  # noqa: BLE001 - the grader's fault

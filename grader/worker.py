@@ -17,7 +17,8 @@ writes one hello line::
 Then, for each request (every request may carry an "id", echoed back)::
 
     {"id": 1, "op": "grade", "drill": "my-drill", "source": "...",
-     "filename": "<buffer>", "seed": 11}          # seed null: this worker's seed for the drill
+     "filename": "<buffer>", "seed": 11,          # seed null: this worker's seed for the drill
+     "variant": {"mask": "pad"}}                  # optional: axis -> value (grader.spec.variants); {} the default
     -> {"id": 1, "ok": true, "report": {...Report.to_dict(wire=True): docs/CLI.md's
         object plus the trap's "why", "output" (what it printed) and "alone"}}
 
@@ -31,7 +32,7 @@ Then, for each request (every request may carry an "id", echoed back)::
     {"id": 5, "op": "probe"}                      -> {"id": 5, "ok": true, "features": [
                                                        {"name", "enforced", "detail"}...]}
     {"id": 6, "op": "shutdown"}                   -> {"id": 6, "ok": true, "bye": true}, then it exits
-    {"id": 7, "op": "cases", "drill": ID, "seed": S}
+    {"id": 7, "op": "cases", "drill": ID, "seed": S, "variant": {...}}
                                                   -> {"id": 7, "ok": true, "seed": S, "cases": "3f9a0c1d2e4b5a69"}
        (grader.cases.case_hash: a hash of the prepared cases, which `drill team` records)
 
@@ -43,7 +44,8 @@ forks the next sandbox child ahead of time (it waits, confined, for the
 source), so the next submission of that drill and seed skips the fork.
 
 Any failure answers ``{"id": n, "ok": false, "error": "..."}`` (an unknown
-drill id also carries ``"kind": "usage"``) and the worker carries on. End of
+drill id or variant also carries ``"kind": "usage"``, and ``"variant": true`` for a variant)
+and the worker carries on. End of
 stdin ends the worker.
 
 `WorkerClient` (importable without torch) starts the worker in the
@@ -75,7 +77,7 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
-from grader.errors import UnknownDrill
+from grader.errors import UnknownDrill, UsageError
 from grader.report import Report, internal_report
 
 PROTOCOL = 1
@@ -117,6 +119,8 @@ class Worker:
             answer = handler(request)
         except UnknownDrill as exc:
             return {"id": rid, "ok": False, "kind": "usage", "error": str(exc)}
+        except UsageError as exc:  # an unknown variant axis or value
+            return {"id": rid, "ok": False, "kind": "usage", "variant": True, "error": str(exc)}
         except Exception as exc:  # noqa: BLE001 - the worker must survive anything
             return {"id": rid, "ok": False, "error": f"{type(exc).__name__}: {exc}"}
         return {"id": rid, "ok": True, **answer}
@@ -129,11 +133,12 @@ class Worker:
     def op_grade(self, request: dict) -> dict[str, Any]:
         drill, source = _text(request, "drill"), _text(request, "source")
         filename = str(request.get("filename") or "<buffer>")
-        report = self.grader.grade(drill, source, filename, self._seed_for(drill, request))
+        report = self.grader.grade(drill, source, filename, self._seed_for(drill, request),
+                                   variant=_variant(request))
         return {"report": report.to_dict(wire=True)}
 
     def op_prepare(self, request: dict) -> dict[str, Any]:
-        spec = self.grader.spec(_text(request, "drill"))
+        spec = self.grader.spec(_text(request, "drill"), _variant(request))
         seed = self._seed_for(spec.id, request)
         prep = self.grader.prepared(spec, seed)
         if spec.banned:
@@ -144,7 +149,7 @@ class Worker:
     def op_cases(self, request: dict) -> dict[str, Any]:
         from grader.cases.case_hash import case_hash
 
-        spec = self.grader.spec(_text(request, "drill"))
+        spec = self.grader.spec(_text(request, "drill"), _variant(request))
         seed = self._seed_for(spec.id, request)
         return {"seed": seed, "cases": case_hash(self.grader.prepared(spec, seed))}
 
@@ -161,7 +166,7 @@ class Worker:
     def op_trace(self, request: dict) -> dict[str, Any]:
         from grader import trace
         result = trace.trace(self.grader, _text(request, "drill"), _text(request, "source"),
-                             str(request.get("filename") or "<buffer>"))
+                             str(request.get("filename") or "<buffer>"), variant=_variant(request))
         return {"trace": result}
 
     def op_probe(self, request: dict) -> dict[str, Any]:
@@ -178,6 +183,13 @@ def _text(request: dict, key: str) -> str:
     if not isinstance(value, str):
         raise ValueError(f"{key!r} must be a string")
     return value
+
+
+def _variant(request: dict) -> dict[str, str]:
+    variant = request.get("variant") or {}
+    if not isinstance(variant, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in variant.items()):
+        raise ValueError("'variant' must be an object of text values (axis -> value)")
+    return variant
 
 
 def _seed(request: dict) -> int | None:
@@ -300,30 +312,36 @@ class WorkerClient:
         return {"ok": False, "error": "unreachable"}  # pragma: no cover
 
     def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
-              timeout: float = 120.0) -> Report:
-        """The worker's Report; verdict `internal` when it cannot answer."""
+              timeout: float = 120.0, variant: dict[str, str] | None = None) -> Report:
+        """The worker's Report, under `variant` (the default when None); verdict `internal` when it cannot answer."""
         t0 = time.monotonic()
         answer = self.request({"op": "grade", "drill": drill_id, "source": source, "filename": filename,
-                               "seed": seed}, timeout)
+                               "seed": seed, "variant": dict(variant or {})}, timeout)
         if answer.get("ok") and isinstance(answer.get("report"), dict):
             return Report.from_dict(answer["report"])
+        if answer.get("kind") == "usage" and answer.get("variant"):
+            raise UsageError(str(answer.get("error")))
         if answer.get("kind") == "usage":
             raise UnknownDrill(str(answer.get("error")))  # the catalogue's own error, its message kept
         return internal_report(drill_id, seed, f"the grader could not answer: {answer.get('error')}",
                                time.monotonic() - t0)
 
-    def prepare(self, drill_id: str, seed: int | None = None, timeout: float = 120.0) -> dict[str, Any]:
-        return self.request({"op": "prepare", "drill": drill_id, "seed": seed}, timeout)
+    def prepare(self, drill_id: str, seed: int | None = None, timeout: float = 120.0,
+                variant: dict[str, str] | None = None) -> dict[str, Any]:
+        return self.request({"op": "prepare", "drill": drill_id, "seed": seed, "variant": dict(variant or {})}, timeout)
 
-    def case_hash(self, drill_id: str, seed: int | None, timeout: float = 120.0) -> str | None:
-        """The hash of the cases this drill is graded on with ``seed``; None when the worker
-        cannot say."""
-        answer = self.request({"op": "cases", "drill": drill_id, "seed": seed}, timeout)
+    def case_hash(self, drill_id: str, seed: int | None, timeout: float = 120.0,
+                  variant: dict[str, str] | None = None) -> str | None:
+        """The hash of the cases this drill is graded on with ``seed`` under ``variant``; None when
+        the worker cannot say."""
+        answer = self.request({"op": "cases", "drill": drill_id, "seed": seed, "variant": dict(variant or {})}, timeout)
         cases = answer.get("cases") if answer.get("ok") else None
         return cases if isinstance(cases, str) else None
 
-    def trace(self, drill_id: str, source: str, filename: str = "<buffer>", timeout: float = 120.0) -> dict[str, Any]:
-        answer = self.request({"op": "trace", "drill": drill_id, "source": source, "filename": filename}, timeout)
+    def trace(self, drill_id: str, source: str, filename: str = "<buffer>", timeout: float = 120.0,
+              variant: dict[str, str] | None = None) -> dict[str, Any]:
+        answer = self.request({"op": "trace", "drill": drill_id, "source": source, "filename": filename,
+                               "variant": dict(variant or {})}, timeout)
         if answer.get("ok"):
             return answer.get("trace") or {}
         return {"error": answer.get("error", "the grader could not answer")}

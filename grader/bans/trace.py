@@ -45,7 +45,7 @@ import torch
 
 from grader.bans import calls as bans
 from grader.bans import dispatch as dispatch_bans
-from grader.cases.prepare import Prepared, fresh, oracle_for, upcast
+from grader.cases.prepare import Prepared, fresh, oracle_for, upcast, with_kwargs
 
 MARK = "drill-banned:"
 # Operator families: names (the part after `ns::`) of the kernels that compute one operation, on any backend.
@@ -149,7 +149,7 @@ def _reference_operators(prep: Prepared) -> set[str]:
         for fn in spec.functions:
             func = getattr(prep.reference, fn.name, None)
             if callable(func):
-                _run_each(func, _sample(prep, fn.name, largest=False))
+                _run_each(with_kwargs(func, spec.call_kwargs), _sample(prep, fn.name, largest=False))
 
     return {e.name for e in _profile(run)}
 

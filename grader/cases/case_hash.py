@@ -5,7 +5,8 @@ get the same hash; another seed, another version of a drill (sizes, cases,
 generators, reference) or another grader gives another. `drill team` writes it
 with each result, so the board can tell a run graded on other cases.
 
-What goes in, per call in order: the case's id (its name and generation
+What goes in: the variant the drill is under (its non-default choices, none for the
+default), then, per call in order: the case's id (its name and generation
 fingerprint, grader.spec.case_id), the function name, the sizes, and
 every argument and expected value. Floating values are rounded to 12 bits of
 mantissa (their bit patterns, rounded to nearest), so that the last-bit
@@ -29,6 +30,8 @@ def case_hash(prep: Prepared) -> str:
     """16 hex digits naming the prepared calls of one drill and seed."""
     h = hashlib.sha256()
     h.update(f"{prep.spec.id}\0{len(prep.calls)}\0".encode())
+    if prep.spec.variant:  # a variant's cases are other cases (the default's hash is as it was)
+        h.update(f"variant\0{sorted(prep.spec.variant.items())}\0".encode())
     for call in prep.calls:
         h.update(f"{call.case.key}\0{call.function.name}\0{sorted(call.sizes.items())}\0".encode())
         for value in call.args:

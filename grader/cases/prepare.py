@@ -6,6 +6,8 @@ the expected result computed by the oracle in float64.
 """
 from __future__ import annotations
 
+import functools
+import inspect
 import random
 import signal
 import sys
@@ -274,7 +276,32 @@ def _ref_func(ref: ModuleType, name: str, spec: Spec) -> Callable:
     return func
 
 
+def with_kwargs(func: Callable, kwargs: dict[str, Any]) -> Callable:
+    """`func` given the variant's keyword arguments (Spec.call_kwargs) that its signature takes:
+    a reference, oracle or trap that does not take one is called without it (drills/README.md,
+    "Variants"). The person's solution is never called through this."""
+    if not kwargs:
+        return func
+    try:
+        params = inspect.signature(func).parameters
+    except (TypeError, ValueError):
+        return func
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        given = dict(kwargs)
+    else:
+        given = {k: v for k, v in kwargs.items() if k in params and params[k].kind in (
+            inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)}
+    if not given:
+        return func
+    return functools.wraps(func)(lambda *args: func(*args, **given))
+
+
 def oracle_for(spec: Spec, fn: FunctionSpec, ref: ModuleType) -> Callable:
+    """The oracle of `fn`, given the variant's keyword arguments it takes."""
+    return with_kwargs(_oracle_for(spec, fn, ref), spec.call_kwargs)
+
+
+def _oracle_for(spec: Spec, fn: FunctionSpec, ref: ModuleType) -> Callable:
     if fn.oracle in ("reference", "", None):
         return _ref_func(ref, fn.name, spec)
     if fn.oracle.startswith("py:"):

@@ -222,6 +222,10 @@ def plan(spec: Any, prep: Any, scale_args: Callable[[Any], tuple[list[Any] | Non
         out.functions.append(fp)
         call = next((c for c in prep.calls if c.function.name == fn.name), None)
         func = getattr(prep.reference, fn.name, None)
+        if func is not None:  # the reference under the drill's variant (grader.cases.prepare.with_kwargs)
+            from grader.cases.prepare import with_kwargs
+
+            func = with_kwargs(func, getattr(spec, "call_kwargs", {}))
         if call is None or func is None:
             fp.why_no_device = fp.why_no_scale = "no case runs it"
             continue

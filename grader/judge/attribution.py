@@ -40,7 +40,7 @@ from typing import Any
 
 import torch
 
-from grader.cases.prepare import Call, ExpectedRaise, Prepared, fresh
+from grader.cases.prepare import Call, ExpectedRaise, Prepared, fresh, with_kwargs
 from grader.judge.compare import compare_call, outputs_close
 from grader.judge.invariants import first_problem
 from grader.report import CaseResult, TrapMatch
@@ -234,6 +234,7 @@ def _run_trap(prep: Prepared, trap: Trap, call: Call) -> TrapResult | None:
     func = getattr(prep.reference, trap.function, None)
     if func is None:
         return None
+    func = with_kwargs(func, prep.spec.call_kwargs)  # the trap under the drill's variant
     try:
         with torch.no_grad():
             out = func(*fresh(call.args))

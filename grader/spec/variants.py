@@ -380,15 +380,17 @@ def describe(variant: Mapping[str, str]) -> str:
     return " ".join(f"{a}={v}" for a, v in variant.items()) or "default"
 
 
-def labels(spec: Spec) -> list[str]:
-    """One line per axis for `drill show`: its values, each with label and source, the chosen one marked."""
+def labels(spec: Spec) -> list[tuple[str, list[str]]]:
+    """Per axis, for `drill show`: its name, and a line per value with its label and source, the
+    value `spec` is under marked with a `*`."""
     base = spec.base or spec
     out = []
     for axis in base.variants:
         chosen = spec.variant.get(axis.name, axis.default)
-        out.append(f"{axis.name}:")
+        lines = []
         for v in axis.values.values():
             mark = "*" if v.name == chosen else " "
             default = " (default)" if v.name == axis.default else ""
-            out.append(f" {mark} {axis.name}={v.name}{default}: {v.label} ({v.source})")
+            lines.append(f"{mark} {axis.name}={v.name}{default}: {v.label}. Used by: {v.source}")
+        out.append((axis.name, lines))
     return out

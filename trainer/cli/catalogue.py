@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import difflib
-from typing import TYPE_CHECKING, Optional, Sequence
+from typing import TYPE_CHECKING, List, Optional, Sequence
 
 import typer
 
@@ -57,11 +57,17 @@ def _dim_rule_text(rule: DimRule) -> str:
 
 @app.command("show")
 def show(drill_id: str = typer.Argument(..., metavar="ID", help="the drill id, e.g. mha-padding",
-                                        autocompletion=complete_drill_id)) -> None:
-    """Prompt, shape ledger, signature(s) to write, target time."""
+                                        autocompletion=complete_drill_id),
+         variant: List[str] = typer.Option([], "--variant", metavar="AXIS=VALUE",
+                                           help="show it under a variant (repeatable; `random` draws one)")) -> None:
+    """Prompt, shape ledger, signature(s) to write, target time, and the variants."""
+    from grader.spec.variants import describe, labels, parse_variant_args
+
     spec = get_spec_or_exit(drill_id)
+    spec = spec.under(parse_variant_args(spec, variant))
     width = terminal_width()
-    out = fold_line(f"{spec.id}: {spec.title}", width)
+    out = fold_line(f"{spec.id}: {spec.title}" + (f"  [variant: {describe(spec.variant)}]" if spec.variant else ""),
+                    width)
     out += fold_line(f"topic: {spec.topic}    target: {_mmss(spec.target_seconds)}", width) + [""]
     out += fold(spec.prompt.rstrip(), width) + [""]
     if spec.dims:
@@ -74,8 +80,14 @@ def show(drill_id: str = typer.Argument(..., metavar="ID", help="the drill id, e
         out += fold_line(line, width)
     if spec.banned:
         out += [""] + fold_line("banned: " + ", ".join(spec.banned), width)
-    out += [""] + fold_line(f"practise it: drill solve {spec.id}", width) \
-        + fold_line(f"grade a file: drill check {spec.id} FILE", width)
+    if spec.variants:
+        out += ["", "variants (* = shown here; reviews vary them):"]
+        for _axis, lines in labels(spec):
+            for line in lines:
+                out += fold_line(line, width, "  ")
+    flag = "".join(f" --variant {a}={v}" for a, v in spec.variant.items())
+    out += [""] + fold_line(f"practise it: drill solve {spec.id}{flag}", width) \
+        + fold_line(f"grade a file: drill check {spec.id} FILE{flag}", width)
     typer.echo("\n".join(out))
 
 

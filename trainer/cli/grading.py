@@ -26,6 +26,7 @@ from grader.fake.cuda import CHILD_ENV, cuda_problem
 from grader.authoring.scaffold import MARKER, ScaffoldError, check_new_id, plan, write
 from grader.spec import TOPICS, SpecError
 from grader.spec.userfile import SOLUTION_LIMIT, read_text
+from grader.spec.variants import describe
 from trainer.practice.attempts import attempt_from
 from trainer.cli.app import app, no_color
 from trainer.cli.catalogue import complete_drill_id, load_catalogue_or_exit
@@ -61,15 +62,23 @@ def check(
     record: bool = typer.Option(False, "--record", help="record each file as an attempt; the run is one sitting"),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="every case, and what the sandbox enforces"),
     device: str = typer.Option("cpu", "--device", help="cpu, or cuda: run the cases on a real GPU (needs one)"),
+    variant: List[str] = typer.Option([], "--variant", metavar="AXIS=VALUE",
+                                      help="grade under a variant (repeatable; `random`: one other than the default, "
+                                           "drawn from the seed); default: the contract as written"),
 ) -> None:
     """Grade solution files once: no REPL, no progress recorded unless --record."""
+    from grader.spec.variants import parse_variant_args
+
     cat = load_catalogue_or_exit()  # parsed (or read from the cache) once: the grader gets this one
     spec = cat.get(drill_id)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 2**31 - 1)  # one run, one seed: every file on the same cases
+    spec = spec.under(parse_variant_args(spec, variant, seed))
     sources = _read_sources(files)
     if device not in ("cpu", "cuda"):
         raise UsageError(f"--device {printable(device)}: use cpu or cuda")
     if device == "cuda" and os.environ.get("DRILL_CUDA_CHILD") != "1":
-        _check_in_fresh_process(drill_id, files, as_json, seed, record, verbose)
+        _check_in_fresh_process(drill_id, files, as_json, seed, record, verbose, spec.variant)
     reports: list = []
     try:
         _check_all(spec, files, sources, reports, as_json, seed, record, verbose, device, cat)
@@ -92,9 +101,11 @@ def _check_all(spec: Spec, files: list[Path], sources: list[str], reports: list[
     several = len(files) > 1
     if several and not as_json:
         typer.echo(f"{len(files)} files, graded on seed {seed} (--seed {seed} grades on the same cases again)")
+    if spec.variant and not as_json:
+        typer.echo(f"graded under the variant {describe(spec.variant)} ({_labels(spec)})")
     for path, source in zip(files, sources):
         started = datetime.now(timezone.utc)
-        report = grader.grade(spec.id, source, str(path.resolve()), seed)
+        report = grader.grade(spec.id, source, str(path.resolve()), seed, variant=spec.variant)
         report.file = str(path)
         reports.append(report)
         if as_json:
@@ -111,6 +122,12 @@ def _check_all(spec: Spec, files: list[Path], sources: list[str], reports: list[
             typer.echo(_recorded_line(spec.id, reports, closed), err=True)
     if verbose and not as_json:
         _print_confinement()
+
+
+def _labels(spec: Spec) -> str:
+    """The chosen values' labels: "1/True = padding; time first (T, B, d)"."""
+    axes = {a.name: a for a in (spec.base or spec).variants}
+    return "; ".join(axes[a].values[v].label for a, v in spec.variant.items())
 
 
 def _recorded_line(drill: str, reports: list[Report], closed: object) -> str:
@@ -133,7 +150,7 @@ def _recorded_line(drill: str, reports: list[Report], closed: object) -> str:
 
 
 def _check_in_fresh_process(drill_id: str, files: list[Path], as_json: bool, seed: Optional[int], record: bool,
-                            verbose: bool) -> None:
+                            verbose: bool, variant: dict[str, str] | None = None) -> None:
     """`check --device cuda`: CUDA cannot be used in a child forked from a process that initialised it,
     so the grading runs in a fresh process whose sandbox children start CUDA themselves (grader.fake.cuda)."""
     problem = cuda_problem()
@@ -143,6 +160,7 @@ def _check_in_fresh_process(drill_id: str, files: list[Path], as_json: bool, see
     argv = [sys.executable, "-m", "trainer", "check", drill_id, *(str(f) for f in files), "--device", "cuda"]
     argv += ["--json"] * as_json + ["--record"] * record + ["--verbose"] * verbose
     argv += ["--seed", str(seed)] if seed is not None else []
+    argv += [f"--variant={a}={v}" for a, v in (variant or {}).items()]
     raise typer.Exit(subprocess.call(argv, env={**os.environ, CHILD_ENV: "1"}))
 
 

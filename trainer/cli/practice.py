@@ -14,7 +14,7 @@ import time
 from functools import partial
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 from prompt_toolkit import PromptSession
@@ -98,21 +98,28 @@ def solve(
                                    autocompletion=complete_drill_id),
     seed: Optional[int] = typer.Option(None, "--seed", help="case seed (default: a new one per submit)"),
     vi: Optional[bool] = typer.Option(None, "--vi/--emacs", help="key bindings (default: the vi_mode setting)"),
+    variant: List[str] = typer.Option([], "--variant", metavar="AXIS=VALUE",
+                                      help="solve it under a variant (repeatable; `random` draws one)"),
 ) -> None:
     """The REPL on one drill: write it, :try it, :submit it. After a pass, Enter opens the
-    next due or new drill."""
+    next due or new drill. Without --variant the scheduler chooses the variant (the default
+    until it has been passed; trainer.practice.variants)."""
+    from grader.spec.variants import parse_variant_args
+
     spec = get_spec_or_exit(drill_id)
+    chosen = parse_variant_args(spec, variant, seed) if variant else None
+    spec = spec.under(chosen) if chosen is not None else _served(spec, seed if seed is not None else time.time_ns())
     _need_terminal()
     vi_mode = _vi_mode(vi)
     grading = repl_grading.open_grading()  # the worker starts importing torch now, while the person reads
     try:
         while spec is not None:
             current = spec.id
-            spec = _served(spec, seed if seed is not None else time.time_ns())
             outcome = open_drill(spec, grading, ReplOptions(
                 mode="solve", seed=seed, vi=vi_mode, next_drill=partial(_next_drill_offer, current)))
             _say(_outcome_line(outcome))  # before the worker's shutdown, which may take a moment
-            spec = get_spec_or_exit(outcome.next_drill) if outcome.next_drill else None
+            spec = _served(get_spec_or_exit(outcome.next_drill), seed if seed is not None else time.time_ns()) \
+                if outcome.next_drill else None
     finally:
         grading.close()
 
@@ -370,20 +377,25 @@ def watch_command(
     seed: Optional[int] = typer.Option(None, "--seed", help="case seed (default: a new one per grade)"),
     interval: float = typer.Option(0.3, "--interval", min=0.05, help="seconds between checks of FILE"),
     record: bool = typer.Option(False, "--record", help="record the saves up to the first pass as one sitting"),
+    variant: List[str] = typer.Option([], "--variant", metavar="AXIS=VALUE",
+                                      help="grade under a variant (repeatable); default: the contract as written"),
 ) -> None:
     """Grade FILE again each time it is saved (Ctrl-C stops)."""
+    from grader.spec.variants import describe, parse_variant_args
 
     spec = get_spec_or_exit(drill_id)
+    spec = spec.under(parse_variant_args(spec, variant, seed))
     if file.is_dir():
         raise UsageError(f"{file} is a folder; give a solution .py file")
     grading = repl_grading.open_grading()
     style = repl_style()
     sitting = WatchSitting(spec.id, float(spec.target_seconds)) if record else None
     width = shutil.get_terminal_size().columns
-    _say(f"Watching {printable(file)} for {spec.id}; every save is graded"
+    _say(f"Watching {printable(file)} for {spec.id}" + (f" (variant {describe(spec.variant)})" if spec.variant else "")
+         + "; every save is graded"
          + (", recorded up to the first pass as one sitting" if record else "") + ". Ctrl-C stops.")
     try:
-        watch(file, lambda source: grading.grade(spec.id, source, str(file.resolve()), seed),
+        watch(file, lambda source: grading.grade(spec.id, source, str(file.resolve()), seed, **repl_grading.variant_of(spec)),
               lambda frags: print_formatted_text(FormattedText(frags), style=style, end=""),
               sleep=time.sleep, now=lambda: datetime.now().strftime("%H:%M:%S"), interval=interval,
               width=width, after=sitting.record if sitting else None)

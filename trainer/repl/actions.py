@@ -21,14 +21,13 @@ from trainer.clock import Clock
 from trainer.repl.code import CodeBuffer, opening, untouched
 from trainer.repl.commands import command, commands_of, key_label
 from trainer.repl.drafts import Drafts
-from trainer.repl.grading import Grading
+from trainer.repl.grading import Grading, variant_of
 from trainer.repl.header import header_fragments
 from trainer.repl.reference import contract_source
 from trainer.repl.state import ReplOptions, SittingState
 from trainer.repl.trace_view import render_trace
 from grader.report import Report, Verdict
 from trainer.practice.attempts import attempt_from, revealed_attempt
-from trainer.repl.grading import variant_kwargs
 from trainer.repl.jobs import Jobs
 from trainer.repl.question import Questions
 from trainer.store.records import NewAttempt, RecordResult
@@ -106,9 +105,8 @@ class DrillCommands:
         self.state.submitting(source)
         elapsed = self._elapsed()
         seed = self.options.seed
-        variant = variant_kwargs(self.spec.variant)
-        self.jobs.spawn("grading…", lambda: self.setup.grading.grade(self.spec.id, source, "<buffer>", seed,
-                                                                   **variant),
+        variant = variant_of(self.spec)  # the variant the drill was opened under (Spec.under)
+        self.jobs.spawn("grading…", lambda: self.setup.grading.grade(self.spec.id, source, "<buffer>", seed, **variant),
                     lambda result: self._graded(result, source, elapsed))
 
     def _graded(self, result: Report, source: str, elapsed: float) -> None:
@@ -160,9 +158,8 @@ class DrillCommands:
             return None
         common: dict[str, Any] = dict(drill=self.spec.id, mode=self.options.mode, started_at=self.setup.started_at,
                       seconds=elapsed, code=source, hints=self.state.hints, session_id=self.options.flow_id,
-                      target_seconds=float(self.spec.target_seconds), first_try=self.state.attempts <= 1,
-                      variant=self.spec.variant)
-        attempt = revealed_attempt(**common) if result is None else attempt_from(
+                      target_seconds=float(self.spec.target_seconds), first_try=self.state.attempts <= 1)
+        attempt = revealed_attempt(**common, variant=self.spec.variant) if result is None else attempt_from(
             result, revealed=self.state.revealed, **common)
         try:
             return self.setup.record(attempt)
@@ -190,8 +187,7 @@ class DrillCommands:
             elapsed = self._elapsed()
             jobs.busy = "time is up: grading your last buffer…"
             self.screen.redraw()
-            drill, seed, grading = self.spec.id, self.options.seed, self.setup.grading
-            variant = variant_kwargs(self.spec.variant)
+            drill, seed, grading, variant = self.spec.id, self.options.seed, self.setup.grading, variant_of(self.spec)
             result = await asyncio.get_running_loop().run_in_executor(
                 None, lambda: grading.grade(drill, source, "<buffer>", seed, **variant))
             jobs.busy = ""
@@ -217,9 +213,9 @@ class DrillCommands:
              lockable=True)
     def cmd_try(self, _arg: str = "") -> None:
         source = self.screen.buffer.text
-        variant = variant_kwargs(self.spec.variant)
-        self.jobs.spawn("running the example…", lambda: self.setup.grading.trace(self.spec.id, source, "<buffer>",
-                                                                               **variant),
+        variant = variant_of(self.spec)
+        self.jobs.spawn("running the example…",
+                        lambda: self.setup.grading.trace(self.spec.id, source, "<buffer>", **variant),
                     lambda result: self.screen.show(render_trace(result)))
 
     @command("hint", help="the next hint (counted)", key="c-g", lockable=True)

@@ -7,14 +7,12 @@ grader warmed in a background thread. Tests hand the REPL an
 `InProcessGrading` around the one grader they share.
 
 A grade is a `grader.report.Report` (the one verdict model); :try gives the
-plain dict of `grader.trace.trace()`. Both take the drill's `variant` (its non-default
-choices, `Spec.variant`); the grader is told of one only when it is not the default, so a
-sitting of the default asks exactly what it always asked.
+plain dict of `grader.trace.trace()`.
 """
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Any, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from grader.report import Report, internal_report
 
@@ -22,20 +20,24 @@ if TYPE_CHECKING:
     from grader.engine import Grader  # imports torch: only on first use, in _get
 
 
-def variant_kwargs(variant: Mapping[str, str] | None) -> dict[str, Any]:
-    """The keyword arguments that pass a variant on: none for the default (so a grader, or a
-    stand-in, that knows no variants is asked as before)."""
+def variant_of(spec: Any) -> dict[str, Any]:
+    """`variant=` for a Grading call when `spec` is under a variant (Spec.under), else nothing,
+    so that a grading that predates variants is called as before for the default."""
+    variant = getattr(spec, "variant", None)
     return {"variant": dict(variant)} if variant else {}
 
 
 class Grading(Protocol):
+    """`variant` everywhere: the drill's non-default variant choices (grader.spec.variants); None or {}
+    is the contract as written."""
+
     def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
-              timeout: float = 120, variant: Mapping[str, str] | None = None) -> Report: ...
+              timeout: float = 120, variant: dict[str, str] | None = None) -> Report: ...
 
     def trace(self, drill_id: str, source: str, filename: str = "<buffer>",
-              variant: Mapping[str, str] | None = None) -> dict[str, Any]: ...
+              variant: dict[str, str] | None = None) -> dict[str, Any]: ...
 
-    def case_hash(self, drill_id: str, seed: int) -> str | None:
+    def case_hash(self, drill_id: str, seed: int, variant: dict[str, str] | None = None) -> str | None:
         """grader.cases.case_hash of the cases `drill_id` is graded on with `seed` (a team
         result carries it); None when the grader cannot say."""
 
@@ -63,28 +65,28 @@ class InProcessGrading:
             return self._grader
 
     def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
-              timeout: float = 120, variant: Mapping[str, str] | None = None) -> Report:
+              timeout: float = 120, variant: dict[str, str] | None = None) -> Report:
         try:
-            return self._get().grade(drill_id, source, filename, seed, **variant_kwargs(variant))
+            return self._get().grade(drill_id, source, filename, seed, variant=variant)
         except Exception as exc:  # noqa: BLE001 - the grader's fault, never the person's
             return internal_report(drill_id, seed, f"the grader failed: {type(exc).__name__}: {exc}")
 
-    def case_hash(self, drill_id: str, seed: int) -> str | None:
+    def case_hash(self, drill_id: str, seed: int, variant: dict[str, str] | None = None) -> str | None:
         """grader.cases.case_hash of the cases ``drill_id`` is graded on with ``seed``."""
         from grader.cases.case_hash import case_hash
 
         try:
             grader = self._get()
-            return case_hash(grader.prepared(grader.spec(drill_id), seed))
+            return case_hash(grader.prepared(grader.spec(drill_id, variant), seed))
         except Exception:  # noqa: BLE001 - unknown is an answer; the caller records None
             return None
 
     def trace(self, drill_id: str, source: str, filename: str = "<buffer>",
-              variant: Mapping[str, str] | None = None) -> dict[str, Any]:
+              variant: dict[str, str] | None = None) -> dict[str, Any]:
         from grader.trace import trace
 
         try:
-            return trace(self._get(), drill_id, source, filename, **variant_kwargs(variant))
+            return trace(self._get(), drill_id, source, filename, variant=variant)
         except Exception as exc:  # noqa: BLE001
             return {"drill": drill_id, "dims": {}, "calls": [], "error": f"the tracer failed: {exc}"}
 
@@ -106,26 +108,26 @@ class WorkerGrading:
         self._lock = threading.Lock()
 
     def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
-              timeout: float = 120, variant: Mapping[str, str] | None = None) -> Report:
+              timeout: float = 120, variant: dict[str, str] | None = None) -> Report:
         with self._lock:
             try:
                 return self._client.grade(drill_id, source, filename=filename, seed=seed, timeout=timeout,
-                                          **variant_kwargs(variant))
+                                          variant=variant)
             except Exception as exc:  # noqa: BLE001
                 return internal_report(drill_id, seed, f"the grader worker failed: {exc}")
 
-    def case_hash(self, drill_id: str, seed: int) -> str | None:
+    def case_hash(self, drill_id: str, seed: int, variant: dict[str, str] | None = None) -> str | None:
         with self._lock:
             try:
-                return self._client.case_hash(drill_id, seed)
+                return self._client.case_hash(drill_id, seed, variant=variant)
             except Exception:  # noqa: BLE001
                 return None
 
     def trace(self, drill_id: str, source: str, filename: str = "<buffer>",
-              variant: Mapping[str, str] | None = None) -> dict[str, Any]:
+              variant: dict[str, str] | None = None) -> dict[str, Any]:
         with self._lock:
             try:
-                return dict(self._client.trace(drill_id, source, filename, **variant_kwargs(variant)))
+                return dict(self._client.trace(drill_id, source, filename, variant=variant))
             except Exception as exc:  # noqa: BLE001
                 return {"drill": drill_id, "dims": {}, "calls": [], "error": f"the grader worker failed: {exc}"}
 
