@@ -162,8 +162,9 @@ def _weakest(report: Report, width: int) -> Group | Table:
     return Group(table, Text("Practise one with `drill solve DRILL`.", style="dim"))
 
 
-def _variants(report: Report) -> Group | Text:
-    """Per practised drill with variants, the values passed and failed; then the weakest values."""
+def _variants(report: Report, width: int) -> Group | Text:
+    """Per practised drill with variants, the values passed and failed; then the weakest values
+    (a narrow terminal drops the practise column and says the command once, under the table)."""
     if not report.variants:
         return Text("Variants: no drill with variants practised yet.", style="dim")
     table = make_table("Variants per drill")
@@ -172,15 +173,18 @@ def _variants(report: Report) -> Group | Text:
     for d in report.variants:
         table.add_row(Text(d.drill), Text(values_text(d.passed), style="green"),
                       Text(values_text(d.failed), style="red" if d.failed else ""), Text(values_text(d.untried)))
+    note = Text(VARIANTS_NOTE[0].upper() + VARIANTS_NOTE[1:] + ".", style="dim")
     if not report.weakest_variants:
-        weak: Table | Text = Text("Weakest variants: none failed.", style="dim")
-    else:
-        weak = make_table("Weakest variants")
-        for name in ("drill", "variant", "results", "practise"):
-            weak.add_column(name, no_wrap=name != "results")
-        for v in report.weakest_variants:
-            weak.add_row(Text(v.drill), Text(v.label), Text(variant_tally(v)), Text(variant_command(v), style="bold"))
-    return Group(table, Text(VARIANTS_NOTE[0].upper() + VARIANTS_NOTE[1:] + ".", style="dim"), Text(""), weak)
+        return Group(table, note, Text(""), Text("Weakest variants: none failed.", style="dim"))
+    wide = width >= 120
+    weak = make_table("Weakest variants")
+    for name in ("drill", "variant", "results") + (("practise",) if wide else ()):
+        weak.add_column(name, no_wrap=True)
+    for v in report.weakest_variants:
+        cells = [Text(v.drill), Text(v.label), Text(variant_tally(v))]
+        weak.add_row(*cells, *([Text(variant_command(v), style="bold")] if wide else []))
+    tail = [] if wide else [Text("Practise one with `drill solve DRILL --variant AXIS=VALUE`.", style="dim")]
+    return Group(table, note, Text(""), weak, *tail)
 
 
 def _mocks(report: Report) -> Group | Text:
@@ -246,7 +250,7 @@ def render_text(report: Report, color: bool = False, width: int = 100) -> str:
         _trends(report), Text(""),
         _mistakes(report), Text(""),
         _weakest(report, width), Text(""),
-        _variants(report), Text(""),
+        _variants(report, width), Text(""),
         _mocks(report), Text(""),
         Text("Next: " + " · ".join(report.next_steps), style="bold"),
     ]
