@@ -11,7 +11,10 @@ way. The file name says what a file must do, and its first line may say more:
   it would teach a false lesson); `bad_slip_*.py` start with `# trap: none`;
 - `bad_device_*.py` pass every real case and fail the device case (fake CUDA
   inputs), with a message that says `device=x.device`;
-- `bad_memory_*.py` fail the memory-at-scale check with both peaks.
+- `bad_memory_*.py` fail the memory-at-scale check with both peaks;
+- a top comment line `# variant: axis=value ...` grades the file under that variant
+  (drills/README.md, "Variants"); an `ok_` file without one, in a drill with variants,
+  must also fail some other value, and every non-default value needs an `ok_` file.
 
 Each problem is one line, `file:line: (solution): what went wrong`, like the
 spec's problems. A drill without a solutions folder has nothing to check.
@@ -23,8 +26,10 @@ from pathlib import Path
 
 from grader.cases.prepare import CaseError
 from grader.engine import Grader
+from grader.errors import UsageError
 from grader.report import Report
 from grader.spec import Spec
+from grader.spec.variants import RANDOM, describe, parse_variant_args
 from grader.spec.userfile import SOLUTION_LIMIT, UnreadableFile, read_text
 
 FIELD = "(solution)"
@@ -127,26 +132,99 @@ def _device_problems(at: str, report: Report) -> list[str]:
     return out
 
 
+def variant_header(source: str) -> list[str] | None:
+    """The words after `# variant:` on one of the file's top comment lines (None when there is none)."""
+    for line in source.splitlines():
+        if not line.startswith("#"):
+            break
+        if line.startswith("# variant:"):
+            return line.split(":", 1)[1].split()
+    return None
+
+
+def sample_variant(spec: Spec, path: Path, source: str) -> tuple[dict[str, str] | None, list[str]]:
+    """The variant a sample is written for ({} for the default) and the problems of its header."""
+    words = variant_header(source)
+    if words is None:
+        return {}, []
+    at = f"{path}:1: {FIELD}:"
+    if not words:
+        return None, [f"{at} `# variant:` names no variant; write `# variant: axis=value`"]
+    try:
+        chosen = parse_variant_args(spec, words)
+    except UsageError as exc:
+        return None, [f"{at} `# variant: {' '.join(words)}`: {exc}"]
+    if RANDOM in words:
+        return None, [f"{at} `# variant: random` names no variant; write `# variant: axis=value`"]
+    if not chosen:
+        return None, [f"{at} `# variant: {' '.join(words)}` is the default; leave the line out"]
+    return chosen, []
+
+
 def check_file(grader: Grader, spec: Spec, path: Path, seed: int = 1) -> list[str]:
-    """One sample solution against its name and first line: problems, one line each."""
+    """One sample solution against its name and first lines: problems, one line each."""
+    return _check_file(grader, spec, path, seed)[0]
+
+
+def _check_file(grader: Grader, spec: Spec, path: Path, seed: int) -> tuple[list[str], dict[str, str] | None]:
+    """(problems, the variant it passes as an ok_ file, None when it is not one that passes)."""
     try:
         source = read_text(path, SOLUTION_LIMIT)
     except UnreadableFile as exc:
-        return [f"{path}:1: {FIELD}: {exc.reason}"]
+        return [f"{path}:1: {FIELD}: {exc.reason}"], None
     problems = header_problems(spec, path, source)
-    if problems:
-        return problems
+    chosen, bad = sample_variant(spec, path, source)
+    if problems or bad or chosen is None:
+        return problems + bad, None
+    report = _grade(grader, spec.under(chosen), path, source, seed)
+    if isinstance(report, str):
+        return [report], None
+    problems = report_problems(path, source, report)
+    if chosen:
+        problems = [p.replace(f"{FIELD}:", f"{FIELD}: under {describe(chosen)},", 1) for p in problems]
+    passes = path.name.startswith("ok_") and report.verdict == "pass"
+    if passes and not chosen and spec.variants:
+        problems += _changes_answer(grader, spec, path, source, seed)
+    return problems, (chosen if passes else None)
+
+
+def _grade(grader: Grader, spec: Spec, path: Path, source: str, seed: int) -> Report | str:
     try:
         prep = grader.prepared(spec, seed)
     except CaseError as exc:
-        return [f"{path}:1: {FIELD}: the cases could not be built: {exc}"]
-    report = grader.grade_prepared(prep, source, str(path))
-    return report_problems(path, source, report)
+        return f"{path}:1: {FIELD}: the cases could not be built: {exc}"
+    return grader.grade_prepared(prep, source, str(path))
+
+
+def _changes_answer(grader: Grader, spec: Spec, path: Path, source: str, seed: int) -> list[str]:
+    """An ok_ file written for the default must fail some other value: the values change the answer."""
+    tried = []
+    for axis in spec.variants:
+        for value in axis.others():
+            report = _grade(grader, spec.under({axis.name: value}), path, source, seed)
+            if isinstance(report, str):
+                return [report]
+            if report.verdict != "pass":
+                return []
+            tried.append(f"{axis.name}={value}")
+    return [f"{path}:1: {FIELD}: an ok_ file for the default must fail some variant value, but it passes "
+            f"every one ({', '.join(tried)}): the values do not change this answer"]
 
 
 def check_samples(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
-    """Every sample solution of the drill (none is fine)."""
+    """Every sample solution of the drill (none is fine); with variants, every non-default value has
+    an ok_ sample that passes it."""
     problems: list[str] = []
-    for path in files(spec):
-        problems.extend(check_file(grader, spec, path, seed))
+    covered: set[tuple[str, str]] = set()
+    paths = files(spec)
+    for path in paths:
+        found, passes = _check_file(grader, spec, path, seed)
+        problems.extend(found)
+        covered |= set((passes or {}).items())
+    if paths or spec.variants:
+        for axis in spec.variants:
+            for value in axis.others():
+                if (axis.name, value) not in covered:
+                    problems.append(f"{folder(spec)}:1: {FIELD}: no ok_ sample passes {axis.name}={value}; write one "
+                                    f"whose top lines say `# variant: {axis.name}={value}`")
     return problems

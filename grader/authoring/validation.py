@@ -1,7 +1,13 @@
 """`drill validate` for one drill: the reference passes its oracle on every case,
 every trap is rejected (and named as itself), the empty skeleton fails, the
 coverage rules of docs/DRILLS.md hold, and the sample solutions beside the drill do
-what their names say (grader.authoring.samples). Problems name file, line and field.
+what their names say (grader.authoring.samples). Under every value of every variant
+axis the reference and the traps are proved again, and the memorised default answer
+must fail (drills/README.md, "Variants"). Problems name file, line and field.
+
+The reference file is graded once through the sandbox, as a solution; the reference
+under a variant, the traps and the skeleton are trusted code, judged in this process
+(grader.authoring.trusted); the sample solutions go through the sandbox.
 
 The tests call these same functions (tests/drills/test_drills.py,
 tests/drills/test_solutions.py): this module is the one definition of a valid drill."""
@@ -13,7 +19,10 @@ from grader.cases.prepare import CaseError, Prepared
 from grader.engine import Grader
 from grader.authoring.samples import check_samples
 from grader.authoring.scaffold import left_to_fill
+from grader.authoring.trusted import bound_source, grade_trusted, reference_functions, skeleton_functions, trap_functions
+from grader.report import Report
 from grader.spec import Spec
+from grader.spec.variants import describe
 from grader.spec.userfile import REFERENCE_LIMIT, SPEC_LIMIT, UnreadableFile, read_text
 
 
@@ -49,26 +58,83 @@ def coverage_problems(spec: Spec) -> list[str]:
     return out
 
 
+def choices(spec: Spec) -> list[dict[str, str]]:
+    """What `drill validate` proves a drill under: the contract, then every non-default value of
+    every axis on its own (grader.spec.variants)."""
+    return [{}] + [{a.name: v} for a in spec.variants for v in a.others()]
+
+
 def validate_spec(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
-    """The spec alone: coverage, the reference against its oracle, the skeleton, every trap."""
-    problems = coverage_problems(spec)
+    """The spec alone: coverage, then under the contract and under every value of every axis:
+    the reference against its oracle, every trap rejected and named, and for a variant, that the
+    memorised default answer fails it; under the contract, the empty skeleton fails."""
+    problems = coverage_problems(spec) + kwarg_problems(spec)
     try:
         ref_source = read_text(spec.reference_path, REFERENCE_LIMIT)
     except UnreadableFile as exc:
         return problems + [f"{spec.path}:1: (reference): {exc}"]
-    try:
-        prep = grader.prepared(spec, seed)
-    except CaseError as exc:
-        return problems + [f"{spec.path}:1: cases: {exc}"]
-    for fp in getattr(prep.fake, "functions", []):
-        if fp.device_fault:
-            problems.append(f"{spec.path}:{_line_for(spec.path, fp.name + ':')}: functions.{fp.name}: {fp.why_no_device}")
-    problems += reference_problems(grader, prep, ref_source)
-    skeleton = grader.grade_prepared(prep, spec.skeleton(), "<skeleton>")
-    if skeleton.verdict == "pass":
-        problems.append(f"{spec.path}:{_line_for(spec.path, 'functions:')}: functions: the empty skeleton passes every case")
-    problems += trap_problems(grader, prep, ref_source)
+    for choice in choices(spec):
+        under = spec.under(choice)
+        try:
+            prep = grader.prepared(under, seed)
+        except CaseError as exc:
+            problems.append(f"{spec.path}:{_variant_line(spec, choice)}: cases{_under(choice)}: {exc}")
+            continue
+        for fp in getattr(prep.fake, "functions", []):
+            if fp.device_fault:
+                problems.append(f"{spec.path}:{_line_for(spec.path, fp.name + ':')}: functions.{fp.name}"
+                                f"{_under(choice)}: {fp.why_no_device}")
+        if not choice:
+            problems += reference_problems(grader, prep, ref_source)  # the file itself, as a solution
+            skeleton = grade_trusted(prep, skeleton_functions(prep), "<skeleton>")
+            if skeleton.verdict == "pass":
+                problems.append(f"{spec.path}:{_line_for(spec.path, 'functions:')}: functions: "
+                                "the empty skeleton passes every case")
+        else:
+            problems += variant_reference_problems(prep, choice)
+        problems += trap_problems(grader, prep, ref_source)
     return problems
+
+
+def _under(choice: dict[str, str]) -> str:
+    return f" (under {describe(choice)})" if choice else ""
+
+
+def _variant_line(spec: Spec, choice: dict[str, str]) -> int:
+    if not choice:
+        return 1
+    axis, value = next(iter(choice.items()))
+    return _line_for(spec.path, f"{value}:") if value else _line_for(spec.path, "variants:")
+
+
+def kwarg_problems(spec: Spec) -> list[str]:
+    """Every keyword a variant value gives reaches the reference: a keyword no contract function of
+    the reference takes would change the oracle's answer and not the reference's."""
+    if not spec.variants:
+        return []
+    import ast
+
+    try:
+        tree = ast.parse(read_text(spec.reference_path, REFERENCE_LIMIT))
+    except (UnreadableFile, SyntaxError, ValueError):
+        return []  # reported where the reference is read
+    taken: set[str] = set()
+    wanted = {f.name for f in spec.functions}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name in wanted:
+            a = node.args
+            taken |= {p.arg for p in (*a.args, *a.kwonlyargs)}
+            if a.kwarg is not None:
+                return []
+    out = []
+    for axis in spec.variants:
+        for v in axis.values.values():
+            for kw in v.kwargs:
+                if kw not in taken:
+                    out.append(f"{spec.path}:{_line_for(spec.path, 'kwargs:')}: variants.{axis.name}.values.{v.name}"
+                               f".kwargs.{kw}: no contract function of {spec.reference_path.name} takes {kw}=; "
+                               f"write it as a keyword-only parameter whose default is {axis.default}'s behaviour")
+    return out
 
 
 def validate_drill(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
@@ -82,35 +148,62 @@ def validate_drill(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
 
 
 def reference_problems(grader: Grader, prep: Prepared, ref_source: str) -> list[str]:
-    """The reference passes its oracle on every case of these prepared cases."""
+    """The reference file, graded as a solution (in the sandbox), passes its oracle on every case."""
     spec = prep.spec
-    problems = []
     report = grader.grade_prepared(prep, ref_source, str(spec.reference_path))
+    return _failures(spec, report, "the reference")
+
+
+def _failures(spec: Spec, report: Report, who: str, choice: dict[str, str] | None = None) -> list[str]:
+    problems = []
     for case in report.cases:
         if case.verdict != "pass":
             line = _line_for(spec.path, f"name: {case.name}")
-            problems.append(f"{spec.path}:{line}: cases.{case.name}: the reference {case.function}() "
+            problems.append(f"{spec.path}:{line}: cases.{case.name}{_under(choice or {})}: {who} {case.function}() "
                             f"gives {case.verdict}: {case.message}")
     if report.verdict != "pass" and report.message and not report.cases:
-        problems.append(f"{spec.path}:1: reference: {report.message}")
+        problems.append(f"{spec.path}:1: reference{_under(choice or {})}: {report.message}")
+    return problems
+
+
+def variant_reference_problems(prep: Prepared, choice: dict[str, str]) -> list[str]:
+    """Under a variant value: the reference given its keywords passes the oracle on every case, and
+    the memorised default answer (the reference called without them, as a person's solution is
+    called) fails at least one case: otherwise the value does not change the answer."""
+    spec = prep.spec
+    problems = _failures(spec, grade_trusted(prep, reference_functions(prep), str(spec.reference_path)),
+                         "the reference", choice)
+    default = grade_trusted(prep, reference_functions(prep, kwargs=False), str(spec.reference_path))
+    if default.verdict == "pass":
+        problems.append(f"{spec.path}:{_variant_line(spec, choice)}: variants.{describe(choice)}: the reference's "
+                        "default answer (called without the variant's keywords) passes every case, so this value "
+                        "does not change the answer; make a case where it does, or drop the value")
     return problems
 
 
 def trap_problems(grader: Grader, prep: Prepared, ref_source: str) -> list[str]:
-    """Each trap, put in place of the function it replaces, is rejected and named as itself."""
+    """Each trap that applies, put in place of the function it replaces, is rejected and named as
+    itself. Judged here (grader.authoring.trusted), except a memory trap and a trap of a function with
+    heavy cases, which go through the sandbox (its memory limit is what tells them)."""
     spec = prep.spec
+    choice = spec.variant
     problems = []
     for trap in spec.traps:
-        source = ref_source + f"\n\n{trap.replaces} = {trap.function}\n"
-        r = grader.grade_prepared(prep, source, str(spec.reference_path))
+        heavy = any(c.heavy and (not c.only or trap.replaces in c.only) for c in spec.cases)
+        if trap.memory or heavy:
+            names = {fn.name: fn.name for fn in spec.functions}
+            names[trap.replaces] = trap.function
+            r = grader.grade_prepared(prep, bound_source(prep, ref_source, names), str(spec.reference_path))
+        else:
+            r = grade_trusted(prep, trap_functions(prep, trap.function, trap.replaces), str(spec.reference_path))
         line = _line_for(spec.path, f"id: {trap.id}")
         if r.verdict == "pass":
-            problems.append(f"{spec.path}:{line}: traps.{trap.id}: the trap {trap.function}() passes every case; "
-                            "add a case that catches it")
+            problems.append(f"{spec.path}:{line}: traps.{trap.id}{_under(choice)}: the trap {trap.function}() passes "
+                            "every case; add a case that catches it")
         elif r.trap is None or r.trap.id != trap.id:
             named = r.trap.id if r.trap else "nothing"
-            problems.append(f"{spec.path}:{line}: traps.{trap.id}: rejected ({r.verdict}) but named {named}; "
-                            "make a case where only this trap differs")
+            problems.append(f"{spec.path}:{line}: traps.{trap.id}{_under(choice)}: rejected ({r.verdict}) but named "
+                            f"{named}; make a case where only this trap differs")
     return problems
 
 

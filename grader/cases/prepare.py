@@ -276,21 +276,25 @@ def _ref_func(ref: ModuleType, name: str, spec: Spec) -> Callable:
     return func
 
 
-def with_kwargs(func: Callable, kwargs: dict[str, Any]) -> Callable:
-    """`func` given the variant's keyword arguments (Spec.call_kwargs) that its signature takes:
-    a reference, oracle or trap that does not take one is called without it (drills/README.md,
-    "Variants"). The person's solution is never called through this."""
+def kwargs_taken(func: Callable, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The variant's keyword arguments (Spec.call_kwargs) that `func`'s signature takes."""
     if not kwargs:
-        return func
+        return {}
     try:
         params = inspect.signature(func).parameters
     except (TypeError, ValueError):
-        return func
+        return {}
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
-        given = dict(kwargs)
-    else:
-        given = {k: v for k, v in kwargs.items() if k in params and params[k].kind in (
-            inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)}
+        return dict(kwargs)
+    return {k: v for k, v in kwargs.items() if k in params and params[k].kind in (
+        inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)}
+
+
+def with_kwargs(func: Callable, kwargs: dict[str, Any]) -> Callable:
+    """`func` given the variant's keyword arguments that its signature takes: a reference, oracle
+    or trap that does not take one is called without it (drills/README.md, "Variants"). The
+    person's solution is never called through this."""
+    given = kwargs_taken(func, kwargs)
     if not given:
         return func
     return functools.wraps(func)(lambda *args: func(*args, **given))

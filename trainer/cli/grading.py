@@ -24,7 +24,7 @@ from grader.sandbox import confine
 from grader.catalogue import load_catalogue
 from grader.fake.cuda import CHILD_ENV, cuda_problem
 from grader.authoring.scaffold import MARKER, ScaffoldError, check_new_id, plan, write
-from grader.spec import TOPICS, SpecError
+from grader.spec import TOPICS
 from grader.spec.userfile import SOLUTION_LIMIT, read_text
 from grader.spec.variants import describe
 from trainer.practice.attempts import attempt_from
@@ -197,9 +197,12 @@ def validate(
     path: Optional[Path] = typer.Argument(None, help="a spec file or a folder of specs (default: every drill)"),
     seed: int = typer.Option(1, "--seed", help="case seed"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
+    jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="drills proved at once, each in its own process "
+                                                              "(default: one per CPU, at most 4)"),
 ) -> None:
     """Prove every spec: schema, reference passes its oracle, traps rejected, skeleton fails, quiz parses,
-    and the sample solutions in solutions/<id>/ beside the spec do what their names say."""
+    the sample solutions in solutions/<id>/ beside the spec do what their names say, and all of it
+    again under every value of every variant axis."""
     roots = drill_roots()
     if path is not None:
         if not path.exists():
@@ -209,27 +212,22 @@ def validate(
     problems: list[str] = list(cat.errors)
     if not cat.specs and not problems:
         raise UsageError(f"no drill specs found under {path}")
-    from grader.engine import Grader
-    from grader.authoring.validation import fake_checks, validate_drill
+    from grader.authoring.proving import prove_all
 
-    grader = Grader(cat)
     specs = list(cat.specs.values())
     t0 = time.monotonic()
     show_bar = not quiet and sys.stderr.isatty()
-    checks: list[str] = []
-    for i, spec in enumerate(specs, 1):
-        if not quiet:
-            _progress(i, len(specs), spec.id, show_bar)
-        try:
-            found = validate_drill(grader, spec, seed)
-            problems.extend(found)
-            if not any(": (to fill in): " in p for p in found):  # a scaffold's stub: nothing else to say yet
-                checks.extend(f"{spec.id}: {line}" for line in fake_checks(grader, spec, seed))
-        except SpecError as exc:
-            problems.extend(exc.problems)
+    jobs = jobs or min(4, os.cpu_count() or 1)
+    results = prove_all(cat, specs, seed, jobs,
+                        progress=None if quiet else (lambda i, n, label: _progress(i, n, label, show_bar)))
     if not quiet:
         sys.stderr.write("\n" if show_bar else "")
-    for line in checks:  # the device case and memory at scale, per function (grader.fake)
+    checks: list[str] = []
+    for spec in specs:
+        found, lines = results[spec.id]
+        problems.extend(found)
+        checks.extend(f"{spec.id}: {line}" for line in lines)
+    for line in checks:  # the device case and memory at scale, per function (grader.fake), and the axes
         typer.echo(printable(line))
     elapsed = time.monotonic() - t0
     if problems:
@@ -243,7 +241,30 @@ def validate(
         typer.echo(f"validate: {len(problems)} problem(s) in {len(failing)} file(s), {len(specs)} drills checked "
                    f"in {elapsed:.1f} s", err=True)
         raise typer.Exit(1)
-    typer.echo(f"validate: {len(specs)} drills ok in {elapsed:.1f} s")
+    table = _variant_table(specs)
+    if table:
+        typer.echo("\n".join(table))
+    varied = sum(1 for s in specs if s.variants)
+    values = sum(len(a.values) - 1 for s in specs for a in s.variants)
+    typer.echo(f"validate: {len(specs)} drills ok in {elapsed:.1f} s ({varied} with variants: {values} values "
+               f"besides the defaults, each proved)")
+
+
+def _variant_table(specs: list[Spec]) -> list[str]:
+    """The closing note: each drill's axes and values, with the real code that uses each convention."""
+    rows = [(s.id, a.name, v.name + ("*" if v.name == a.default else ""), v.source)
+            for s in specs for a in s.variants for v in a.values.values()]
+    if not rows:
+        return []
+    widths = [max(len(r[i]) for r in [*rows, ("drill", "axis", "value", "")]) for i in range(3)]
+    out = ["", "variants (* the default, the contract as written):",
+           "  " + "  ".join(h.ljust(w) for h, w in zip(("drill", "axis", "value"), widths)) + "  source"]
+    last = ""
+    for r in rows:
+        drill = r[0] if r[0] != last else ""
+        last = r[0]
+        out.append("  " + "  ".join(c.ljust(w) for c, w in zip((drill, r[1], r[2]), widths)) + "  " + r[3])
+    return out
 
 
 # ---------------------------------------------------------------- new

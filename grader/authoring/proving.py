@@ -1,0 +1,105 @@
+"""`drill validate` over many drills: each drill proved by grader.authoring.validation,
+several at once in forked worker processes (`--jobs`), since most of the time is spent
+waiting on sandbox children and one core is left idle otherwise.
+
+Per drill the answer is (problems, lines): the problems `validate_drill` finds, and the
+lines it prints, what the device case and memory at scale do per function
+(grader.fake) and the drill's variant axes.
+"""
+from __future__ import annotations
+
+import multiprocessing
+from typing import TYPE_CHECKING, Any, Callable
+
+from grader.spec import SpecError
+
+if TYPE_CHECKING:
+    from grader.catalogue import Catalogue
+    from grader.engine import Grader
+    from grader.spec import Spec
+
+Answer = tuple[list[str], list[str]]
+_WORKER: dict[str, Any] = {}  # in a worker process: its Grader and seed
+
+
+def axes_line(spec: Spec) -> str:
+    """`variants: mask (keep*, pad, additive), layout (btd*, tbd)`; * marks the default."""
+    parts = [f"{a.name} ({', '.join(v + ('*' if v == a.default else '') for v in a.values)})" for a in spec.variants]
+    return "variants: " + ", ".join(parts)
+
+
+def prove(grader: Grader, spec: Spec, seed: int) -> Answer:
+    """One drill: its problems and its lines."""
+    from grader.authoring.validation import fake_checks, validate_drill
+
+    try:
+        found = validate_drill(grader, spec, seed)
+    except SpecError as exc:
+        return list(exc.problems), []
+    if any(": (to fill in): " in p for p in found):  # a scaffold's stub: nothing else to say yet
+        return found, []
+    lines = list(fake_checks(grader, spec, seed))
+    if spec.variants:
+        lines.append(axes_line(spec))
+    return found, lines
+
+
+def _cost(spec: Spec) -> int:
+    """A rough measure of a drill's proving time (sandbox runs), to start the longest first."""
+    from grader.authoring.samples import files
+
+    values = 1 + sum(len(a.values) - 1 for a in spec.variants)
+    return (len(files(spec)) + 2) * values + (20 if spec.scale else 0)
+
+
+def prove_all(catalogue: Catalogue, specs: list[Spec], seed: int, jobs: int,
+              progress: Callable[[int, int, str], None] | None = None) -> dict[str, Answer]:
+    """Every drill's answer, by id; `jobs` worker processes when above 1 (forked from this one)."""
+    from grader.engine import Grader
+
+    out: dict[str, Answer] = {}
+    if jobs <= 1 or len(specs) <= 1:
+        grader = Grader(catalogue)
+        for i, spec in enumerate(specs, 1):
+            if progress:
+                progress(i, len(specs), spec.id)
+            out[spec.id] = prove(grader, spec, seed)
+        return out
+    _warm_before_fork()
+    order = sorted(specs, key=_cost, reverse=True)
+    context = multiprocessing.get_context("fork")
+    with context.Pool(min(jobs, len(specs)), initializer=_start_worker, initargs=(catalogue, seed)) as pool:
+        for i, (drill, answer) in enumerate(pool.imap_unordered(_prove_one, [s.id for s in order]), 1):
+            out[drill] = answer
+            if progress:
+                progress(i, len(specs), drill)
+    return out
+
+
+def _warm_before_fork() -> None:
+    """What every worker would import on its own: import it once, before the fork."""
+    from grader.fake import checks
+
+    checks.problem()
+    try:
+        import torch.fx.experimental.symbolic_shapes  # noqa: F401 - data-dependent fake runs need it
+    except ImportError:
+        pass
+
+
+def _start_worker(catalogue: Catalogue, seed: int) -> None:
+    import torch
+
+    from grader.engine import Grader
+
+    torch.set_num_threads(1)  # the workers share the cores: one thread each
+    _WORKER["grader"], _WORKER["seed"] = Grader(catalogue), seed
+
+
+def _prove_one(drill: str) -> tuple[str, Answer]:
+    grader = _WORKER["grader"]
+    spec = grader.catalogue.get(drill)
+    try:
+        return drill, prove(grader, spec, _WORKER["seed"])
+    except Exception as exc:  # noqa: BLE001 - one drill's crash is reported; the other workers carry on
+        return drill, ([f"{spec.path}:0: (validate): proving it failed: {type(exc).__name__}: {exc}"], [])

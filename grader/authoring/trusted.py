@@ -1,0 +1,92 @@
+"""Judging the drill's own code in this process: the reference, its traps and the empty
+skeleton are the author's (or the grader's) code, not a person's, so `drill validate` runs
+them here, with the variant's keyword arguments (grader.cases.prepare.with_kwargs), and
+judges their results with the same judge as a sandboxed solution (grader.engine.judge).
+Only the sample solutions go through the sandbox: they are written the way people write.
+
+What is left out against a sandboxed run: the bans, the input-modification check and the
+fake-tensor checks (device case, memory at scale), which speak about a solution; the
+reference's device run is proved when its plan is made (grader.fake.checks.plan), and the
+reference file itself is still graded once through the sandbox (grader.authoring.validation).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import torch
+
+from grader.cases.prepare import Prepared, fresh, kwargs_taken, with_kwargs
+from grader.judge.attribution import decoded_form
+from grader.report import Report
+from grader.sandbox import CallOutcome, ChildOutcome, Limits, describe_exception
+
+
+def outcome_of(prep: Prepared, functions: dict[str, Callable[..., Any]], filename: str) -> ChildOutcome:
+    """What a sandbox run of these functions would report on every call of `prep`, run here."""
+    out = ChildOutcome(finished=True)
+    out.fake = []  # not asked for: nothing is missing (grader.engine.judge)
+    out.missing = sorted({c.function.name for c in prep.calls if c.function.name not in functions})
+    for call in prep.calls:
+        func = functions.get(call.function.name)
+        if func is None:
+            continue
+        try:
+            with torch.no_grad():
+                value = func(*fresh(call.args))
+        except Exception as exc:  # noqa: BLE001 - the code under judgement may raise on purpose
+            out.calls[call.index] = CallOutcome("raised", exc=describe_exception(exc, filename))
+        else:
+            out.calls[call.index] = CallOutcome("ok", decoded_form(value))
+    return out
+
+
+def grade_trusted(prep: Prepared, functions: dict[str, Callable[..., Any]], filename: str) -> Report:
+    """The report these functions would get as a solution of `prep`, judged here."""
+    from grader.engine import judge
+
+    report = judge(prep, outcome_of(prep, functions, filename), Limits())
+    report.variant = dict(prep.spec.variant)
+    return report
+
+
+def reference_functions(prep: Prepared, kwargs: bool = True) -> dict[str, Callable[..., Any]]:
+    """The reference's contract functions, given the variant's keyword arguments (or, with
+    `kwargs` False, as a person's memorised default answer: called without them)."""
+    out = {}
+    for fn in prep.spec.functions:
+        func = getattr(prep.reference, fn.name, None)
+        if callable(func):
+            out[fn.name] = with_kwargs(func, prep.spec.call_kwargs) if kwargs else func
+    return out
+
+
+def trap_functions(prep: Prepared, trap_function: str, replaces: str) -> dict[str, Callable[..., Any]]:
+    """The reference's functions with one swapped for a trap, all under the variant."""
+    out = reference_functions(prep)
+    func = getattr(prep.reference, trap_function, None)
+    if callable(func):
+        out[replaces] = with_kwargs(func, prep.spec.call_kwargs)
+    else:
+        out.pop(replaces, None)
+    return out
+
+
+def skeleton_functions(prep: Prepared) -> dict[str, Callable[..., Any]]:
+    """The empty skeleton's functions (Spec.skeleton): each returns None."""
+    return {fn.name: (lambda *args: None) for fn in prep.spec.functions}
+
+
+def bound_source(prep: Prepared, source: str, names: dict[str, str]) -> str:
+    """`source` with each contract function `name` rebound to `target` given the variant's keyword
+    arguments it takes (names: name -> target, a trap's function or the name itself), for the
+    sandbox, which calls a solution with no keywords. Plain Python, no import: a child may import
+    only what the drill allows."""
+    lines = [source, ""]
+    for name, target in names.items():
+        func = getattr(prep.reference, target, None)
+        given = kwargs_taken(func, prep.spec.call_kwargs) if callable(func) else {}
+        if given:
+            lines.append(f"{name} = (lambda _f: (lambda *a: _f(*a, **{given!r})))({target})")
+        elif name != target:
+            lines.append(f"{name} = {target}")
+    return "\n".join(lines) + "\n"
