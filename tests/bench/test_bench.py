@@ -18,6 +18,7 @@ BENCH = REPO / "bench"
 SMALLEST = {
     "bans.py": ["--runs", "1"],
     "latency.py": ["--runs", "1", "--gap", "0.05", "--no-cold"],
+    "memorised_month.py": ["--days", "3", "--drills", "1"],
     "optimize_sim.py": ["--epochs", "1"],
     "startup.py": ["--runs", "1"],
     "validate_time.py": ["--runs", "1"],
