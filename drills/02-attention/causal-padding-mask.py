@@ -1,16 +1,37 @@
-"""Reference and traps for causal-padding-mask."""
+"""Reference and traps for causal-padding-mask.
+
+Every function takes the variant keywords (drills/README.md, "Variants"): `mask` says what
+pad_mask holds (keep: 1/True on real tokens; pad: 1/True on padding) and `out` what comes back
+(keep: True = may attend; hide: True = hidden; additive: float32 0.0 / finfo.min). The defaults
+are the contract."""
 import torch
 
 
-def combined_keep_mask(pad_mask):
+def _real(pad_mask, mask):
+    """(B, T) bool: True on real tokens, whichever way pad_mask points."""
+    return pad_mask.bool() if mask == "keep" else ~pad_mask.bool()
+
+
+def _emit(keep, out):
+    """The keep mask in the form the variant asks for."""
+    if out == "hide":
+        return ~keep
+    if out == "additive":
+        return torch.zeros(keep.shape, dtype=torch.float32, device=keep.device).masked_fill(
+            ~keep, torch.finfo(torch.float32).min)
+    return keep
+
+
+def combined_keep_mask(pad_mask, *, mask="keep", out="keep"):
     B, T = pad_mask.shape
     causal = torch.ones(T, T, dtype=torch.bool, device=pad_mask.device).tril()  # (T, T): key j <= query i
-    keys = pad_mask.bool()[:, None, None, :]  # (B, 1, 1, T): real keys
-    return causal[None, None] & keys  # (B, 1, T, T)
+    keys = _real(pad_mask, mask)[:, None, None, :]  # (B, 1, 1, T): real keys
+    return _emit(causal[None, None] & keys, out)  # (B, 1, T, T)
 
 
-def pad_mask_gen(ctx, shape, dtype, padding="right"):
-    """A (B, T) mask in the case's mask dtype: right padding (default), left, random (pads anywhere) or none."""
+def pad_mask_gen(ctx, shape, dtype, padding="right", true_means="keep"):
+    """A (B, T) mask in the case's mask dtype: right padding (default), left, random (pads anywhere) or none;
+    1/True on real tokens, or on padding with true_means="pad"."""
     padding = str(ctx.params.get("padding", padding))
     B, T = shape
     lens = [ctx.rng.randint(1, T) for _ in range(B)]
@@ -30,46 +51,56 @@ def pad_mask_gen(ctx, shape, dtype, padding="right"):
             mask[b, :3] = torch.tensor([False, True, False])[:T]
         else:
             mask[b, :n] = True
-    return mask.to(dtype)
+    return (~mask if true_means == "pad" else mask).to(dtype)
 
 
-def trap_triu(pad_mask):
+def trap_triu(pad_mask, *, mask="keep", out="keep"):
     B, T = pad_mask.shape
     causal = torch.ones(T, T, dtype=torch.bool).triu()
-    return causal[None, None] & pad_mask.bool()[:, None, None, :]
+    return _emit(causal[None, None] & _real(pad_mask, mask)[:, None, None, :], out)
 
 
-def trap_pad_on_queries(pad_mask):
+def trap_pad_on_queries(pad_mask, *, mask="keep", out="keep"):
     B, T = pad_mask.shape
     causal = torch.ones(T, T, dtype=torch.bool).tril()
-    return causal[None, None] & pad_mask.bool()[:, None, :, None]
+    return _emit(causal[None, None] & _real(pad_mask, mask)[:, None, :, None], out)
 
 
-def trap_no_head_axis(pad_mask):
+def trap_no_head_axis(pad_mask, *, mask="keep", out="keep"):
     B, T = pad_mask.shape
     causal = torch.ones(T, T, dtype=torch.bool).tril()
-    return causal[None] & pad_mask.bool()[:, None, :]  # (B, T, T)
+    return _emit(causal[None] & _real(pad_mask, mask)[:, None, :], out)  # (B, T, T)
 
 
-def trap_strict_causal(pad_mask):
+def trap_strict_causal(pad_mask, *, mask="keep", out="keep"):
     B, T = pad_mask.shape
     causal = torch.ones(T, T, dtype=torch.bool).tril(diagonal=-1)
-    return causal[None, None] & pad_mask.bool()[:, None, None, :]
+    return _emit(causal[None, None] & _real(pad_mask, mask)[:, None, None, :], out)
 
 
-def trap_no_causal(pad_mask):
+def trap_no_causal(pad_mask, *, mask="keep", out="keep"):
     B, T = pad_mask.shape
-    return pad_mask.bool()[:, None, None, :].expand(B, 1, T, T).clone()
+    return _emit(_real(pad_mask, mask)[:, None, None, :].expand(B, 1, T, T).clone(), out)
 
 
-def trap_no_padding(pad_mask):
-    B, T = pad_mask.shape
-    causal = torch.ones(T, T, dtype=torch.bool).tril()
-    return causal.expand(B, 1, T, T).clone()
-
-
-def trap_pad_both_axes(pad_mask):
+def trap_no_padding(pad_mask, *, mask="keep", out="keep"):
     B, T = pad_mask.shape
     causal = torch.ones(T, T, dtype=torch.bool).tril()
-    m = pad_mask.bool()
-    return causal[None, None] & m[:, None, None, :] & m[:, None, :, None]
+    return _emit(causal.expand(B, 1, T, T).clone(), out)
+
+
+def trap_pad_both_axes(pad_mask, *, mask="keep", out="keep"):
+    B, T = pad_mask.shape
+    causal = torch.ones(T, T, dtype=torch.bool).tril()
+    m = _real(pad_mask, mask)
+    return _emit(causal[None, None] & m[:, None, None, :] & m[:, None, :, None], out)
+
+
+def trap_keep_convention(pad_mask, *, out="keep"):
+    """pad_mask read the contract's way (1/True = real) where it means padding."""
+    return combined_keep_mask(pad_mask, mask="keep", out=out)
+
+
+def trap_keep_output(pad_mask, *, mask="keep"):
+    """The contract's boolean keep mask where the variant asks for another form."""
+    return combined_keep_mask(pad_mask, mask=mask, out="keep")

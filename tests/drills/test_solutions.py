@@ -34,6 +34,19 @@ def test_solution_file(grader, spec, path):
     assert samples.check_file(grader, spec, path, seed=SEED) == []
 
 
+def test_every_variant_value_has_an_ok_sample_of_its_own():
+    """validate checks it too (grader.authoring.samples.check_samples); here without grading."""
+    missing = []
+    for spec in CATALOGUE.specs.values():
+        named = set()
+        for path in samples.files(spec):
+            words = samples.variant_header(read_text(path, SOLUTION_LIMIT)) or []
+            if path.name.startswith("ok_"):
+                named |= {tuple(w.split("=", 1)) for w in words}
+        missing += [f"{spec.id}: {a.name}={v}" for a in spec.variants for v in a.others() if (a.name, v) not in named]
+    assert missing == []
+
+
 def test_every_drill_has_a_slip():
     """Issue 10: every drill has at least one realistic wrong solution that is none of its traps."""
     slips = {spec.id for spec, path in FILES if samples.expected_trap(read_text(path, SOLUTION_LIMIT)) == samples.SLIP}

@@ -132,3 +132,61 @@ def test_a_drill_without_variants_has_nothing_to_draw(tmp_path):
         parse_variant_args(spec, ["random"], 1)
     with pytest.raises(UsageError, match="no variant axis"):
         parse_variant_args(spec, ["mask=pad"], 1)
+
+
+# ------------------------------------------------------------------ grading (sandbox: marked slow by conftest)
+
+
+def test_the_default_answer_fails_a_variant_and_the_report_says_which(grader):
+    reference = EXAMPLE.with_suffix(".py").read_text()
+    default = grader.grade("mha-padding", reference, "ref.py", seed=3)
+    assert default.verdict == "pass" and default.variant == {} and default.to_dict()["variant"] == {}
+    report = grader.grade("mha-padding", reference, "ref.py", seed=3, variant={"mask": "pad"})
+    assert report.verdict == "wrong" and report.variant == {"mask": "pad"}
+    assert report.trap is not None and report.trap.id == "keep-convention"
+    assert "key_padding_mask" in report.trap.message  # the message flipped for this value
+    data = report.to_dict()
+    assert data["variant"] == {"mask": "pad"}
+    from grader.report import Report
+
+    assert Report.from_dict(data).variant == {"mask": "pad"}
+    tbd = grader.grade("mha-padding", reference, "ref.py", seed=3, variant={"layout": "tbd"})
+    assert tbd.verdict != "pass" and tbd.trap is None  # no trap says what a batch-first answer does
+
+
+def test_the_case_hash_includes_the_variant(grader):
+    from grader.cases.case_hash import case_hash
+
+    spec = grader.spec("mha-padding")
+    plain = case_hash(grader.prepared(spec, 5))
+    assert case_hash(grader.prepared(spec.under({}), 5)) == plain
+    hashes = {case_hash(grader.prepared(spec.under(v), 5)) for v in ({"mask": "pad"}, {"mask": "additive"},
+                                                                    {"layout": "tbd"})}
+    assert len(hashes) == 3 and plain not in hashes
+
+
+def test_oracle_and_traps_get_only_the_keywords_they_take(grader):
+    from grader.cases.prepare import with_kwargs
+
+    def takes(x, *, mask="keep"):
+        return mask
+
+    def plain(x):
+        return "none"
+
+    assert with_kwargs(takes, {"mask": "pad", "layout": "tbd"})(1) == "pad"
+    assert with_kwargs(plain, {"mask": "pad"})(1) == "none"
+    prep = grader.prepared(grader.spec("mha-padding", {"mask": "pad"}), 2)
+    ones = [c for c in prep.calls if c.case.name == "no-padding"]
+    assert ones and all(not c.args[3].bool().any() for c in ones)  # no padding: every key False under pad
+
+
+def test_validate_names_a_value_that_does_not_change_the_answer(grader, tmp_path):
+    from grader.authoring.validation import validate_spec
+
+    text = EXAMPLE.read_text().replace(
+        "      tbd:\n", "      same:\n        label: \"the same\"\n        source: \"nobody\"\n      tbd:\n", 1)
+    spec = parse_spec(_write(tmp_path, text))
+    problems = validate_spec(grader, spec, 1)
+    assert any("variants.layout=same: the reference's default answer" in p for p in problems), problems
+    assert not any("mask=pad" in p for p in problems), problems
