@@ -241,3 +241,34 @@ def test_the_warm_up_summary_says_later_today_when_something_is_due_now_too():
     lines = _later_today_lines(agenda)
     assert lines[0] == "Due now: 1 (gqa)"
     assert lines[1].startswith("Back later today: masked-mean at ")
+
+
+def test_warmup_and_mock_serve_a_variant_once_the_default_is_passed(monkeypatch):
+    """A review of a drill whose default was passed is served under a variant (trainer.practice.variants);
+    a first meeting is the default."""
+    from datetime import datetime, timedelta, timezone
+
+    from trainer.cli import practice
+    from trainer.repl.app import DrillOutcome
+    from trainer.store import NewAttempt, open_store
+
+    runner, app, _ = _cli(monkeypatch, {})
+    served: list[tuple[str, dict]] = []
+
+    def fake_drill(spec, grading_, options):
+        served.append((spec.id, dict(spec.variant)))
+        return DrillOutcome(spec.id, "skipped")
+
+    monkeypatch.setattr(practice, "_run_drill", fake_drill)
+    result = runner.invoke(app, ["mock", "--count", "1", "--topic", "attention", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    assert served[-1][1] == {}  # never met: the default
+    then = datetime.now(timezone.utc) - timedelta(days=12)
+    with open_store(clock=lambda: then) as store:
+        store.record_attempt(NewAttempt("mha-padding", "solve", then, 300, "pass", target_seconds=420))
+    result = runner.invoke(app, ["warmup", "--count", "1", "--topic", "attention"])
+    assert result.exit_code == 0, result.output
+    assert served[-1][0] == "mha-padding" and served[-1][1]  # the due review, under a non-default variant
+    result = runner.invoke(app, ["mock", "--count", "8", "--topic", "attention", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    assert dict(served[1:])["mha-padding"] != {} and all(v == {} for d, v in served[2:] if d != "mha-padding")
