@@ -63,7 +63,7 @@ def test_warmup_flow_times_items_and_summarises():
     text = "\n".join(summary.lines())
     assert "Warm-up done in 10:20 (time is up)" in text and "b" in text and "failed" in text
     assert "Due tomorrow: 1 (a)" in text and "quick-fire: 1/1 right" in text
-    assert summary.to_dict()["done"][0] == {"drill": "a", "status": "passed", "seconds": 200}
+    assert summary.to_dict()["done"][0] == {"drill": "a", "status": "passed", "seconds": 200, "variant": {}}
 
 
 def test_warmup_stops_when_asked():
@@ -272,3 +272,23 @@ def test_warmup_and_mock_serve_a_variant_once_the_default_is_passed(monkeypatch)
     result = runner.invoke(app, ["mock", "--count", "8", "--topic", "attention", "--seed", "3"])
     assert result.exit_code == 0, result.output
     assert dict(served[1:])["mha-padding"] != {} and all(v == {} for d, v in served[2:] if d != "mha-padding")
+
+
+def test_the_summaries_say_which_variant_each_drill_was_served():
+    clock = FakeClock()
+    flow = Warmup([DrillItem("a", "review"), DrillItem("b", "new")], clock)
+    flow.queue.next()
+    flow.queue.add(ItemResult(DrillItem("a", "review"), "failed", 60, variant={"mask": "pad"}))
+    flow.queue.next()
+    flow.queue.add(ItemResult(DrillItem("b", "new"), "passed", 60))
+    summary = flow.summary([])
+    assert [d["variant"] for d in summary.to_dict()["done"]] == [{"mask": "pad"}, {}]
+    lines = summary.lines()
+    assert any(line.split()[:2] == ["a", "failed"] and line.endswith("variant mask=pad") for line in lines)
+    assert not any("variant" in line for line in lines if line.split()[:1] == ["b"])
+    mock = Mock(["a"], 10, 1, clock)
+    mock.queue.next()
+    mock.queue.add(ItemResult(DrillItem("a", "mock"), "failed", 60, verdict="wrong", variant={"layout": "tbd"}))
+    report = mock.report({"a": 300.0})
+    assert report.to_dict()["drills"][0]["variant"] == {"layout": "tbd"}
+    assert "a (variant layout=tbd):" in report.lines()

@@ -171,7 +171,7 @@ def _run_drill(spec: Spec, grading: Grading, options: ReplOptions) -> DrillOutco
     return open_drill(spec, grading, options)
 
 
-def _drill_result(item: DrillItem, outcome: DrillOutcome) -> ItemResult:
+def _drill_result(item: DrillItem, outcome: DrillOutcome, spec: Spec | None = None) -> ItemResult:
     """The warm-up's or mock's record of one drill: its status, and its last grade (verdict, the
     failing case, the compact verdict and the code graded)."""
     report = outcome.report
@@ -182,7 +182,8 @@ def _drill_result(item: DrillItem, outcome: DrillOutcome) -> ItemResult:
         detail = tuple(plain(render(report, "compact", width=width, title=False)).rstrip("\n").split("\n"))
         failing = report.shown_case.name if report.shown_case and report.verdict != "pass" else None
     return ItemResult(item, outcome.status, outcome.seconds, outcome.attempts, outcome.hints,
-                      tuple(outcome.traps), outcome.revealed, outcome.verdict, failing, detail, outcome.code)
+                      tuple(outcome.traps), outcome.revealed, outcome.verdict, failing, detail, outcome.code,
+                      dict(spec.variant) if spec is not None else {})
 
 
 @app.command("warmup")
@@ -240,9 +241,10 @@ def warmup(
         done_drills += 1
         options = ReplOptions(mode="warmup", flow_id=warmup_id, vi=vi_mode,
                               label=f"warm-up {done_drills}/{len(drills)}", in_flow=True)
-        outcome = _run_drill(_served(cat.get(item.drill), warmup_id), grading, options)
+        spec = _served(cat.get(item.drill), warmup_id)
+        outcome = _run_drill(spec, grading, options)
         _say(_outcome_line(outcome))
-        return Done(_drill_result(item, outcome), stop=outcome.stop and outcome.status != "timeout")
+        return Done(_drill_result(item, outcome, spec), stop=outcome.stop and outcome.status != "timeout")
 
     def quiz(item: QuizItem) -> Done[ItemResult]:
         nonlocal done_questions
@@ -356,8 +358,9 @@ def mock(
         options = ReplOptions(mode="mock", locked=MOCK_LOCKED, deadline=flow.queue.deadline, flow_id=mock_id,
                               seed=seed, vi=vi_mode, label=f"mock {pos}/{total}", in_flow=True,
                               show_reference=False)
-        outcome = _run_drill(_served(cat.get(drill_id), seed), grading, options)
-        return Done(_drill_result(DrillItem(drill_id, "mock"), outcome),
+        spec = _served(cat.get(drill_id), seed)
+        outcome = _run_drill(spec, grading, options)
+        return Done(_drill_result(DrillItem(drill_id, "mock"), outcome, spec),
                     stop=outcome.stop and outcome.status != "timeout")
 
     run_queue(flow.queue, grading, drill)
