@@ -18,6 +18,7 @@ BENCH = REPO / "bench"
 SMALLEST = {
     "bans.py": ["--runs", "1"],
     "latency.py": ["--runs", "1", "--gap", "0.05", "--no-cold"],
+    "memorised_month.py": ["--days", "3", "--drills", "1"],
     "optimize_sim.py": ["--epochs", "1"],
     "smallest.py": ["--runs", "1", "--gap", "0.05", "--samples", "gqa:bad_repeat.py"],
     "startup.py": ["--runs", "1"],

@@ -22,6 +22,22 @@ def test_warmup_puts_due_reviews_first_then_new_with_quiz_mixed_in():
     assert len(plan_warmup(["a", "b", "c"], [], {}, count=2, seed=1)) == 2
 
 
+def test_warmup_interleaves_topics_and_keeps_the_due_order_otherwise():
+    topics = {"a1": "attention", "a2": "attention", "a3": "attention", "n1": "norms", "n2": "norms", "m1": "moe"}
+    items = plan_warmup(due=["a1", "a2", "a3", "n1", "n2"], new=["m1"], quiz_counts={}, count=4, seed=1,
+                        topics=topics)
+    drills = [(i.drill, i.reason) for i in items if isinstance(i, DrillItem)]
+    # one attention drill, then the first of another topic, back and forth; reviews before new drills
+    assert drills == [("a1", "review"), ("n1", "review"), ("a2", "review"), ("n2", "review")]
+    items = plan_warmup(due=["a1", "a2", "a3"], new=["m1"], quiz_counts={}, count=3, seed=1, topics=topics)
+    assert [i.drill for i in items] == ["a1", "a2", "a3"]  # due reviews come first: no new drill displaces one
+    items = plan_warmup(due=["a1", "a2"], new=["m1"], quiz_counts={}, count=3, seed=1, topics=topics)
+    # one topic due: its drills in due order, the new drill of another topic placed between them
+    assert [i.drill for i in items] == ["a1", "m1", "a2"]
+    # without topics the due order stands
+    assert [i.drill for i in plan_warmup(["a1", "a2", "n1"], [], {}, count=3, seed=1)] == ["a1", "a2", "n1"]
+
+
 def test_warmup_with_nothing_due_still_asks_quick_fire_questions():
     items = plan_warmup([], [], {"a": 2, "b": 1, "c": 0}, count=5, seed=1, fallback=["a", "b", "c"])
     assert {i.drill for i in items} == {"a", "b"} and all(isinstance(i, QuizItem) for i in items)
@@ -47,7 +63,7 @@ def test_warmup_flow_times_items_and_summarises():
     text = "\n".join(summary.lines())
     assert "Warm-up done in 10:20 (time is up)" in text and "b" in text and "failed" in text
     assert "Due tomorrow: 1 (a)" in text and "quick-fire: 1/1 right" in text
-    assert summary.to_dict()["done"][0] == {"drill": "a", "status": "passed", "seconds": 200}
+    assert summary.to_dict()["done"][0] == {"drill": "a", "status": "passed", "seconds": 200, "variant": {}}
 
 
 def test_warmup_stops_when_asked():
@@ -225,3 +241,54 @@ def test_the_warm_up_summary_says_later_today_when_something_is_due_now_too():
     lines = _later_today_lines(agenda)
     assert lines[0] == "Due now: 1 (gqa)"
     assert lines[1].startswith("Back later today: masked-mean at ")
+
+
+def test_warmup_and_mock_serve_a_variant_once_the_default_is_passed(monkeypatch):
+    """A review of a drill whose default was passed is served under a variant (trainer.practice.variants);
+    a first meeting is the default."""
+    from datetime import datetime, timedelta, timezone
+
+    from trainer.cli import practice
+    from trainer.repl.app import DrillOutcome
+    from trainer.store import NewAttempt, open_store
+
+    runner, app, _ = _cli(monkeypatch, {})
+    served: list[tuple[str, dict]] = []
+
+    def fake_drill(spec, grading_, options):
+        served.append((spec.id, dict(spec.variant)))
+        return DrillOutcome(spec.id, "skipped")
+
+    monkeypatch.setattr(practice, "_run_drill", fake_drill)
+    result = runner.invoke(app, ["mock", "--count", "1", "--topic", "attention", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    assert served[-1][1] == {}  # never met: the default
+    then = datetime.now(timezone.utc) - timedelta(days=12)
+    with open_store(clock=lambda: then) as store:
+        store.record_attempt(NewAttempt("mha-padding", "solve", then, 300, "pass", target_seconds=420))
+    result = runner.invoke(app, ["warmup", "--count", "1", "--topic", "attention"])
+    assert result.exit_code == 0, result.output
+    assert served[-1][0] == "mha-padding" and served[-1][1]  # the due review, under a non-default variant
+    result = runner.invoke(app, ["mock", "--count", "8", "--topic", "attention", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    assert dict(served[1:])["mha-padding"] != {} and all(v == {} for d, v in served[2:] if d != "mha-padding")
+
+
+def test_the_summaries_say_which_variant_each_drill_was_served():
+    clock = FakeClock()
+    flow = Warmup([DrillItem("a", "review"), DrillItem("b", "new")], clock)
+    flow.queue.next()
+    flow.queue.add(ItemResult(DrillItem("a", "review"), "failed", 60, variant={"mask": "pad"}))
+    flow.queue.next()
+    flow.queue.add(ItemResult(DrillItem("b", "new"), "passed", 60))
+    summary = flow.summary([])
+    assert [d["variant"] for d in summary.to_dict()["done"]] == [{"mask": "pad"}, {}]
+    lines = summary.lines()
+    assert any(line.split()[:2] == ["a", "failed"] and line.endswith("variant mask=pad") for line in lines)
+    assert not any("variant" in line for line in lines if line.split()[:1] == ["b"])
+    mock = Mock(["a"], 10, 1, clock)
+    mock.queue.next()
+    mock.queue.add(ItemResult(DrillItem("a", "mock"), "failed", 60, verdict="wrong", variant={"layout": "tbd"}))
+    report = mock.report({"a": 300.0})
+    assert report.to_dict()["drills"][0]["variant"] == {"layout": "tbd"}
+    assert "a (variant layout=tbd):" in report.lines()

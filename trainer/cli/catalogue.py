@@ -11,6 +11,7 @@ from grader.spec import TOPICS
 from trainer.catalogue_cache import load_catalogue
 from trainer.clock import mmss as _mmss
 from trainer.cli.app import app
+from trainer.practice.variants import values_passed
 from trainer.schedule.due import agenda_now, read_agenda, when
 from trainer.text.fold import fold, fold_line, terminal_width
 from trainer.text.ledger import ledger_lines
@@ -98,7 +99,7 @@ def check_topic(topic: str | None, cat: Catalogue) -> None:
         raise UsageError(f"no drills in topic {topic!r}; {hint}topics: {', '.join(TOPICS)}")
 
 
-_HEADER = ("#", "id", "topic", "state", "due", "best", "target", "title")
+_HEADER = ("#", "id", "topic", "state", "due", "best", "target", "variants", "title")
 _MIN_TITLE = 16
 
 
@@ -111,7 +112,7 @@ def list_drills(
     cat = load_catalogue_or_exit()
     check_topic(topic, cat)
     specs = [s for s in cat.specs.values() if topic is None or s.topic == topic]
-    summaries, agenda = _progress(list(cat.specs))
+    summaries, agenda, passed = _progress(list(cat.specs))
     due_now = set(agenda.due)
     rows = []
     for s in specs:
@@ -122,7 +123,7 @@ def list_drills(
         best = info.best_seconds if info else None
         rows.append((f"{s.number:>2}" if s.number else "  ", s.id, s.topic, state,
                      _due_text(s.id, info, agenda), _mmss(int(round(best))) if best is not None else "-",
-                     _mmss(s.target_seconds), s.title))
+                     _mmss(s.target_seconds), _variants_text(s, passed.get(s.id, [])), s.title))
     lines = table_lines(rows, terminal_width())
     if due and not rows:
         lines = fold_line(_nothing_due(agenda), terminal_width(), more="")
@@ -142,7 +143,7 @@ def table_lines(rows: Sequence[tuple[str, ...]], width: int) -> list[str]:
             out.append(_row((*r[:-1], folded[0]), cols + [0]))
             out += [pad + more for more in folded[1:]]
         return out
-    keep = [0, 1, 3, 4, 5, 6]  # without topic and title: those go on a line of their own
+    keep = [0, 1, 3, 4, 5, 6, 7]  # without topic and title: those go on a line of their own
     narrow = [cols[i] for i in keep]
     out = [_row([_HEADER[i] for i in keep], narrow)]
     for r in rows:
@@ -181,10 +182,21 @@ def _nothing_due(agenda: Agenda) -> str:
     return text + " Today's new drills are used up; `drill warmup --more` studies ahead."
 
 
+def _variants_text(spec: object, passed: list[dict[str, str]]) -> str:
+    """'2/5*': the drill's variant values passed of all (trainer.practice.variants.values_passed),
+    starred while some are not passed yet; '-' for a drill without variants."""
+    axes = getattr(spec, "variants", ())
+    if not axes:
+        return "-"
+    done, total = values_passed(axes, passed)
+    return f"{done}/{total}" + ("*" if done < total else "")
+
+
 def _progress(known: list[str]):
-    """Per-drill progress and the agenda (trainer.schedule.due) from the store, without creating it."""
+    """Per-drill progress, the agenda (trainer.schedule.due) and the variants passed, from the
+    store, without creating it."""
     now = utc_now().astimezone()
     if not database_exists():
-        return {}, agenda_now(known, now)
+        return {}, agenda_now(known, now), {}
     with open_store(create=False) as store:
-        return store.drill_summaries(), read_agenda(store, known, now)
+        return store.drill_summaries(), read_agenda(store, known, now), store.passed_variants()

@@ -44,6 +44,7 @@ from trainer.practice.flows import (
     weakness,
 )
 from trainer.practice.sittings import WatchSitting
+from trainer.practice.variants import served
 from trainer.store import StoreError, open_store
 from trainer.text.verdict import mmss, plain, render
 
@@ -73,6 +74,19 @@ def _say(text: str) -> None:
     typer.echo("\n".join(lines))
 
 
+def _served(spec: Spec, seed: int | str) -> Spec:
+    """The drill under the variant the scheduler serves now (trainer.practice.variants): the
+    default until it has been passed; the default too when the store cannot be read."""
+    if not spec.variants:
+        return spec
+    try:
+        with open_store() as store:
+            attempts = store.attempts(drill=spec.id)
+    except StoreError:
+        return spec
+    return served(spec, attempts, seed)
+
+
 def _need_terminal() -> None:
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise UsageError("this command needs a terminal; use `drill check ID FILE` to grade a file")
@@ -88,11 +102,13 @@ def solve(
                                       help="solve it under a variant (repeatable; `random` draws one)"),
 ) -> None:
     """The REPL on one drill: write it, :try it, :submit it. After a pass, Enter opens the
-    next due or new drill."""
+    next due or new drill. Without --variant the scheduler chooses the variant (the default
+    until it has been passed; trainer.practice.variants)."""
     from grader.spec.variants import parse_variant_args
 
     spec = get_spec_or_exit(drill_id)
-    spec = spec.under(parse_variant_args(spec, variant, seed))  # the REPL grades under spec.variant
+    chosen = parse_variant_args(spec, variant, seed) if variant else None
+    spec = spec.under(chosen) if chosen is not None else _served(spec, seed if seed is not None else time.time_ns())
     _need_terminal()
     vi_mode = _vi_mode(vi)
     grading = repl_grading.open_grading()  # the worker starts importing torch now, while the person reads
@@ -102,7 +118,8 @@ def solve(
             outcome = open_drill(spec, grading, ReplOptions(
                 mode="solve", seed=seed, vi=vi_mode, next_drill=partial(_next_drill_offer, current)))
             _say(_outcome_line(outcome))  # before the worker's shutdown, which may take a moment
-            spec = get_spec_or_exit(outcome.next_drill) if outcome.next_drill else None
+            spec = _served(get_spec_or_exit(outcome.next_drill), seed if seed is not None else time.time_ns()) \
+                if outcome.next_drill else None
     finally:
         grading.close()
 
@@ -154,7 +171,7 @@ def _run_drill(spec: Spec, grading: Grading, options: ReplOptions) -> DrillOutco
     return open_drill(spec, grading, options)
 
 
-def _drill_result(item: DrillItem, outcome: DrillOutcome) -> ItemResult:
+def _drill_result(item: DrillItem, outcome: DrillOutcome, spec: Spec | None = None) -> ItemResult:
     """The warm-up's or mock's record of one drill: its status, and its last grade (verdict, the
     failing case, the compact verdict and the code graded)."""
     report = outcome.report
@@ -165,7 +182,8 @@ def _drill_result(item: DrillItem, outcome: DrillOutcome) -> ItemResult:
         detail = tuple(plain(render(report, "compact", width=width, title=False)).rstrip("\n").split("\n"))
         failing = report.shown_case.name if report.shown_case and report.verdict != "pass" else None
     return ItemResult(item, outcome.status, outcome.seconds, outcome.attempts, outcome.hints,
-                      tuple(outcome.traps), outcome.revealed, outcome.verdict, failing, detail, outcome.code)
+                      tuple(outcome.traps), outcome.revealed, outcome.verdict, failing, detail, outcome.code,
+                      dict(spec.variant) if spec is not None else {})
 
 
 @app.command("warmup")
@@ -199,7 +217,8 @@ def warmup(
             _say("Nothing more today. `drill warmup --more` studies ahead without asking.")
             return
     quiz_counts = {d: len(s.quiz) for d, s in cat.specs.items()}
-    items = plan_warmup(due, new, quiz_counts, count, seed=int(now.timestamp()))
+    items = plan_warmup(due, new, quiz_counts, count, seed=int(now.timestamp()),
+                        topics={d: s.topic for d, s in cat.specs.items()})
     drills = [i for i in items if isinstance(i, DrillItem)]
     questions = len(items) - len(drills)
     if not items:
@@ -222,9 +241,10 @@ def warmup(
         done_drills += 1
         options = ReplOptions(mode="warmup", flow_id=warmup_id, vi=vi_mode,
                               label=f"warm-up {done_drills}/{len(drills)}", in_flow=True)
-        outcome = _run_drill(cat.get(item.drill), grading, options)
+        spec = _served(cat.get(item.drill), warmup_id)
+        outcome = _run_drill(spec, grading, options)
         _say(_outcome_line(outcome))
-        return Done(_drill_result(item, outcome), stop=outcome.stop and outcome.status != "timeout")
+        return Done(_drill_result(item, outcome, spec), stop=outcome.stop and outcome.status != "timeout")
 
     def quiz(item: QuizItem) -> Done[ItemResult]:
         nonlocal done_questions
@@ -338,8 +358,9 @@ def mock(
         options = ReplOptions(mode="mock", locked=MOCK_LOCKED, deadline=flow.queue.deadline, flow_id=mock_id,
                               seed=seed, vi=vi_mode, label=f"mock {pos}/{total}", in_flow=True,
                               show_reference=False)
-        outcome = _run_drill(cat.get(drill_id), grading, options)
-        return Done(_drill_result(DrillItem(drill_id, "mock"), outcome),
+        spec = _served(cat.get(drill_id), seed)
+        outcome = _run_drill(spec, grading, options)
+        return Done(_drill_result(DrillItem(drill_id, "mock"), outcome, spec),
                     stop=outcome.stop and outcome.status != "timeout")
 
     run_queue(flow.queue, grading, drill)

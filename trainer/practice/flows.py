@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Mapping, Sequence, Union
 
+from grader.spec.variants import describe
 from trainer.clock import MonotonicClock
 from trainer.clock import mmss as _mmss
 from trainer.text.markup import printable_lines
@@ -52,6 +53,7 @@ class ItemResult:
     failing_case: str | None = None  # the case that decided it
     detail: tuple[str, ...] = ()  # the last grade, rendered compact (plain lines)
     code: str = ""  # the code that grade graded
+    variant: Mapping[str, str] = field(default_factory=dict)  # the variant served (non-default choices; {} = default)
 
     @property
     def ok(self) -> bool:
@@ -61,20 +63,37 @@ class ItemResult:
 # ---------------------------------------------------------------- warm-up
 
 
+def interleave(drills: Sequence[str], topics: Mapping[str, str]) -> list[str]:
+    """The drills in their order, except that no two of one topic come in a row while another
+    topic's drill is still to come: each place takes the first drill left whose topic differs
+    from the one before it (the first left when every one left shares that topic)."""
+    left = list(drills)
+    out: list[str] = []
+    while left:
+        before = topics.get(out[-1]) if out else None
+        pick = next((d for d in left if before is None or topics.get(d) != before), left[0])
+        left.remove(pick)
+        out.append(pick)
+    return out
+
+
 def plan_warmup(due: Sequence[str], new: Sequence[str], quiz_counts: Mapping[str, int], count: int,
-                seed: int, fallback: Sequence[str] = ()) -> list[Item]:
-    """Due reviews first, then new drills, at most `count` drills; one quick-fire question
-    from each drill's quiz goes just before it. With no drill to do, `count` quick-fire
-    questions from `fallback` (drills already met) keep the habit going."""
+                seed: int, fallback: Sequence[str] = (), topics: Mapping[str, str] | None = None) -> list[Item]:
+    """Due reviews first, then new drills, at most `count` drills, topics interleaved (see
+    `interleave`: among the due drills when choosing which to take, then over the drills
+    taken); one quick-fire question from each drill's quiz goes just before it. With no
+    drill to do, `count` quick-fire questions from `fallback` (drills already met) keep the
+    habit going. Without `topics` the order is the due order."""
     rng = random.Random(seed)
+    topics = topics or {}
     drills: list[DrillItem] = []
-    for d in due:
-        if d not in {x.drill for x in drills}:
-            drills.append(DrillItem(d, "review"))
-    for d in new:
+    for d in interleave(list(dict.fromkeys(due)), topics):
+        drills.append(DrillItem(d, "review"))
+    for d in interleave(list(dict.fromkeys(new)), topics):
         if d not in {x.drill for x in drills}:
             drills.append(DrillItem(d, "new"))
-    drills = drills[:max(0, count)]
+    by_id = {x.drill: x for x in drills[:max(0, count)]}
+    drills = [by_id[d] for d in interleave(list(by_id), topics)]
     items: list[Item] = []
     for item in drills:
         n = quiz_counts.get(item.drill, 0)
@@ -108,6 +127,7 @@ class Warmup:
         left = [i.drill for i in self.queue.not_reached() if isinstance(i, DrillItem)]
         return WarmupSummary(
             done=[(r.item.drill, r.status, r.seconds) for r in drills],
+            variants=[dict(r.variant) for r in drills],
             passed=sum(r.ok for r in drills), drills=len(drills),
             quiz_right=sum(r.ok for r in quiz), quiz_total=len(quiz), quiz_unanswered=len(asked) - len(quiz),
             seconds=self.queue.elapsed(), not_reached=left,
@@ -126,9 +146,14 @@ class WarmupSummary:
     due_tomorrow: list[str]
     time_up: bool
     quiz_unanswered: int = 0
+    variants: list[dict[str, str]] = field(default_factory=list)  # beside `done`: the variant each was served
+
+    def _variant(self, i: int) -> dict[str, str]:
+        return self.variants[i] if i < len(self.variants) else {}
 
     def to_dict(self) -> dict[str, Any]:
-        return {"done": [{"drill": d, "status": s, "seconds": round(t, 1)} for d, s, t in self.done],
+        return {"done": [{"drill": d, "status": s, "seconds": round(t, 1), "variant": self._variant(i)}
+                         for i, (d, s, t) in enumerate(self.done)],
                 "passed": self.passed, "drills": self.drills, "quiz_right": self.quiz_right,
                 "quiz_total": self.quiz_total, "quiz_unanswered": self.quiz_unanswered, "seconds": round(self.seconds, 1),
                 "not_reached": self.not_reached, "due_tomorrow": self.due_tomorrow}
@@ -139,8 +164,10 @@ class WarmupSummary:
             out.append("  nothing was done." if not self.quiz_unanswered else
                        f"  nothing was done ({self.quiz_unanswered} question{'s' if self.quiz_unanswered > 1 else ''}"
                        " left unanswered).")
-        for drill, status, seconds in self.done:
-            out.append(f"  {drill:<28} {status:<8} {_mmss(seconds)}")
+        for i, (drill, status, seconds) in enumerate(self.done):
+            variant = self._variant(i)
+            served = f"  variant {describe(variant)}" if variant else ""
+            out.append(f"  {drill:<28} {status:<8} {_mmss(seconds)}{served}")
         if self.drills:
             out.append(f"  drills passed: {self.passed}/{self.drills}")
         if self.quiz_total:
@@ -220,7 +247,7 @@ class Mock:
                 rows.append(MockRow(drill, "not reached", 0.0, targets.get(drill, 0.0), 0, ()))
             else:
                 rows.append(MockRow(drill, r.status, r.seconds, targets.get(drill, 0.0), r.attempts, r.traps,
-                                    r.verdict, r.failing_case, r.detail, r.code))
+                                    r.verdict, r.failing_case, r.detail, r.code, dict(r.variant)))
         passed = sum(1 for r in rows if r.status == "passed")
         return MockReport(self.seed, self.minutes, rows, passed, len(rows), score(rows),
                           min(self.queue.elapsed(), self.minutes * 60),
@@ -239,6 +266,7 @@ class MockRow:
     failing_case: str | None = None
     detail: tuple[str, ...] = ()
     code: str = ""
+    variant: Mapping[str, str] = field(default_factory=dict)  # the variant served; {} = the default
 
 
 SCORE_FORMULA = ("each drill is worth an equal share of 100; a pass earns 70% of its share, "
@@ -287,7 +315,8 @@ class MockReport:
                 "time_up": self.time_up,
                 "drills": [{"drill": r.drill, "status": r.status, "seconds": round(r.seconds, 1),
                             "target": r.target, "attempts": r.attempts, "traps": list(r.traps),
-                            "verdict": r.verdict, "failing_case": r.failing_case, "code": r.code}
+                            "verdict": r.verdict, "failing_case": r.failing_case, "code": r.code,
+                            "variant": dict(r.variant)}
                            for r in self.rows],
                 "mistakes": self.mistakes()}
 
@@ -308,7 +337,8 @@ class MockReport:
             if r.verdict is None:
                 out.append(f"{r.drill}: nothing submitted.")
                 continue
-            out.append(f"{r.drill}:")
+            served = f" (variant {describe(r.variant)})" if r.variant else ""
+            out.append(f"{r.drill}{served}:")
             out += [f"  {line}" for line in r.detail]
             if r.code.strip():
                 out.append("  code submitted:")

@@ -180,7 +180,7 @@ class DrillCommands:
         common: dict[str, Any] = dict(drill=self.spec.id, mode=self.options.mode, started_at=self.setup.started_at,
                       seconds=elapsed, code=source, hints=self.state.hints, session_id=self.options.flow_id,
                       target_seconds=float(self.spec.target_seconds), first_try=self.state.attempts <= 1)
-        attempt = revealed_attempt(**common) if result is None else attempt_from(
+        attempt = revealed_attempt(**common, variant=self.spec.variant) if result is None else attempt_from(
             result, revealed=self.state.revealed, **common)
         try:
             return self.setup.record(attempt)

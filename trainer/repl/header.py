@@ -2,22 +2,39 @@
 from __future__ import annotations
 
 from grader.spec import DimRule, Spec, shape_names
+from grader.spec.variants import describe
 from trainer.text.ledger import ledger_lines
 from trainer.text.verdict import Fragments, mmss, plain
 
 
+def variant_text(spec: Spec, width: int) -> str:
+    """The variant a drill is under, for the title: "variant mask=pad layout=tbd", the bare
+    choices on a narrow screen; "" for the default (the contract as written)."""
+    if not spec.variant:
+        return ""
+    choices = describe(spec.variant)
+    full = f" variant {choices} "
+    return full if len(full) <= width // 2 and width >= 80 else f" {choices} "
+
+
 def title_fragments(spec: Spec, width: int = 200, hint: bool = True) -> Fragments:
-    """One line: the id, the title, the topic and target when they fit, '^L prompt' when folded."""
+    """One line: the id, the variant when not the default, the title, the topic and target
+    when they fit, '^L prompt' when folded."""
     head = f" {spec.id} "
+    variant = variant_text(spec, width)
     parts = [f" {spec.title}", f" · {spec.topic}", f" · target {mmss(spec.target_seconds)}"]
     tail = "  ^L prompt" if hint else ""
+    width -= len(variant)
     room = width - len(head) - len(parts[2]) - 1  # for the title cut short, with "…"
     cut = f" {spec.title[:room - 1].rstrip()}…" + parts[2] if room > 12 else parts[2]
     for rest, end in (("".join(parts), tail), (parts[0] + parts[2], tail), (parts[0] + parts[2], ""),
                       (cut, ""), (parts[2], "")):
         if len(head) + len(rest) + len(end) <= width:
             break
-    out: Fragments = [("class:title bold", head), ("class:dim", rest)]
+    out: Fragments = [("class:title bold", head)]
+    if variant:
+        out.append(("class:variant bold", variant))
+    out.append(("class:dim", rest))
     if end:
         out.append(("class:dim", end))
     return out

@@ -7,6 +7,7 @@ from pygments.styles import get_style_by_name
 
 RULES = {
     "title": "bg:#005f87 #ffffff",
+    "variant": "bg:#875f00 #ffffff",
     "header": "",
     "prompt": "#d7d7af",
     "ledger": "#87afd7",

@@ -14,11 +14,13 @@ renderers draw. Nothing here reads a file, a database or the clock.
 - the mistakes made most often (trap ids) with the drills that drill them;
 - the reviews due in each of the next 14 days (today includes overdue ones);
 - the five weakest drills with the command to practise each;
-- the score of every mock interview, oldest first (``MOCK_SCORE_FORMULA``).
+- the score of every mock interview, oldest first (``MOCK_SCORE_FORMULA``);
+- per practised drill with variant axes, which values were passed and which failed,
+  and the weakest variant values overall (trainer.practice.variants counts them).
 
 ``since`` limits the window of the history-shaped sections (heatmap, trend,
 first try, mistakes, totals, mock scores). Mastery, streak, due reviews and the weakest
-drills describe the present and use the whole history. Days are calendar days
+drills, and the variants, describe the present and use the whole history. Days are calendar days
 in the ``tz`` given (the person's local zone in the CLI, UTC in tests).
 
 The records are trainer.reports.model's; the renderers beside this module
@@ -42,6 +44,7 @@ from trainer.reports.model import (
     WEAKEST,
     DrillInfo,
     DrillTrend,
+    DrillVariants,
     DueDay,
     FirstTry,
     HeatCell,
@@ -52,8 +55,10 @@ from trainer.reports.model import (
     TopicMastery,
     Totals,
     TrendPoint,
+    VariantResult,
     WeakDrill,
 )
+from trainer.practice.variants import history_of, standings
 
 if TYPE_CHECKING:
     from trainer.store import AttemptRecord, SessionRecord
@@ -230,6 +235,30 @@ def weakest(attempts: Iterable[AttemptRecord], recall: Mapping[str, float], dril
     return rows[:limit]
 
 
+def variant_results(attempts: Iterable[AttemptRecord], drills: Mapping[str, DrillInfo]) -> list[DrillVariants]:
+    """Each practised drill with variant axes, in catalogue order: every value's passes, fails
+    and last result (trainer.practice.variants.standings, the rule the scheduler uses)."""
+    by_drill: dict[str, list[AttemptRecord]] = defaultdict(list)
+    for a in sorted(attempts, key=lambda a: a.started_at):
+        by_drill[a.drill].append(a)
+    out = []
+    for drill, info in drills.items():
+        if not info.axes or drill not in by_drill:
+            continue
+        rows = standings(info.axes, history_of(by_drill[drill]))
+        out.append(DrillVariants(drill, tuple(VariantResult(drill, s.axis, s.value, s.default, s.passes, s.fails,
+                                                            s.last) for s in rows)))
+    return out
+
+
+def weakest_variants(per_drill: Iterable[DrillVariants], limit: int = WEAKEST) -> list[VariantResult]:
+    """The non-default values failed, weakest first: those still failed (last result a fail)
+    before those passed since, then by fails less passes, then by drill and label."""
+    failed = [v for d in per_drill for v in d.values if v.fails and not v.default]
+    failed.sort(key=lambda v: (v.last != "fail", -(v.fails - v.passes), v.drill, v.label))
+    return failed[:limit]
+
+
 def _count(v: Any, top: int) -> int | None:
     return v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= top else None
 
@@ -298,6 +327,7 @@ def build_report(
     due = due_per_day(due_dates, today, tz)
     weak = weakest(attempts, recall, catalogue)
     empty = not counted(attempts)
+    per_drill = variant_results(attempts, catalogue)
     return Report(
         generated_at=now,
         today=today,
@@ -315,4 +345,6 @@ def build_report(
         weakest=tuple(weak),
         next_steps=tuple(next_steps(empty, due[0].count if due else 0, weak, drills[0].id if drills else None)),
         mocks=tuple(mock_scores((s for s in sessions if since is None or local_day(s.started_at, tz) >= since), tz)),
+        variants=tuple(per_drill),
+        weakest_variants=tuple(weakest_variants(per_drill)),
     )

@@ -13,6 +13,7 @@ from trainer.reports import (
     plural,
     untimed_note,
 )
+from trainer.reports.words import VARIANTS_NOTE, values_text, variant_command, variant_tally
 from trainer.reports.svg import (
     due_columns,
     esc,
@@ -126,6 +127,23 @@ def _weakest(report: Report) -> str:
             f"<th>best / target</th><th>practise</th></tr>{rows}</table>")
 
 
+def _variants(report: Report) -> str:
+    if not report.variants:
+        return '<p class="muted">No drill with variants practised yet.</p>'
+    bad = {True: ' class="bad"', False: ""}
+    rows = "".join(f"<tr><td><b>{esc(d.drill)}</b></td><td>{esc(values_text(d.passed))}</td>"
+                   f"<td{bad[bool(d.failed)]}>{esc(values_text(d.failed))}</td>"
+                   f"<td>{esc(values_text(d.untried))}</td></tr>" for d in report.variants)
+    out = (f"<table><tr><th>drill</th><th>passed</th><th>failed</th><th>not yet</th></tr>{rows}</table>"
+           f'<p class="muted">{esc(VARIANTS_NOTE[0].upper() + VARIANTS_NOTE[1:])}.</p><h3>Weakest variants</h3>')
+    if not report.weakest_variants:
+        return out + '<p class="muted">None failed.</p>'
+    weak = "".join(f"<tr><td><b>{esc(v.drill)}</b></td><td><code>{esc(v.label)}</code></td>"
+                   f"<td>{esc(variant_tally(v))}</td><td>{_cmd(variant_command(v))}</td></tr>"
+                   for v in report.weakest_variants)
+    return out + f"<table><tr><th>drill</th><th>variant</th><th>results</th><th>practise</th></tr>{weak}</table>"
+
+
 def _mocks(report: Report) -> str:
     formula = f'<p class="muted">{esc(MOCK_SCORE_FORMULA[0].upper() + MOCK_SCORE_FORMULA[1:])}.</p>'
     if not report.mocks:
@@ -163,6 +181,7 @@ def render_html(report: Report) -> str:
         _panel("Time to solve", _trends(report), f"passing attempts against each drill's target {window}".strip()),
         _panel("Weakest drills", _weakest(report), "the ones to practise next"),
         _panel("Most frequent mistakes", _mistakes(report), window),
+        _panel("Variants", _variants(report), "passed and failed per drill, whole history"),
         _panel("Mock interviews", _mocks(report), "score out of 100, oldest → newest"),
         _panel("Next", "<p>" + " · ".join(_cmd(s) for s in report.next_steps) + "</p>"),
     ]

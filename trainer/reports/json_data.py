@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from trainer.reports.model import MOCK_SCORE_FORMULA, Report
+from trainer.reports.model import MOCK_SCORE_FORMULA, Report, VariantResult
 
 if TYPE_CHECKING:
     from trainer.reports.scheduler import SchedulerSection
@@ -50,9 +50,16 @@ def to_dict(report: Report) -> dict[str, Any]:
         "mocks": {"formula": MOCK_SCORE_FORMULA,
                   "scores": [{"at": m.at.isoformat(), "score": m.score, "passed": m.passed, "total": m.total,
                               "minutes": m.minutes} for m in report.mocks]},
+        "variants": [{"drill": d.drill, "values": [_variant_dict(v) for v in d.values]} for d in report.variants],
+        "weakest_variants": [_variant_dict(v) for v in report.weakest_variants],
         "next_steps": list(report.next_steps),
         "scheduler": _scheduler_dict(report.scheduler),
     }
+
+
+def _variant_dict(v: VariantResult) -> dict[str, Any]:
+    return {"drill": v.drill, "axis": v.axis, "value": v.value, "default": v.default, "passes": v.passes,
+            "fails": v.fails, "last": v.last}
 
 
 def _scheduler_dict(section: SchedulerSection | None) -> dict[str, Any] | None:

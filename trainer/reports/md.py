@@ -18,6 +18,7 @@ from trainer.reports import (
     untimed_note,
 )
 from trainer.reports.charts import bar, heat_grid, sparkline
+from trainer.reports.words import VARIANTS_NOTE, values_text, variant_command, variant_tally
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -41,6 +42,20 @@ def _mocks(report: Report) -> list[str]:
     return (_table(["day", "score", "", "passed", "minutes"], rows)
             + ["", (f"Trend {sparkline([m.score for m in report.mocks])}: latest {report.mocks[-1].score}, "
                     f"best {max(m.score for m in report.mocks)}."), "", formula])
+
+
+def _variants(report: Report) -> list[str]:
+    if not report.variants:
+        return ["No drill with variants practised yet."]
+    lines = _table(["drill", "passed", "failed", "not yet"],
+                   [[md_code(d.drill), md_text(values_text(d.passed)), md_text(values_text(d.failed)),
+                     md_text(values_text(d.untried))] for d in report.variants])
+    lines += ["", f"_{md_text(VARIANTS_NOTE[0].upper() + VARIANTS_NOTE[1:])}._", "", "### Weakest variants", ""]
+    if not report.weakest_variants:
+        return lines + ["None failed."]
+    return lines + _table(["drill", "variant", "results", "practise"],
+                          [[md_code(v.drill), md_code(v.label), md_text(variant_tally(v)),
+                            md_code(variant_command(v))] for v in report.weakest_variants])
 
 
 def render_md(report: Report) -> str:
@@ -95,6 +110,7 @@ def render_md(report: Report) -> str:
     lines += _table(["drill", "topic", "first try", "passed", "recall", "best / target", "practise"],
                     [[md_code(w.drill), md_text(w.topic), first_try_text(w), f"{w.passes}/{w.attempts}",
                       percent(w.recall), best_text(w), md_code(w.command)] for w in report.weakest])
+    lines += ["", "## Variants", ""] + _variants(report)
     lines += ["", "## Mock interview scores", ""] + _mocks(report)
     lines += ["", "## Next", ""] + [f"- {md_code(s)}" for s in report.next_steps]
     return "\n".join(lines) + "\n"

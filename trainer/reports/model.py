@@ -31,6 +31,15 @@ MOCK_SCORE_FORMULA = "score out of 100: " + SCORE_FORMULA  # the one formula, tr
 
 
 @dataclass(frozen=True)
+class AxisInfo:
+    """One variant axis of a drill (grader.spec's Axis): its name, default value and values in order."""
+
+    name: str
+    default: str
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class DrillInfo:
     """What a report needs of one catalogue spec."""
 
@@ -39,12 +48,15 @@ class DrillInfo:
     topic: str
     target_seconds: float | None
     traps: tuple[tuple[str, str], ...] = ()  # (trap id, message)
+    axes: tuple[AxisInfo, ...] = ()  # its variant axes; () for a drill without variants
 
 
 def drill_infos(specs: Iterable[Spec]) -> list[DrillInfo]:
-    """DrillInfo for each catalogue spec (anything with id, title, topic, target_seconds, traps)."""
+    """DrillInfo for each catalogue spec (anything with id, title, topic, target_seconds, traps, variants)."""
     return [DrillInfo(s.id, s.title, s.topic, float(s.target_seconds) if s.target_seconds else None,
-                      tuple((t.id, t.message) for t in s.traps)) for s in specs]
+                      tuple((t.id, t.message) for t in s.traps),
+                      tuple(AxisInfo(a.name, a.default, tuple(a.values)) for a in getattr(s, "variants", ())))
+            for s in specs]
 
 
 # --------------------------------------------------------------- records
@@ -151,6 +163,46 @@ class WeakDrill:
 
 
 @dataclass(frozen=True)
+class VariantResult:
+    """One variant value of one drill in the whole history: `last` is "pass", "fail" or None
+    (never graded). trainer.practice.variants counts a fail against the non-default values of
+    the combination failed, a pass for every value of it."""
+
+    drill: str
+    axis: str
+    value: str
+    default: bool
+    passes: int
+    fails: int
+    last: str | None
+
+    @property
+    def label(self) -> str:
+        return f"{self.axis}={self.value}"
+
+
+@dataclass(frozen=True)
+class DrillVariants:
+    """One practised drill with variant axes: each of its values' results, in the spec's order."""
+
+    drill: str
+    values: tuple[VariantResult, ...]
+
+    @property
+    def passed(self) -> tuple[VariantResult, ...]:
+        return tuple(v for v in self.values if v.passes)
+
+    @property
+    def failed(self) -> tuple[VariantResult, ...]:
+        """Values whose last result is a fail (failed and not passed since)."""
+        return tuple(v for v in self.values if v.last == "fail")
+
+    @property
+    def untried(self) -> tuple[VariantResult, ...]:
+        return tuple(v for v in self.values if v.last is None)
+
+
+@dataclass(frozen=True)
 class MockScore:
     """One finished mock interview, as its session summary stored it."""
 
@@ -189,6 +241,8 @@ class Report:
     next_steps: tuple[str, ...]  # shell commands, most useful first
     mocks: tuple[MockScore, ...] = ()  # oldest first, the last MOCK_POINTS in the window
     scheduler: SchedulerSection | None = None  # when the store was read
+    variants: tuple[DrillVariants, ...] = ()  # practised drills with variant axes, in catalogue order
+    weakest_variants: tuple[VariantResult, ...] = ()  # non-default values failed, weakest first
 
     @property
     def overall_mastery(self) -> float:

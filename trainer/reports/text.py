@@ -28,6 +28,7 @@ from trainer.reports import (
     untimed_note,
 )
 from trainer.reports.charts import HEAT_GLYPHS, WEEKDAYS, bar, month_row, sparkline
+from trainer.reports.words import VARIANTS_NOTE, values_text, variant_command, variant_tally
 
 HEAT_STYLES = ("grey50", "green4", "green3", "green1", "bold bright_green")
 
@@ -161,6 +162,31 @@ def _weakest(report: Report, width: int) -> Group | Table:
     return Group(table, Text("Practise one with `drill solve DRILL`.", style="dim"))
 
 
+def _variants(report: Report, width: int) -> Group | Text:
+    """Per practised drill with variants, the values passed and failed; then the weakest values
+    (a narrow terminal drops the practise column and says the command once, under the table)."""
+    if not report.variants:
+        return Text("Variants: no drill with variants practised yet.", style="dim")
+    table = make_table("Variants per drill")
+    for name in ("drill", "passed", "failed", "not yet"):
+        table.add_column(name, no_wrap=name == "drill")
+    for d in report.variants:
+        table.add_row(Text(d.drill), Text(values_text(d.passed), style="green"),
+                      Text(values_text(d.failed), style="red" if d.failed else ""), Text(values_text(d.untried)))
+    note = Text(VARIANTS_NOTE[0].upper() + VARIANTS_NOTE[1:] + ".", style="dim")
+    if not report.weakest_variants:
+        return Group(table, note, Text(""), Text("Weakest variants: none failed.", style="dim"))
+    wide = width >= 120
+    weak = make_table("Weakest variants")
+    for name in ("drill", "variant", "results") + (("practise",) if wide else ()):
+        weak.add_column(name, no_wrap=True)
+    for v in report.weakest_variants:
+        cells = [Text(v.drill), Text(v.label), Text(variant_tally(v))]
+        weak.add_row(*cells, *([Text(variant_command(v), style="bold")] if wide else []))
+    tail = [] if wide else [Text("Practise one with `drill solve DRILL --variant AXIS=VALUE`.", style="dim")]
+    return Group(table, note, Text(""), weak, *tail)
+
+
 def _mocks(report: Report) -> Group | Text:
     formula = Text(MOCK_SCORE_FORMULA[0].upper() + MOCK_SCORE_FORMULA[1:] + ".", style="dim")
     if not report.mocks:
@@ -224,6 +250,7 @@ def render_text(report: Report, color: bool = False, width: int = 100) -> str:
         _trends(report), Text(""),
         _mistakes(report), Text(""),
         _weakest(report, width), Text(""),
+        _variants(report, width), Text(""),
         _mocks(report), Text(""),
         Text("Next: " + " · ".join(report.next_steps), style="bold"),
     ]

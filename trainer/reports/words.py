@@ -6,9 +6,29 @@ same thing the same way. ``mmss`` is trainer.clock's, the one `mm:ss`.
 from __future__ import annotations
 
 from trainer.clock import mmss
-from trainer.reports.model import WeakDrill
+from trainer.reports.model import VariantResult, WeakDrill
 
-__all__ = ["best_text", "duration", "first_try_text", "mmss", "percent", "plural", "untimed_note"]
+__all__ = ["best_text", "duration", "first_try_text", "mmss", "percent", "plural", "untimed_note",
+           "values_text", "variant_command", "variant_tally", "VARIANTS_NOTE"]
+
+VARIANTS_NOTE = ("a value counts as passed once any attempt under it passed; failed, while its last "
+                 "result is a fail; a fail counts against the non-default values of the variant failed")
+
+
+def values_text(values: tuple[VariantResult, ...]) -> str:
+    """'mask=pad, layout=bhtd', or a dash for none."""
+    return ", ".join(v.label for v in values) or "—"
+
+
+def variant_tally(v: VariantResult) -> str:
+    """'failed 2, passed 1 (last: fail)'."""
+    last = {"fail": "failed", "pass": "passed"}.get(v.last or "", "never graded")
+    return f"failed {v.fails}, passed {v.passes} (last {last})"
+
+
+def variant_command(v: VariantResult) -> str:
+    """The command that practises one variant value."""
+    return f"drill solve {v.drill} --variant {v.label}"
 
 
 def untimed_note(n: int) -> str:

@@ -69,6 +69,7 @@ def _attempt_to_json(a: AttemptRecord, sessions: Mapping[int, SessionRecord],
         "uid": a.uid, "seed": a.seed, "failing_case": a.failing_case,
         "session": session.uid if session else None, "traps": list(a.traps), "revealed": a.revealed,
         "first_try": a.first_try, "target_seconds": a.target_seconds, "rating": a.rating,
+        "variant": dict(a.variant),
     }
 
 
@@ -144,7 +145,8 @@ def _import_attempt(conn: sqlite3.Connection, uid: str, a: Mapping[str, Any], se
         drill=a["drill"], mode=a["mode"], started_at=started, seconds=float(a["seconds"]), verdict=a["verdict"],
         failing_case=a.get("failing_case"), hints=int(a["hints"]), code=a["code"], seed=a.get("seed"),
         session_id=session_id, target_seconds=a.get("target_seconds"), first_try=bool(a.get("first_try", True)),
-        revealed=bool(a.get("revealed", False)), traps=tuple(a.get("traps") or []))
+        revealed=bool(a.get("revealed", False)), traps=tuple(a.get("traps") or []),
+        variant=a.get("variant") or {})
     attempt_id = insert_attempt(conn, uid, attempt, sitting_id)
     rating = a["rating"] if "rating" in a else derive_rating(
         a["verdict"], float(a["seconds"]), a.get("target_seconds"), hints=int(a["hints"]),
@@ -276,6 +278,9 @@ _ATTEMPT_SPEC: dict[str, tuple[Callable[[Any], bool], str]] = {
     "target_seconds": (_opt(lambda v: _is_number(v) and 0 < v <= MAX_ATTEMPT_SECONDS),
                        f"a number of seconds above 0 and at most {MAX_ATTEMPT_SECONDS}, or null"),
     "rating": (_opt(lambda v: _is_int(v) and 1 <= v <= 4), "1 to 4 or null"),
+    "variant": (lambda v: isinstance(v, dict) and len(v) <= 20
+                and all(_matches(_TRAP_ID)(k) and _matches(_TRAP_ID)(x) for k, x in v.items()),
+                "an object of at most 20 axis names to value names (letters, digits, '.', '-', '_')"),
 }
 _CARD_SPEC: dict[str, tuple[Callable[[Any], bool], str]] = {
     "drill": (_matches(_DRILL_ID), "a drill id (lower-case words joined by '-')"),

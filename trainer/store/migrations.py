@@ -101,6 +101,9 @@ MIGRATIONS: tuple[tuple[Any, ...], ...] = (
         "ALTER TABLE review_logs ADD COLUMN card_before TEXT",
         "ALTER TABLE review_logs ADD COLUMN overridden_from INTEGER",
     ),
+    (  # v5: the variant each attempt was graded under (trainer.practice.variants), '{}' = the default
+        "ALTER TABLE attempts ADD COLUMN variant TEXT NOT NULL DEFAULT '{}'",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -49,9 +49,11 @@ class NewAttempt:
     revealed: bool = False
     traps: tuple[str, ...] = ()
     sitting_id: int | None = None
+    variant: Mapping[str, str] = field(default_factory=dict)  # the non-default choices graded; {} = the default
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "traps", tuple(self.traps or ()))  # a list given is kept as a tuple
+        object.__setattr__(self, "variant", {str(k): str(v) for k, v in dict(self.variant or {}).items()})
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,7 @@ class AttemptRecord:
     target_seconds: float | None
     rating: int | None
     sitting_id: int | None = None
+    variant: Mapping[str, str] = field(default_factory=dict)  # the non-default choices graded; {} = the default
 
 
 @dataclass(frozen=True)

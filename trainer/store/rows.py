@@ -10,7 +10,7 @@ import json
 import sqlite3
 import uuid
 from datetime import datetime
-from typing import cast, overload
+from typing import Mapping, cast, overload
 
 from trainer.schedule.adapter import CardState, as_utc
 from trainer.store.records import AttemptRecord, NewAttempt, SittingRecord
@@ -20,7 +20,7 @@ MAX_CODE_CHARS = 64 * 1024  # a solution stored with an attempt keeps this much 
 CARD_COLUMNS = "drill, state, step, stability, difficulty, due, last_review, reps, lapses"
 ATTEMPT_COLUMNS = ("a.id, a.uid, a.drill, a.mode, a.started_at, a.seconds, a.verdict, a.failing_case, "
                    "a.hints, a.code, a.seed, a.session_id, a.traps, a.revealed, a.first_try, "
-                   "a.target_seconds, r.rating, a.sitting_id")
+                   "a.target_seconds, r.rating, a.sitting_id, a.variant")
 SITTING_COLUMNS = "id, uid, drill, mode, session_id, target_seconds, opened_at, closed_at, outcome, rating"
 
 
@@ -89,17 +89,32 @@ def attempt_from_row(r: tuple) -> AttemptRecord:
         id=r[0], uid=r[1], drill=r[2], mode=r[3], started_at=parse(r[4]), seconds=r[5], verdict=r[6],
         failing_case=r[7], hints=r[8], code=r[9], seed=r[10], session_id=r[11],
         traps=tuple(json.loads(r[12] or "[]")), revealed=bool(r[13]), first_try=bool(r[14]),
-        target_seconds=r[15], rating=r[16], sitting_id=r[17])
+        target_seconds=r[15], rating=r[16], sitting_id=r[17], variant=parse_variant(r[18]))
+
+
+def parse_variant(text: str | None) -> dict[str, str]:
+    """The stored JSON text of a variant; anything but an object of strings reads as the default."""
+    try:
+        value = json.loads(text or "{}")
+    except ValueError:
+        return {}
+    return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, str)} \
+        if isinstance(value, dict) else {}
+
+
+def variant_text(variant: Mapping[str, str]) -> str:
+    """A variant as stored: JSON text of the non-default choices, keys sorted ('{}' = the default)."""
+    return json.dumps(dict(sorted(variant.items())))
 
 
 def insert_attempt(conn: sqlite3.Connection, uid: str, a: NewAttempt, sitting_id: int | None) -> int:
     """The attempt row (its code capped), in sitting ``sitting_id``; returns its id."""
     cur = conn.execute(
         "INSERT INTO attempts(uid, drill, mode, started_at, seconds, verdict, failing_case, hints, "
-        "code, seed, session_id, traps, revealed, first_try, target_seconds, sitting_id) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "code, seed, session_id, traps, revealed, first_try, target_seconds, sitting_id, variant) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (uid, a.drill, a.mode, iso(a.started_at), float(a.seconds), a.verdict, a.failing_case, int(a.hints),
          cap_code(a.code), a.seed, a.session_id, json.dumps([str(t) for t in a.traps]), int(bool(a.revealed)),
-         int(bool(a.first_try)), a.target_seconds, sitting_id),
+         int(bool(a.first_try)), a.target_seconds, sitting_id, variant_text(a.variant)),
     )
     return last_id(cur)

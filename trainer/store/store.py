@@ -61,6 +61,7 @@ from trainer.store.rows import (
     iso,
     last_id,
     parse,
+    parse_variant,
     read_card,
     sitting_from_row,
 )
@@ -456,6 +457,16 @@ class Store:
                 drill=drill, state=card.state if card else "new", due=card.due if card else None,
                 best_seconds=row[3], attempts=int(row[1]), passes=int(row[2] or 0),
                 first_attempt=parse(row[4]), last_attempt=parse(row[5]), card=card)
+        return out
+
+    def passed_variants(self) -> dict[str, list[dict[str, str]]]:
+        """Per drill, each variant it was passed under (clean passes; '{}' is the default)."""
+        with self._reading() as conn:
+            rows = conn.execute("SELECT DISTINCT drill, variant FROM attempts WHERE verdict = 'pass' "
+                                "AND NOT revealed ORDER BY drill, variant").fetchall()
+        out: dict[str, list[dict[str, str]]] = {}
+        for drill, text in rows:
+            out.setdefault(drill, []).append(parse_variant(text))
         return out
 
     def streak(self, today: date, tz: tzinfo = timezone.utc) -> int:

@@ -6,7 +6,7 @@ from tests.paths import REPO
 
 import json
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
@@ -30,6 +30,7 @@ class A:  # the fields of store.AttemptRecord the reports read
     first_try: bool = True
     revealed: bool = False
     traps: tuple[str, ...] = ()
+    variant: dict = field(default_factory=dict)
 
 
 def at(days_ago: int, hour: int = 9) -> datetime:
@@ -420,3 +421,70 @@ def test_list_best_leaves_out_grader_timed_passes_as_the_report_does(app, fixed_
     data = json.loads(invoke(app, "report", "--format", "json").stdout)
     [trend] = [t for t in data["trends"] if t["drill"] == "outer-typo"]
     assert summaries["outer-typo"].best_seconds == min(p["seconds"] for p in trend["points"]) == 90
+
+
+# ------------------------------------------------------------------ variants
+
+MASK = r.AxisInfo("mask", "keep", ("keep", "pad", "additive"))
+LAYOUT = r.AxisInfo("layout", "btd", ("btd", "tbd"))
+
+
+def test_variants_passed_and_failed_per_drill_and_the_weakest_overall():
+    drills = {"v1": r.DrillInfo("v1", "Vee one", "alpha", 100.0, axes=(MASK, LAYOUT)),
+              "v2": r.DrillInfo("v2", "Vee two", "alpha", 100.0, axes=(MASK,)), **CAT}
+    attempts = [A("v1", at(5), 60), A("v1", at(4), 60, "wrong", variant={"mask": "pad"}),
+                A("v1", at(3), 60, "wrong", variant={"mask": "pad", "layout": "tbd"}),
+                A("v1", at(2), 60, variant={"layout": "tbd"}),
+                A("v2", at(3), 60, "wrong", variant={"mask": "additive"}), A("v2", at(2), 60, variant={"mask": "additive"}),
+                A("a1", at(1), 60)]
+    per = r.variant_results(attempts, drills)
+    assert [d.drill for d in per] == ["v1", "v2"]  # a1 has no axes: no row
+    v1 = per[0]
+    assert [v.label for v in v1.passed] == ["mask=keep", "layout=btd", "layout=tbd"]
+    assert [v.label for v in v1.failed] == ["mask=pad"] and [v.label for v in v1.untried] == ["mask=additive"]
+    weak = r.weakest_variants(per)
+    # still failed first (v1 mask=pad, two fails), then failed and passed since (v2 mask=additive);
+    # layout=tbd failed once and passed once: after them; a default never counts as failed here
+    assert [(v.drill, v.label, v.fails, v.passes, v.last) for v in weak] == [
+        ("v1", "mask=pad", 2, 0, "fail"), ("v1", "layout=tbd", 1, 1, "pass"), ("v2", "mask=additive", 1, 1, "pass")]
+
+
+def seed_variant_history() -> None:
+    with open_store(clock=lambda: NOW) as store:
+        for days, verdict, variant in [(4, "pass", {}), (3, "wrong", {"mask": "pad"}), (2, "wrong", {"mask": "pad"}),
+                                       (1, "pass", {"layout": "tbd"})]:
+            store.record_attempt(NewAttempt("mha-padding", "warmup", at(days), 200, verdict, target_seconds=420,
+                                            variant=variant))
+
+
+def test_every_format_shows_the_variants_and_list_marks_the_unpassed(app, fixed_clock):
+    seed_variant_history()
+    text = invoke(app, "report")
+    assert text.exit_code == 0, text.output
+    out = text.stdout
+    assert "Variants per drill" in out and "Weakest variants" in out
+    [row] = [line for line in out.splitlines() if line.startswith("mha-padding") and "mask=keep" in line]
+    assert "layout=tbd" in row and "mask=pad" in row and "mask=additive" in row
+    assert "failed 2, passed 0 (last failed)" in out and "drill solve DRILL --variant AXIS=VALUE" in out
+
+    md = invoke(app, "report", "--format", "md").stdout
+    assert "## Variants" in md and "### Weakest variants" in md
+    assert ("| `mha-padding` | `mask=pad` | failed 2, passed 0 (last failed) | "
+            "`drill solve mha-padding --variant mask=pad` |") in md
+    html = invoke(app, "report", "--format", "html").stdout
+    assert "Weakest variants" in html and "<code>mask=pad</code>" in html and 'class="bad">mask=pad<' in html
+    data = json.loads(invoke(app, "report", "--format", "json").stdout)
+    [d] = data["variants"]
+    assert d["drill"] == "mha-padding"
+    assert {(v["axis"], v["value"]): (v["passes"], v["fails"], v["last"]) for v in d["values"]} == {
+        ("mask", "keep"): (2, 0, "pass"), ("mask", "pad"): (0, 2, "fail"), ("mask", "additive"): (0, 0, None),
+        ("layout", "btd"): (1, 0, "pass"), ("layout", "tbd"): (1, 0, "pass")}
+    assert [(v["drill"], v["axis"], v["value"]) for v in data["weakest_variants"]] == [("mha-padding", "mask", "pad")]
+
+    listed = invoke(app, "list")
+    assert listed.exit_code == 0, listed.output
+    assert "variants" in listed.stdout.splitlines()[0]
+    [line] = [line for line in listed.stdout.splitlines() if " mha-padding " in f" {line} "]
+    assert "3/5*" in line.split()  # keep, btd, tbd passed; pad and additive not yet
+    [plain_drill] = [line for line in listed.stdout.splitlines() if " outer-typo " in f" {line} "]
+    assert "*" not in plain_drill  # a drill without variants is never marked

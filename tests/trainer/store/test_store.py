@@ -78,7 +78,7 @@ def test_open_creates_database_in_drill_home_with_pragmas(home):
         assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
         assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == store_mod.BUSY_TIMEOUT_MS
         assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
-        assert store.schema_version() == SCHEMA_VERSION == 4
+        assert store.schema_version() == SCHEMA_VERSION == 5
 
 
 def test_create_false_does_not_create(home):
@@ -567,3 +567,51 @@ def test_idle_days_do_not_rotate_real_backups_out(home):
         with open_store(clock=clock):
             pass
     assert [p for p in list_backups(home) if "auto" in p.name] == real
+
+
+# ------------------------------------------------------------------ variants (schema v5)
+
+V4_FILE = REPO / "tests" / "fixtures" / "progress-v4.db"
+# Written by the v4 release (commit 509d271) through its own Store: mha-padding solved in one
+# sitting (wrong, then pass; target 420), gqa passed by `check --record`.
+
+
+def test_migration_from_v4_records_every_old_attempt_as_the_default_and_takes_a_backup(home):
+    home.mkdir()
+    (home / "progress.db").write_bytes(V4_FILE.read_bytes())
+    old = sqlite3.connect(home / "progress.db")
+    assert old.execute("PRAGMA user_version").fetchone()[0] == 4
+    assert "variant" not in [r[1] for r in old.execute("PRAGMA table_info(attempts)")]
+    before = old.execute("SELECT uid, drill, verdict, seconds, code FROM attempts ORDER BY id").fetchall()
+    old.close()
+    with open_store(clock=Clock()) as store:
+        assert store.schema_version() == SCHEMA_VERSION == 5
+        attempts = store.attempts()
+        assert [(a.uid, a.drill, a.verdict, a.seconds, a.code) for a in attempts] == before
+        assert [a.variant for a in attempts] == [{}, {}, {}]
+        assert store.card("mha-padding").reps == 1 and len(store.reviews()) == 2
+        _record(store, "mha-padding", at=T0 + timedelta(days=700), variant={"mask": "pad", "layout": "tbd"})
+        assert store.attempts()[-1].variant == {"mask": "pad", "layout": "tbd"}
+        assert store.card("mha-padding").reps == 2  # one card per drill: the variant is a sibling
+        raw = store._conn.execute("SELECT variant FROM attempts ORDER BY id").fetchall()
+        assert raw == [("{}",)] * 3 + [('{"layout": "tbd", "mask": "pad"}',)]
+    [backup] = [p for p in list_backups(home) if "pre-v5" in p.name]
+    kept = sqlite3.connect(backup)
+    assert kept.execute("PRAGMA user_version").fetchone()[0] == 4
+    assert kept.execute("SELECT uid, drill, verdict, seconds, code FROM attempts ORDER BY id").fetchall() == before
+    kept.close()
+
+
+def test_a_variant_survives_export_and_import_and_a_bad_one_is_refused(home, tmp_path):
+    with open_store(clock=Clock()) as store:
+        _record(store, "mha-padding", variant={"mask": "pad"})
+        _record(store, "gqa")
+        data = store.export()
+    assert [a["variant"] for a in data["attempts"]] == [{"mask": "pad"}, {}]
+    with open_store(tmp_path / "other", clock=Clock()) as other:
+        other.import_(data)
+        assert [a.variant for a in other.attempts()] == [{"mask": "pad"}, {}]
+    data["attempts"][0]["variant"] = {"mask": ["pad"]}
+    with pytest.raises(ImportRefusedError, match="variant"):
+        with open_store(tmp_path / "third", clock=Clock()) as third:
+            third.import_(data)

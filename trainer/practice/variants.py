@@ -1,0 +1,182 @@
+"""Which variant a practice sitting serves: the one place the choice is made.
+
+A drill with variant axes (grader.spec: `Spec.variants`, each axis a name, its default
+value and its values) keeps one FSRS card; its variants are siblings of that card,
+not cards of their own. The practice flows (`drill solve`, `warmup`, `mock`) ask
+`choose_variant` which one to serve, from the drill's own history of attempts:
+
+- a first meeting, and every sitting until the default (the contract as written,
+  `{}`) has been passed, is the default;
+- after that each sitting draws a combination, scored value by value: a value whose
+  last result was a fail scores highest, then a value never passed, then values by how
+  long ago (in the drill's attempts) they were last passed; the best-scoring
+  combinations are drawn among by the seed;
+- never the exact combination passed last (so an answer typed from memory meets a
+  question it does not answer).
+
+A variant is the mapping of its NON-default choices (`{}` = the default), as
+`Spec.variant` and the store's `attempts.variant` hold it. A fail counts against the
+non-default values of the combination failed (the default values are the contract
+the person has passed); a fail of the default counts against each axis's default.
+A pass counts for every value of the combination, defaults included.
+"""
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterable, Mapping, Protocol, Sequence
+
+if TYPE_CHECKING:
+    from grader.spec import Spec
+
+
+class AxisLike(Protocol):
+    """What the choice needs of an axis (grader.spec's Axis): its name, default and values."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def default(self) -> str: ...
+
+    @property
+    def values(self) -> Iterable[str]: ...  # value names, in order (a mapping's keys do)
+
+
+@dataclass(frozen=True)
+class Tried:
+    """One graded attempt of a drill, oldest first in a history: its variant, and whether it passed."""
+
+    variant: Mapping[str, str]
+    passed: bool
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One axis value's record in a drill's history. `last` is "pass", "fail" or None (never
+    graded); `since_pass` counts the drill's attempts after this value's last pass (None: never
+    passed)."""
+
+    axis: str
+    value: str
+    default: bool
+    passes: int = 0
+    fails: int = 0
+    last: str | None = None
+    since_pass: int | None = None
+
+    @property
+    def label(self) -> str:
+        return f"{self.axis}={self.value}"
+
+
+def _names(axis: AxisLike) -> list[str]:
+    return [str(v) for v in axis.values]
+
+
+def full(axes: Sequence[AxisLike], variant: Mapping[str, str]) -> dict[str, str]:
+    """Every axis's value under `variant` (the default where it makes no choice)."""
+    return {a.name: variant.get(a.name, a.default) for a in axes}
+
+
+def combinations(axes: Sequence[AxisLike]) -> list[dict[str, str]]:
+    """Every variant of the axes as its non-default choices, the default ({}) first."""
+    out = []
+    for values in itertools.product(*[_names(a) for a in axes]):
+        out.append({a.name: v for a, v in zip(axes, values) if v != a.default})
+    return out
+
+
+def _known(axes: Sequence[AxisLike], variant: Mapping[str, str]) -> bool:
+    """A recorded variant still makes sense for the drill's axes as they are now."""
+    by_name = {a.name: a for a in axes}
+    return all(k in by_name and v in _names(by_name[k]) for k, v in variant.items())
+
+
+@dataclass
+class _Count:
+    passes: int = 0
+    fails: int = 0
+    last: str | None = None
+    since: int | None = None
+
+
+def standings(axes: Sequence[AxisLike], history: Sequence[Tried]) -> list[Standing]:
+    """Each axis value's record, axis by axis and value by value in the spec's order. Attempts
+    under a variant the drill no longer has (an axis or value removed) are left out."""
+    counts = {(a.name, v): _Count() for a in axes for v in _names(a)}
+    for tried in history:
+        if not _known(axes, tried.variant):
+            continue
+        for c in counts.values():
+            if c.since is not None:
+                c.since += 1
+        for name, value in full(axes, tried.variant).items():
+            c = counts[(name, value)]
+            if tried.passed:
+                c.passes, c.last, c.since = c.passes + 1, "pass", 0
+            elif name in tried.variant or not tried.variant:
+                c.fails, c.last = c.fails + 1, "fail"
+    return [Standing(a.name, v, v == a.default, c.passes, c.fails, c.last, c.since)
+            for a in axes for v in _names(a) for c in [counts[(a.name, v)]]]
+
+
+def default_passed(history: Sequence[Tried]) -> bool:
+    return any(t.passed and not t.variant for t in history)
+
+
+def _need(s: Standing) -> float:
+    """How much a value wants practice: a last fail 3, never passed 2, else 0..1 by how many
+    of the drill's attempts ago it was last passed."""
+    if s.last == "fail":
+        return 3.0
+    if s.since_pass is None:
+        return 2.0
+    return s.since_pass / (s.since_pass + 1)
+
+
+def choose_variant(axes: Sequence[AxisLike], history: Sequence[Tried], seed: int | str) -> dict[str, str]:
+    """The variant to serve next (its non-default choices; {} = the default); see the module's
+    rules. The same axes, history and seed give the same answer."""
+    if not axes or not default_passed(history):
+        return {}
+    needs = {(s.axis, s.value): _need(s) for s in standings(axes, history)}
+    last_passed = next((dict(t.variant) for t in reversed(history) if t.passed and _known(axes, t.variant)), None)
+    candidates = [c for c in combinations(axes) if c != last_passed]
+    if not candidates:  # a single combination: nothing else to serve
+        return last_passed or {}
+
+    def score(variant: Mapping[str, str]) -> float:
+        return sum(needs[(a, v)] for a, v in full(axes, variant).items())
+
+    best = max(score(c) for c in candidates)
+    top = [c for c in candidates if score(c) >= best - 1e-9]
+    return random.Random(f"variant:{seed}").choice(top)
+
+
+def values_passed(axes: Sequence[AxisLike], passed: Iterable[Mapping[str, str]]) -> tuple[int, int]:
+    """(values passed, values in all) over every axis, defaults included, given the variants
+    a drill was passed under (`drill list`'s "variants 2/5")."""
+    rows = standings(axes, [Tried(dict(v), True) for v in passed])
+    return sum(1 for s in rows if s.passes), len(rows)
+
+
+def served(spec: Spec, attempts: Iterable[object], seed: int | str) -> Spec:
+    """`spec` under the variant a practice sitting serves now (`choose_variant` on the drill's
+    attempts, oldest first); the spec itself for a drill without variants or the default."""
+    if not spec.variants:
+        return spec
+    return spec.under(choose_variant(spec.variants, history_of(attempts), f"{seed}:{spec.id}"))
+
+
+def history_of(attempts: Iterable[object]) -> list[Tried]:
+    """A drill's history from the store's attempt records (oldest first), leaving out the
+    grader's own failures (`internal`, which say nothing of the person)."""
+    out = []
+    for a in attempts:
+        verdict = getattr(a, "verdict", "")
+        if verdict == "internal":
+            continue
+        out.append(Tried(dict(getattr(a, "variant", {}) or {}), verdict == "pass" and not getattr(a, "revealed", False)))
+    return out
