@@ -141,6 +141,11 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "grader.worker": ("grader.cases", "grader.engine", "grader.errors", "grader.report", "grader.sandbox",
                       "grader.trace"),
     "grader.authoring": ("grader.cases", "grader.engine", "grader.fake", "grader.report", "grader.spec"),
+    # debug rounds are graded in-process (trusted content): the sandbox's records and the one judge
+    "grader.authoring.trusted": ("grader.cases", "grader.engine", "grader.fake", "grader.judge", "grader.report",
+                                 "grader.sandbox"),
+    "grader.authoring.rounds": ("grader.cases", "grader.engine", "grader.rounds", "grader.spec"),
+    "grader.rounds": ("grader.errors", "grader.spec"),
     # trainer/, bottom up
     "trainer": (),
     "trainer.clock": (),
