@@ -67,11 +67,12 @@ class Planted:
     fixed: str  # the base it was made from (a correct solution)
     lines: tuple[int, ...]  # 1-based lines of `code` that hold the bug (a deleted line: where it was)
     correct: tuple[str, ...]  # the correct lines the bug replaced, stripped, in order
+    removed: tuple[int, ...] = ()  # of `lines`, those after which a correct line was deleted
 
     def bug_lines(self) -> list[str]:
-        """The planted lines as they read in the buggy code."""
+        """The planted lines as they read in the buggy code ("" for a deleted line)."""
         rows = self.code.splitlines()
-        return [rows[i - 1].strip() if 0 < i <= len(rows) else "" for i in self.lines]
+        return ["" if i in self.removed else rows[i - 1].strip() if 0 < i <= len(rows) else "" for i in self.lines]
 
 
 @dataclass(frozen=True)
@@ -189,7 +190,8 @@ def buggy(rnd: Round, bases: dict[str, str], drill: str) -> Planted:
     rows = bases[rnd.base].splitlines()
     problems = []
     targets: list[tuple[int, Plant]] = []
-    for plant in rnd.plant:
+    for want in rnd.plant:
+        plant = want
         hits = [i for i, row in enumerate(rows) if row.strip() == plant.line]
         if len(hits) != 1:
             problems.append(f"the line {plant.line!r} occurs {len(hits)} times in the base {rnd.base!r}; "
@@ -202,20 +204,40 @@ def buggy(rnd: Round, bases: dict[str, str], drill: str) -> Planted:
         raise RoundsError(problems)
     out: list[str] = []
     lines: list[int] = []
+    removed: list[int] = []
     correct: list[str] = []
     by_row = dict(targets)
     for i, row in enumerate(rows):
-        plant = by_row.get(i)
-        if plant is None:
+        found = by_row.get(i)
+        if found is None:
             out.append(row)
             continue
+        plant = found
         indent = row[: len(row) - len(row.lstrip())]
         new = [indent + b if b.strip() else b for b in plant.bug.split("\n")] if plant.bug.strip() else []
         lines.append(len(out) + 1 if new else max(1, len(out)))
+        if not new:
+            removed.append(lines[-1])
         correct.append(plant.line)
         out.extend(new)
-    return Planted(drill, rnd.trap, rnd.base, "\n".join(out) + "\n", bases[rnd.base], tuple(lines), tuple(correct))
+    return Planted(drill, rnd.trap, rnd.base, "\n".join(out) + "\n", bases[rnd.base], tuple(lines), tuple(correct),
+                   tuple(removed))
 
 
 def planted(rounds: Rounds, rnd: Round) -> Planted:
     return buggy(rnd, rounds.bases, rounds.drill)
+
+
+def has_rounds(spec_path: Path, drill_id: str) -> bool:
+    """Whether the drill has a rounds file (read only when a round is served)."""
+    return rounds_path(spec_path, drill_id).is_file()
+
+
+def serve(spec_path: Path, drill_id: str, trap: str | None = None, seed: int | None = None) -> Planted:
+    """One round of the drill, planted: for `trap` when given, else chosen by `seed` (random
+    when None). RoundsError (exit 2) when the drill has none."""
+    found = load(spec_path, drill_id)
+    if found is None:
+        raise RoundsError(f"{drill_id} has no debug rounds (a {drill_id}{SUFFIX} beside its spec; "
+                          "drills/README.md, 'Debug rounds')", exit_code=2)
+    return planted(found, found.pick(trap, seed))

@@ -163,7 +163,7 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
                      "trainer.text"),
     "trainer.repl": ("grader.cases", "grader.engine", "grader.judge", "grader.report", "grader.spec", "grader.trace",
                      "grader.worker", "trainer.clock", "trainer.practice", "trainer.store", "trainer.text"),
-    "trainer.cli": ("grader.authoring", "grader.catalogue", "grader.engine", "grader.errors", "grader.fake",
+    "trainer.cli": ("grader.authoring", "grader.catalogue", "grader.rounds", "grader.engine", "grader.errors", "grader.fake",
                     "grader.sandbox", "grader.spec", "trainer.catalogue_cache", "trainer.clock", "trainer.files",
                     "trainer.paths", "trainer.practice", "trainer.repl", "trainer.reports", "trainer.schedule",
                     "trainer.store", "trainer.team", "trainer.text"),

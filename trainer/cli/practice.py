@@ -25,6 +25,7 @@ import trainer.repl.grading as repl_grading
 from grader.errors import UsageError
 from trainer.cli.app import app
 from trainer.cli.catalogue import check_topic, complete_drill_id, get_spec_or_exit, load_catalogue_or_exit
+from grader import rounds
 from trainer.cli.timed import Done, open_drill, run_queue
 from trainer.schedule.due import Agenda, agenda_now, clock_time, focus, read_agenda, when
 from trainer.text.markup import printable
@@ -42,6 +43,7 @@ from trainer.practice.flows import (
     choose_mock_drills,
     plan_warmup,
     weakness,
+    with_debug_rounds,
 )
 from trainer.practice.sittings import WatchSitting
 from trainer.store import StoreError, open_store
@@ -182,6 +184,7 @@ def warmup(
     with open_store() as store:
         settings = store.settings()
         agenda = focus(read_agenda(store, cat.specs, now), in_topic)
+        passed = {d for d, s in store.drill_summaries().items() if s.passes}
     vi_mode = settings.vi_mode if vi is None else vi
     due, new = list(agenda.due), list(agenda.new)
     if agenda.nothing_left and count > 0:
@@ -195,6 +198,8 @@ def warmup(
             return
     quiz_counts = {d: len(s.quiz) for d, s in cat.specs.items()}
     items = plan_warmup(due, new, quiz_counts, count, seed=int(now.timestamp()))
+    debuggable = {d for d in passed if d in cat.specs and rounds.has_rounds(cat.get(d).path, d)}
+    items = with_debug_rounds(items, debuggable, settings.debug_share, seed=int(now.timestamp()))
     drills = [i for i in items if isinstance(i, DrillItem)]
     questions = len(items) - len(drills)
     if not items:
@@ -217,6 +222,10 @@ def warmup(
         done_drills += 1
         options = ReplOptions(mode="warmup", flow_id=warmup_id, vi=vi_mode,
                               label=f"warm-up {done_drills}/{len(drills)}", in_flow=True)
+        if item.debug:
+            options.debug = rounds.serve(cat.get(item.drill).path, item.drill, seed=int(now.timestamp()) + done_drills)
+            options.show_reference = False
+            options.label += " · debug: find the bug"
         outcome = _run_drill(cat.get(item.drill), grading, options)
         _say(_outcome_line(outcome))
         return Done(_drill_result(item, outcome), stop=outcome.stop and outcome.status != "timeout")
