@@ -159,6 +159,8 @@ class Report:
     notes: list[str] = field(default_factory=list)
     scale: dict[str, Any] | None = None  # memory at scale (grader.fake.scale): sizes, per-function peaks, ratio, text
     alone: bool = False  # the run-level message is the whole story (a syntax error): no case list
+    # each shape comment checked against the example run (grader.judge.shape_comments): line, says, makes, ok
+    shape_comments: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.verdict = Verdict.of(self.verdict)
@@ -211,6 +213,7 @@ class Report:
             out["notes"] = list(self.notes)
         if self.scale is not None:
             out["scale"] = dict(self.scale)
+        out["shape_comments"] = [dict(c) for c in self.shape_comments]
         if wire:
             out["output"] = self.output
             out["alone"] = self.alone
@@ -239,6 +242,8 @@ class Report:
             message=str(data.get("message") or ""), output=str(data.get("output") or ""),
             notes=[str(n) for n in notes], scale=data.get("scale") if isinstance(data.get("scale"), dict) else None,
             alone=bool(data.get("alone")),
+            shape_comments=[c for c in data.get("shape_comments") or [] if isinstance(c, dict)]
+            if isinstance(data.get("shape_comments"), list) else [],
         )
 
 
