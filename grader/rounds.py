@@ -68,6 +68,16 @@ class Planted:
     lines: tuple[int, ...]  # 1-based lines of `code` that hold the bug (a deleted line: where it was)
     correct: tuple[str, ...]  # the correct lines the bug replaced, stripped, in order
     removed: tuple[int, ...] = ()  # of `lines`, those after which a correct line was deleted
+    spans: tuple[int, ...] = ()  # how many lines of `code` each plant's bug takes (0: a deletion)
+    indents: tuple[str, ...] = ()  # the indentation of each correct line
+
+    def undone(self) -> str:
+        """The code with every planted bug taken back out: the base, when the plants are right."""
+        rows = self.code.splitlines()
+        for line, span, indent, correct in reversed(list(zip(self.lines, self.spans, self.indents, self.correct))):
+            at = line if span == 0 else line - 1  # a deletion sits after `line`
+            rows[at:at + span] = [indent + correct]
+        return "\n".join(rows) + "\n"
 
     def bug_lines(self) -> list[str]:
         """The planted lines as they read in the buggy code ("" for a deleted line)."""
@@ -205,6 +215,8 @@ def buggy(rnd: Round, bases: dict[str, str], drill: str) -> Planted:
     out: list[str] = []
     lines: list[int] = []
     removed: list[int] = []
+    spans: list[int] = []
+    indents: list[str] = []
     correct: list[str] = []
     by_row = dict(targets)
     for i, row in enumerate(rows):
@@ -218,10 +230,12 @@ def buggy(rnd: Round, bases: dict[str, str], drill: str) -> Planted:
         lines.append(len(out) + 1 if new else max(1, len(out)))
         if not new:
             removed.append(lines[-1])
+        spans.append(len(new))
+        indents.append(indent)
         correct.append(plant.line)
         out.extend(new)
     return Planted(drill, rnd.trap, rnd.base, "\n".join(out) + "\n", bases[rnd.base], tuple(lines), tuple(correct),
-                   tuple(removed))
+                   tuple(removed), tuple(spans), tuple(indents))
 
 
 def planted(rounds: Rounds, rnd: Round) -> Planted:
