@@ -211,7 +211,7 @@ def test_migration_from_the_current_version_replays_the_history(home):
     assert conn.execute("SELECT count(*) FROM review_logs").fetchone()[0] == 8  # one per submit
     conn.close()
     with open_store(clock=Clock(T0 + timedelta(days=40))) as store:
-        assert store.schema_version() == SCHEMA_VERSION == 4
+        assert store.schema_version() == SCHEMA_VERSION == 5
         after = store._conn.execute(f"SELECT {_ATTEMPT_FIELDS} FROM attempts ORDER BY id").fetchall()
         assert after == before                                   # nothing in the attempts changed
         by_drill = {}
