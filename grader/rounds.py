@@ -5,7 +5,7 @@ A drill's rounds live beside its spec, in `<id>.rounds.yaml` (drills/README.md,
 colleague would) and a list of `rounds`, each naming a trap, a base and the
 lines to plant::
 
-    drill: mha-padding
+    drill: my-attention
     bases:
       einsum: |
         import math
