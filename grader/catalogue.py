@@ -43,7 +43,8 @@ def default_roots() -> list[Path]:
 
 
 def spec_files(roots: list[Path] | None = None) -> list[Path]:
-    """Every spec YAML under the roots (None: `default_roots()`)."""
+    """Every spec YAML under the roots (None: `default_roots()`). A file named with a second
+    dot (`<id>.rounds.yaml`, grader.rounds) belongs to a spec beside it and is none itself."""
     if roots is None:
         roots = default_roots()
     files: list[Path] = []
@@ -52,8 +53,8 @@ def spec_files(roots: list[Path] | None = None) -> list[Path]:
         if root.exists() and not root.is_dir():  # a spec file, or a FIFO/device parse_spec refuses by name
             files.append(root)
             continue
-        files.extend(sorted(p for p in root.glob("*/*.yaml")))
-        files.extend(sorted(p for p in root.glob("*.yaml")))
+        files.extend(sorted(p for p in root.glob("*/*.yaml") if p.name.count(".") == 1))
+        files.extend(sorted(p for p in root.glob("*.yaml") if p.name.count(".") == 1))
     return files
 
 

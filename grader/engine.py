@@ -24,6 +24,7 @@ from grader.cases.prepare import Call, ExpectedRaise, Prepared, new_seed, prepar
 from grader.judge.compare import Verdict, compare_call
 from grader.dims import confirmed_labels, explain_shape
 from grader.judge.invariants import first_problem
+from grader.judge import shape_comments
 from grader.report import CaseKind, CaseResult, Report, Smallest, bytes_text, decide, exception_text
 from grader.catalogue import Catalogue, load_catalogue
 from grader.spec import Spec
@@ -93,8 +94,17 @@ class Grader:
             return Report(spec.id, "internal", [], time.monotonic() - t0, seed=seed,
                           message=f"the grader could not build the cases: {exc}", variant=dict(spec.variant))
         report = self.grade_prepared(prep, source, filename, limits)
+        report.shape_comments = self._shape_comments(spec.id, source, filename)
         report.seconds = time.monotonic() - t0
         return report
+
+    def _shape_comments(self, drill_id: str, source: str, filename: str) -> list[dict[str, Any]]:
+        """The solution's shape comments against its `:try` trace; [] (and no run) without any."""
+        if not shape_comments.comments(source):
+            return []
+        from grader import trace
+
+        return shape_comments.check(source, trace.trace(self, drill_id, source, filename))
 
     def grade_prepared(self, prep: Prepared, source: str, filename: str = "<buffer>",
                        limits: sandbox.Limits | None = None) -> Report:

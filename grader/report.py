@@ -278,6 +278,8 @@ class Report:
     smallest: Smallest | None = None  # the smallest failing sizes, when searched (grader.judge.smallest)
     not_checked: list[dict[str, str]] = field(default_factory=list)  # fake-tensor checks that did not run: check, function, why
     variant: dict[str, str] = field(default_factory=dict)  # the non-default variant choices graded ({}: the contract)
+    # each shape comment checked against the example run (grader.judge.shape_comments): line, says, makes, ok
+    shape_comments: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.verdict = Verdict.of(self.verdict)
@@ -359,6 +361,7 @@ class Report:
             out["smallest"] = self.smallest.to_dict()
         if self.not_checked:
             out["not_checked"] = [dict(n) for n in self.not_checked]
+        out["shape_comments"] = [dict(c) for c in self.shape_comments]
         if wire:
             out["output"] = self.output
             out["alone"] = self.alone
@@ -390,6 +393,8 @@ class Report:
             not_checked=[{str(k): str(v) for k, v in n.items()} for n in data.get("not_checked") or []
                          if isinstance(n, dict)] if isinstance(data.get("not_checked"), list) else [],
             variant=_variant(data.get("variant")),
+            shape_comments=[c for c in data.get("shape_comments") or [] if isinstance(c, dict)]
+            if isinstance(data.get("shape_comments"), list) else [],
         )
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from grader import sandbox
 from grader.sandbox import quiet
 from grader.dims import name_axis, shape_names
+from grader.judge import shape_comments
 from grader.report import CaseKind, Smallest, exception_text
 from grader.sandbox.solution import new_module, run_source
 
@@ -59,6 +60,7 @@ def trace(grader: Any, drill_id: str, source: str, filename: str = "<buffer>", s
                 _gpu_lines(plan, call)
     if problem and not out["calls"]:
         out["error"] = out["error"] or f"the run did not finish: {problem}"
+    out["shape_comments"] = shape_comments.check(source, out)
     return out
 
 

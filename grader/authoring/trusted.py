@@ -11,6 +11,9 @@ reference file itself is still graded once through the sandbox (grader.authoring
 """
 from __future__ import annotations
 
+import dataclasses
+import logging
+import time
 from typing import Any, Callable
 
 import torch
@@ -18,7 +21,10 @@ import torch
 from grader.cases.prepare import Prepared, fresh, kwargs_taken, with_kwargs
 from grader.judge.attribution import decoded_form
 from grader.report import Report
+from grader import sandbox
+from grader.fake import checks as fake
 from grader.sandbox import CallOutcome, ChildOutcome, Limits, describe_exception
+from grader.sandbox.solution import new_module, run_source
 
 
 def outcome_of(prep: Prepared, functions: dict[str, Callable[..., Any]], filename: str) -> ChildOutcome:
@@ -90,3 +96,48 @@ def bound_source(prep: Prepared, source: str, names: dict[str, str]) -> str:
         elif name != target:
             lines.append(f"{name} = {target}")
     return "\n".join(lines) + "\n"
+
+
+def grade_source(prep: Prepared, source: str, filename: str = "<trusted>") -> Report:
+    """The report the sandbox would give `source` (drill content: a debug round's planted code)
+    on `prep`'s cases, heavy cases aside (built to exhaust memory, which a sandbox child may do
+    and this process must not); the device case and memory at scale run on fake tensors here too."""
+    light = dataclasses.replace(prep, calls=[c for c in prep.calls if not c.case.heavy])
+    outcome = sandbox.ChildOutcome()
+    t0 = time.monotonic()
+    module = new_module(source, filename)
+    try:
+        run_source(module, source, filename)
+    except BaseException as exc:  # noqa: BLE001 - a broken round is reported, not raised
+        outcome.load_error = describe_exception(exc, filename)
+        outcome.fake = []
+        from grader.engine import judge
+
+    return judge(light, outcome, sandbox.Limits())
+    names = [f.name for f in prep.spec.functions]
+    outcome.missing = [n for n in names if not callable(module.__dict__.get(n))]
+    for call in light.calls:
+        func = module.__dict__.get(call.function.name)
+        if not callable(func):
+            continue
+        try:
+            with torch.no_grad():
+                value = func(*fresh(call.args))
+        except Exception as exc:  # noqa: BLE001 - a planted bug may raise on purpose
+            outcome.calls[call.index] = sandbox.CallOutcome("raised", exc=describe_exception(exc, filename))
+            continue
+        outcome.calls[call.index] = sandbox.CallOutcome("ok", value=decoded_form(value))
+    plan = light.fake
+    if plan is not None and plan.active:
+        quiet = logging.getLogger("torch._subclasses.fake_tensor")  # a meta failure is the verdict's, not a log's
+        level = quiet.level
+        quiet.setLevel(logging.CRITICAL)
+        try:
+            outcome.fake = fake.run_plan(plan, module, filename, describe_exception)
+        finally:
+            quiet.setLevel(level)
+    else:
+        outcome.fake = []
+    outcome.finished = True
+    outcome.elapsed = time.monotonic() - t0
+    return judge(light, outcome, sandbox.Limits())

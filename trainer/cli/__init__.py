@@ -22,7 +22,7 @@ import sys
 from trainer.cli import streams
 from trainer.cli.app import COMMANDS, app
 
-MODULES = ("catalogue", "practice", "grading", "reporting", "team", "progress", "doctor", "optimize")
+MODULES = ("catalogue", "practice", "debug", "grading", "reporting", "team", "progress", "doctor", "optimize")
 
 
 STATUS = ""  # no command: the status, which the app's callback shows (trainer.cli.status)

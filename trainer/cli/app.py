@@ -20,7 +20,7 @@ from trainer.text.markup import printable
 # `drill --help` lists the commands in the order of a day's use, then the
 # occasional ones; trainer.cli imports each command's module from this table.
 COMMANDS: dict[str, str] = {
-    "list": "catalogue", "show": "catalogue", "warmup": "practice", "solve": "practice",
+    "list": "catalogue", "show": "catalogue", "warmup": "practice", "solve": "practice", "debug": "debug",
     "watch": "practice", "check": "grading", "mock": "practice", "report": "reporting",
     "undo": "progress", "rate": "progress", "bury": "progress", "suspend": "progress",
     "unsuspend": "progress", "team": "team", "settings": "progress", "doctor": "doctor", "export": "progress",

@@ -25,6 +25,7 @@ import trainer.repl.grading as repl_grading
 from grader.errors import UsageError
 from trainer.cli.app import app
 from trainer.cli.catalogue import check_topic, complete_drill_id, get_spec_or_exit, load_catalogue_or_exit
+from grader import rounds
 from trainer.cli.timed import Done, open_drill, run_queue
 from trainer.schedule.due import Agenda, agenda_now, clock_time, focus, read_agenda, when
 from trainer.text.markup import printable
@@ -42,6 +43,7 @@ from trainer.practice.flows import (
     choose_mock_drills,
     plan_warmup,
     weakness,
+    with_debug_rounds,
 )
 from trainer.practice.sittings import WatchSitting
 from trainer.practice.variants import served
@@ -205,6 +207,7 @@ def warmup(
     with open_store() as store:
         settings = store.settings()
         agenda = focus(read_agenda(store, cat.specs, now), in_topic)
+        passed = {d for d, s in store.drill_summaries().items() if s.passes}
     vi_mode = settings.vi_mode if vi is None else vi
     due, new = list(agenda.due), list(agenda.new)
     if agenda.nothing_left and count > 0:
@@ -219,6 +222,8 @@ def warmup(
     quiz_counts = {d: len(s.quiz) for d, s in cat.specs.items()}
     items = plan_warmup(due, new, quiz_counts, count, seed=int(now.timestamp()),
                         topics={d: s.topic for d, s in cat.specs.items()})
+    debuggable = {d for d in passed if d in cat.specs and rounds.has_rounds(cat.get(d).path, d)}
+    items = with_debug_rounds(items, debuggable, settings.debug_share, seed=int(now.timestamp()))
     drills = [i for i in items if isinstance(i, DrillItem)]
     questions = len(items) - len(drills)
     if not items:
@@ -241,7 +246,13 @@ def warmup(
         done_drills += 1
         options = ReplOptions(mode="warmup", flow_id=warmup_id, vi=vi_mode,
                               label=f"warm-up {done_drills}/{len(drills)}", in_flow=True)
-        spec = _served(cat.get(item.drill), warmup_id)
+        if item.debug:  # a debug round is planted in the contract's code (grader.rounds): the default variant
+            spec = cat.get(item.drill)
+            options.debug = rounds.serve(spec.path, item.drill, seed=int(now.timestamp()) + done_drills)
+            options.show_reference = False
+            options.label += " · debug: find the bug"
+        else:
+            spec = _served(cat.get(item.drill), warmup_id)
         outcome = _run_drill(spec, grading, options)
         _say(_outcome_line(outcome))
         return Done(_drill_result(item, outcome, spec), stop=outcome.stop and outcome.status != "timeout")

@@ -218,6 +218,7 @@ SETTING_HELP = {
     "daily_new_limit": "new drills introduced per day (0 to 32)",
     "vi_mode": "vi key bindings in the editor (true or false)",
     "plan": "the study plan that orders new drills",
+    "debug_share": "of a warm-up's reviews of passed drills, the share that come as debug rounds (0 to 1)",
 }
 
 
@@ -231,7 +232,7 @@ def _unknown_setting(key: str) -> str:
 @app.command("settings")
 def settings_command(
     key: Optional[str] = typer.Argument(None, metavar="[KEY]",
-                                        help="retention, daily_new_limit, vi_mode or plan"),
+                                        help="retention, daily_new_limit, vi_mode, plan or debug_share"),
     value: Optional[str] = typer.Argument(None, metavar="[VALUE]", help="the new value (JSON or text)"),
     unset: Optional[str] = typer.Option(None, "--unset", metavar="KEY",
                                         help="remove a stored setting (a known one goes back to its default)"),
@@ -291,7 +292,7 @@ def _show_settings(key: str | None) -> None:
         with open_store() as store:
             s = store.settings()
         current = {"retention": s.retention, "daily_new_limit": s.daily_new_limit,
-                   "vi_mode": s.vi_mode, "plan": s.plan}
+                   "vi_mode": s.vi_mode, "plan": s.plan, "debug_share": s.debug_share}
         extra = dict(s.extra)
     if key is not None:
         shown = {key: current[key]} if key in current else {key: extra[key]}

@@ -29,6 +29,7 @@ from trainer.practice.timed_queue import TimedQueue
 class DrillItem:
     drill: str
     reason: str  # review | new | mock
+    debug: bool = False  # served as a debug round (grader.rounds): a planted bug to find and fix
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,21 @@ def plan_warmup(due: Sequence[str], new: Sequence[str], quiz_counts: Mapping[str
         for d in pool[:max(0, count)]:
             items.append(QuizItem(d, rng.randrange(quiz_counts[d])))
     return items
+
+
+def with_debug_rounds(items: Sequence[Item], debuggable: frozenset[str] | set[str], share: float,
+                      seed: int) -> list[Item]:
+    """The warm-up's items with some reviews served as debug rounds: each review of a drill in
+    `debuggable` (already passed, with rounds) comes as one with probability `share` (the
+    debug_share setting), drawn from `seed` (a stream of its own: the quick-fire choices stay)."""
+    rng = random.Random(f"debug-rounds:{seed}")
+    out: list[Item] = []
+    for item in items:
+        if isinstance(item, DrillItem) and item.reason == "review" and item.drill in debuggable \
+                and rng.random() < share:
+            item = DrillItem(item.drill, item.reason, debug=True)
+        out.append(item)
+    return out
 
 
 @dataclass

@@ -31,6 +31,7 @@ from trainer.practice.attempts import attempt_from, revealed_attempt
 from trainer.repl.jobs import Jobs
 from trainer.repl.question import Questions
 from trainer.store.records import NewAttempt, RecordResult
+from trainer.text.debrief import debrief
 from trainer.text.verdict import Fragments, PassInfo, render
 
 if TYPE_CHECKING:
@@ -132,6 +133,8 @@ class DrillCommands:
             footer += " :verbose lists every failing case."
         fragments = render(result, "full", width=self.screen.columns() - 1, info=info, footer=footer,
                            title=False)
+        if verdict == Verdict.PASS and first_pass and self.options.debug is not None:
+            fragments += self._debrief(source)
         if result.shrink_target is not None and self.options.mode != "mock":  # a mock gives no help
             self._find_smallest(result, source, footer)
         if verdict == Verdict.PASS:
@@ -166,6 +169,12 @@ class DrillCommands:
 
         self.jobs.background(job())
 
+    def _debrief(self, source: str) -> Fragments:
+        planted = self.options.debug
+        assert planted is not None
+        message = next((t.message for t in self.spec.traps if t.id == planted.trap), "")
+        return debrief(planted, source, message, width=self.screen.columns() - 1)
+
     def _next_drill(self) -> tuple[str, str] | None:
         try:
             next_drill = self.options.next_drill
@@ -180,6 +189,8 @@ class DrillCommands:
         common: dict[str, Any] = dict(drill=self.spec.id, mode=self.options.mode, started_at=self.setup.started_at,
                       seconds=elapsed, code=source, hints=self.state.hints, session_id=self.options.flow_id,
                       target_seconds=float(self.spec.target_seconds), first_try=self.state.attempts <= 1)
+        if self.options.debug is not None:
+            common.update(kind="debug", debug_trap=self.options.debug.trap)
         attempt = revealed_attempt(**common, variant=self.spec.variant) if result is None else attempt_from(
             result, revealed=self.state.revealed, **common)
         try:

@@ -74,9 +74,10 @@ class DrillRepl:
         self.record = record
         self.clock = clock or SystemClock()
         self.options = options or ReplOptions()
-        self.drafts = Drafts(home) if home is not None else None
+        debug = self.options.debug
+        self.drafts = Drafts(home) if home is not None and debug is None else None  # a round's buffer is no draft
         self.edit = editor or editor_mod.edit_text
-        self.skeleton = spec.skeleton()
+        self.skeleton = debug.code if debug is not None else spec.skeleton()
         self.started_at: datetime = self.clock.now()
         self.state = SittingState(spec.id, self.skeleton, self.clock.monotonic(), self.options.deadline)
         self.output: Fragments = []
@@ -94,7 +95,8 @@ class DrillRepl:
         self.commands: dict[str, Command] = commands_of(self.actions)
         if history is None:
             history = FileHistory(str(self._history_path())) if home is not None else InMemoryHistory()
-        self.buffer = CodeBuffer(document=Document(self.skeleton, opening(self.skeleton)), multiline=True,
+        start = 0 if debug is not None else opening(self.skeleton)  # a round gives no hint of where to look
+        self.buffer = CodeBuffer(document=Document(self.skeleton, start), multiline=True,
                                  history=history, on_text_changed=self._changed,
                                  read_only=Condition(lambda: self.jobs.closing))
         self.buffer.skeleton = self.skeleton

@@ -9,10 +9,13 @@ in as `clock.monotonic()` readings, so it is tested on its own (tests/trainer/re
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from grader.report import Report, Verdict
 from trainer.repl.code import essence, untouched
+
+if TYPE_CHECKING:
+    from grader.rounds import Planted
 
 
 @dataclass
@@ -33,6 +36,9 @@ class ReplOptions:
     # called with the drill's outcome as soon as it passes (a team run writes the member's
     # results file then, not only when the drill is left: the terminal may close first)
     on_pass: Callable[["DrillOutcome"], None] | None = None
+    # a debug round (grader.rounds): the buffer opens on its planted code, the attempts are kind
+    # 'debug', and a pass is followed by where the bug was (trainer.text.debrief)
+    debug: Planted | None = None
 
 
 @dataclass

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from trainer.text.markup import printable
-from trainer.text.verdict import Fragments, dims_text
+from trainer.text.verdict import Fragments, dims_text, shape_comment_lines
 
 
 def render_trace(result: dict[str, Any]) -> Fragments:
@@ -36,7 +36,7 @@ def render_trace(result: dict[str, Any]) -> Fragments:
             out.append(("class:fail", f"  {call['error']}\n"))
         for line in call.get("gpu", []):  # the device case and memory at scale (fake tensors, grader.fake)
             out.append(("" if line.get("ok") else "class:fail", f"  {printable(line.get('text', ''))}\n"))
-    return out
+    return out + shape_comment_lines(result.get("shape_comments") or [], 100)
 
 
 def _arg(a: dict[str, Any]) -> str:

@@ -101,8 +101,11 @@ MIGRATIONS: tuple[tuple[Any, ...], ...] = (
         "ALTER TABLE review_logs ADD COLUMN card_before TEXT",
         "ALTER TABLE review_logs ADD COLUMN overridden_from INTEGER",
     ),
-    (  # v5: the variant each attempt was graded under (trainer.practice.variants), '{}' = the default
+    (  # v5: the variant each attempt was graded under (trainer.practice.variants), '{}' = the default;
+        # and debug rounds (grader.rounds): what kind of attempt, and the trap planted in a debug round
         "ALTER TABLE attempts ADD COLUMN variant TEXT NOT NULL DEFAULT '{}'",
+        "ALTER TABLE attempts ADD COLUMN kind TEXT NOT NULL DEFAULT 'write'",
+        "ALTER TABLE attempts ADD COLUMN debug_trap TEXT",
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -13,6 +13,7 @@ from typing import Any, Mapping
 from trainer.schedule.adapter import DEFAULT_DAILY_NEW_LIMIT, DEFAULT_RETENTION, CardState
 
 SESSION_KINDS: tuple[str, ...] = ("warmup", "mock", "team")
+ATTEMPT_KINDS: tuple[str, ...] = ("write", "debug")  # attempts.kind (schema v5)
 
 
 # Attempts whose ``seconds`` time the grader, not the person: `drill check --record`
@@ -50,6 +51,8 @@ class NewAttempt:
     traps: tuple[str, ...] = ()
     sitting_id: int | None = None
     variant: Mapping[str, str] = field(default_factory=dict)  # the non-default choices graded; {} = the default
+    kind: str = "write"  # ATTEMPT_KINDS: written from the skeleton, or a debug round (grader.rounds)
+    debug_trap: str | None = None  # a debug round: the trap planted in the code it opened on
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "traps", tuple(self.traps or ()))  # a list given is kept as a tuple
@@ -89,6 +92,8 @@ class AttemptRecord:
     rating: int | None
     sitting_id: int | None = None
     variant: Mapping[str, str] = field(default_factory=dict)  # the non-default choices graded; {} = the default
+    kind: str = "write"
+    debug_trap: str | None = None
 
 
 @dataclass(frozen=True)
@@ -149,6 +154,7 @@ class Settings:
     daily_new_limit: int = DEFAULT_DAILY_NEW_LIMIT
     vi_mode: bool = False
     plan: str = "default"
+    debug_share: float = 0.25
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 

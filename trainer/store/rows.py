@@ -20,7 +20,7 @@ MAX_CODE_CHARS = 64 * 1024  # a solution stored with an attempt keeps this much 
 CARD_COLUMNS = "drill, state, step, stability, difficulty, due, last_review, reps, lapses"
 ATTEMPT_COLUMNS = ("a.id, a.uid, a.drill, a.mode, a.started_at, a.seconds, a.verdict, a.failing_case, "
                    "a.hints, a.code, a.seed, a.session_id, a.traps, a.revealed, a.first_try, "
-                   "a.target_seconds, r.rating, a.sitting_id, a.variant")
+                   "a.target_seconds, r.rating, a.sitting_id, a.variant, a.kind, a.debug_trap")
 SITTING_COLUMNS = "id, uid, drill, mode, session_id, target_seconds, opened_at, closed_at, outcome, rating"
 
 
@@ -89,7 +89,8 @@ def attempt_from_row(r: tuple) -> AttemptRecord:
         id=r[0], uid=r[1], drill=r[2], mode=r[3], started_at=parse(r[4]), seconds=r[5], verdict=r[6],
         failing_case=r[7], hints=r[8], code=r[9], seed=r[10], session_id=r[11],
         traps=tuple(json.loads(r[12] or "[]")), revealed=bool(r[13]), first_try=bool(r[14]),
-        target_seconds=r[15], rating=r[16], sitting_id=r[17], variant=parse_variant(r[18]))
+        target_seconds=r[15], rating=r[16], sitting_id=r[17], variant=parse_variant(r[18]),
+        kind=r[19], debug_trap=r[20])
 
 
 def parse_variant(text: str | None) -> dict[str, str]:
@@ -111,10 +112,11 @@ def insert_attempt(conn: sqlite3.Connection, uid: str, a: NewAttempt, sitting_id
     """The attempt row (its code capped), in sitting ``sitting_id``; returns its id."""
     cur = conn.execute(
         "INSERT INTO attempts(uid, drill, mode, started_at, seconds, verdict, failing_case, hints, "
-        "code, seed, session_id, traps, revealed, first_try, target_seconds, sitting_id, variant) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "code, seed, session_id, traps, revealed, first_try, target_seconds, sitting_id, variant, kind, debug_trap) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (uid, a.drill, a.mode, iso(a.started_at), float(a.seconds), a.verdict, a.failing_case, int(a.hints),
          cap_code(a.code), a.seed, a.session_id, json.dumps([str(t) for t in a.traps]), int(bool(a.revealed)),
-         int(bool(a.first_try)), a.target_seconds, sitting_id, variant_text(a.variant)),
+         int(bool(a.first_try)), a.target_seconds, sitting_id, variant_text(a.variant), a.kind,
+         a.debug_trap),
     )
     return last_id(cur)

@@ -28,6 +28,7 @@ SETTING_DEFAULTS: dict[str, Any] = {
     "daily_new_limit": DEFAULT_DAILY_NEW_LIMIT,
     "vi_mode": False,
     "plan": "default",
+    "debug_share": 0.25,  # of a warm-up's reviews of drills already passed, the share served as debug rounds
 }
 
 
@@ -61,6 +62,10 @@ def validate_setting(key: str, value: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 32:
             raise ValueError("daily_new_limit must be a whole number from 0 to 32")
         return value
+    if key == "debug_share":
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= float(value) <= 1:
+            raise ValueError("debug_share must be a number from 0 (never) to 1 (every review of a passed drill)")
+        return float(value)
     if key == "vi_mode":
         if not isinstance(value, bool):
             raise ValueError("vi_mode must be true or false")

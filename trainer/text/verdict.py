@@ -60,6 +60,7 @@ def render(report: Report, density: Density = "full", *, width: int = 80, path: 
     verdict = Verdict.of(report.verdict)
     if verdict == Verdict.PASS:
         checks = _scale_line(report, width) + (_check_notes(report, width) if density == "full" else [])
+        checks += shape_comment_lines(report.shape_comments, width)
         if info is not None:
             out += _pass_lines(info, width, checks)
         else:
@@ -94,6 +95,7 @@ def render(report: Report, density: Density = "full", *, width: int = 80, path: 
         out += _also_failing(report, [shown, decided, *lessons], width)
     out += _printed(report, width)
     out += _check_notes(report, width)
+    out += shape_comment_lines(report.shape_comments, width)
     if footer:
         out.append(("class:dim", _wrap(footer, width, "  ")))
     return out
@@ -109,6 +111,24 @@ def _trap_lines(report: Report, width: int) -> Fragments:
     why = " ".join(report.trap.why.split())
     if why:
         out.append(("class:why", _wrap(why, width, "    ")))
+    return out
+
+
+def shape_comment_lines(checked: list[dict], width: int) -> Fragments:
+    """The solution's shape comments (grader.judge.shape_comments): the wrong ones by line, or that
+    all were right. A comment never changes the verdict; one that could not be judged is not counted."""
+    judged = [c for c in checked if isinstance(c, dict) and c.get("ok") is not None]
+    if not judged:
+        return []
+    wrong = [c for c in judged if c.get("ok") is False]
+    if not wrong:
+        return [("class:dim", _wrap(f"shape comments: {len(judged)} checked on the example inputs, all right",
+                                    width, "  "))]
+    out: Fragments = [("class:fail", _wrap(f"shape comments: {len(wrong)} of {len(judged)} wrong on the example "
+                                           "inputs (the verdict is the code's)", width, "  "))]
+    for c in wrong:
+        out.append(("", _wrap(printable(f"line {c.get('line')} says {c.get('says')}; it makes {c.get('makes')}"),
+                              width, "    ", "      ")))
     return out
 
 

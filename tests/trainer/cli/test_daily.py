@@ -269,7 +269,7 @@ def test_help_lists_commands_in_a_days_order_and_cuts_nothing(app):
     assert "..." not in text.split("Commands:")[1]
     commands = text.split("Commands:")[1]
     names = [line.split()[0] for line in commands.splitlines() if line.startswith("  ") and line[2] != " "]
-    assert names[:8] == ["list", "show", "warmup", "solve", "watch", "check", "mock", "report"]
+    assert names[:9] == ["list", "show", "warmup", "solve", "debug", "watch", "check", "mock", "report"]
     assert {"team", "settings", "doctor", "restore"} <= set(names)
     assert "--install-completion" in text
     team = run(app, "team", "--help", env={"COLUMNS": "80"}).stdout
