@@ -1,4 +1,4 @@
-"""How a peak grows with each dimension, and the words for it (issue 22, item 3).
+"""How a peak grows with each dimension, and the words for it.
 
 The scale check (grader.fake.scale) measures a function's peak live bytes at the
 drill's `scale:` sizes and again with each named dimension doubled, one at a

@@ -118,7 +118,7 @@ def scale_sketches(spec: Any, fn: Any, reference: Any, sizes: dict[str, int] | N
 
 def _sizes_from_values(fn: Any, sizes: dict[str, int]) -> bool:
     """The result has a dimension no tensor argument has, and Python arguments come from the
-    inputs builder: those values size the result (bev-scatter's lo, hi and res make its X)."""
+    inputs builder: those values size the result (a grid's lo, hi and cell size make its X)."""
     import re
 
     if not fn.inputs or all(a.is_tensor or a.value is not None for a in fn.args):

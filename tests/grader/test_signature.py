@@ -94,7 +94,7 @@ def test_a_separate_dtype_reason_and_what_it_says():
 
 
 def _prep(reference: types.ModuleType, calls: list[Call], *traps: Trap) -> Prepared:
-    spec = types.SimpleNamespace(id="toy", traps=traps, tolerance=TOL, invariants=())
+    spec = types.SimpleNamespace(id="toy", traps=traps, tolerance=TOL, invariants=(), call_kwargs={})
     return Prepared(spec, 1, calls, reference)  # type: ignore[arg-type]
 
 
