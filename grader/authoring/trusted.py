@@ -102,6 +102,8 @@ def grade_source(prep: Prepared, source: str, filename: str = "<trusted>") -> Re
     """The report the sandbox would give `source` (drill content: a debug round's planted code)
     on `prep`'s cases, heavy cases aside (built to exhaust memory, which a sandbox child may do
     and this process must not); the device case and memory at scale run on fake tensors here too."""
+    from grader.engine import judge
+
     light = dataclasses.replace(prep, calls=[c for c in prep.calls if not c.case.heavy])
     outcome = sandbox.ChildOutcome()
     t0 = time.monotonic()
@@ -111,9 +113,7 @@ def grade_source(prep: Prepared, source: str, filename: str = "<trusted>") -> Re
     except BaseException as exc:  # noqa: BLE001 - a broken round is reported, not raised
         outcome.load_error = describe_exception(exc, filename)
         outcome.fake = []
-        from grader.engine import judge
-
-    return judge(light, outcome, sandbox.Limits())
+        return judge(light, outcome, sandbox.Limits())
     names = [f.name for f in prep.spec.functions]
     outcome.missing = [n for n in names if not callable(module.__dict__.get(n))]
     for call in light.calls:

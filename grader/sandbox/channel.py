@@ -346,8 +346,8 @@ def check_fake_report(value: Any, functions: set[str]) -> list[dict[str, Any]]:
         if name not in functions or any(e["function"] == name for e in out):
             raise ProtocolError("a fake-tensor report for a function the drill does not ask for, or twice")
         runs = entry.get("runs")
-        if not isinstance(runs, list) or len(runs) > 2:
-            raise ProtocolError("a fake-tensor report with more than two runs of one function")
+        if not isinstance(runs, list) or len(runs) > 2 + _MAX_GROWN:
+            raise ProtocolError("a fake-tensor report with more runs of one function than the plan asks for")
         checked: dict[str, Any] = {"function": name, "runs": [_check_fake_run(r) for r in runs]}
         if "failed" in entry:
             checked["failed"] = _str(entry.get("failed"), "why a fake-tensor run failed", 400)
@@ -355,7 +355,22 @@ def check_fake_report(value: Any, functions: set[str]) -> list[dict[str, Any]]:
     return out
 
 
+_MAX_GROWN = 32  # runs at the scale sizes with one dimension doubled (grader.fake.checks._grown_runs)
+_GROWN_KEYS = {"sizes", "dim", "status", "peak", "unknown_bytes"}
+
+
+def _check_grown_run(run: dict[str, Any]) -> dict[str, Any]:
+    """A run with one dimension doubled: only its peak comes back (grader.fake.growth)."""
+    if not set(run) <= _GROWN_KEYS or run.get("status") not in ("ok", "raised", "too_many_ops"):
+        raise ProtocolError("a fake-tensor run at doubled sizes with unknown fields or status")
+    return {"sizes": "grown", "dim": _str(run.get("dim"), "a doubled dimension", 40), "status": run["status"],
+            "peak": _int(run.get("peak") or 0, "fake-tensor peak", 0, _MAX_BYTES),
+            "unknown_bytes": _bool(run.get("unknown_bytes") or False, "unknown_bytes")}
+
+
 def _check_fake_run(run: Any) -> dict[str, Any]:
+    if isinstance(run, dict) and run.get("sizes") == "grown":
+        return _check_grown_run(run)
     if not isinstance(run, dict) or not set(run) <= _RUN_KEYS:
         raise ProtocolError("a fake-tensor run with unknown fields")
     status = run.get("status")
