@@ -204,7 +204,8 @@ def test_hostile(toy_grader, host, outcomes, name, verdict, words):
         assert word in text, f"{word!r} missing from: {text}"
     assert "/grader/" not in text and "sandbox.py" not in text, "a grader frame leaked into the message"
     assert outcome.unconfined == {}, outcome.unconfined
-    assert report.notes == []
+    # the toy drill declares no scale: sizes, which its note says; nothing else may be noted
+    assert [n for n in report.notes if "declares no scale: sizes" not in n] == []
 
 
 def test_reference_is_out_of_reach_through_the_gc(toy_grader, host, outcomes):
