@@ -148,6 +148,8 @@ def _extra_results_fit(prep: Prepared, trap: Trap, extra: list[CaseResult], tall
             tally.memory_seen = True
             tally.evidence += 1
             continue
+        if not trap.memory and res.kind == CaseKind.SCALE and res.verdict == "memory":
+            continue  # memory at scale is its own lesson, told after the real cases a value trap must explain
         if res.kind == CaseKind.DEVICE and res.verdict == "wrong":
             tally.extra_failures.append(res)  # the same wrong shape or dtype shows on fake tensors too
             continue

@@ -1,3 +1,5 @@
+# trap: none
+# Right on every case, but its peak memory grows faster than the reference's at production sizes (drill check says how)
 import torch
 
 
