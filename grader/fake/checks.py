@@ -32,8 +32,8 @@ from grader.report import class_name, safe_message
 from grader.fake.meter import TooManyOps, fast_refusals, ints, is_device_mix, make_meter, needs_values
 
 MAX_OPS = 3_000  # tensor operations per fake run: more means a Python loop over a production-size dim
-MAX_SECONDS = 1.5  # and a run stops there too (each fake op costs ~0.1 ms), well inside the case deadline
-GROWTH_SECONDS = 1.5  # the runs at doubled sizes of one function share this much, on top of its run at scale
+MAX_SECONDS = 1.5  # CPU seconds: a run stops there too (each fake op costs ~0.1 ms), well inside the case deadline
+GROWTH_SECONDS = 1.5  # CPU seconds the runs at doubled sizes of one function share, on top of its run at scale
 GROWTH_BAND = 1.25  # a solution peaking within this factor of the reference at scale is not run at doubled sizes
 
 
@@ -435,10 +435,10 @@ def _grown_runs(fp: FunctionPlan, func: Callable, big: dict[str, Any], device: s
         return []
     import time
 
-    deadline = time.monotonic() + GROWTH_SECONDS
+    deadline = time.thread_time() + GROWTH_SECONDS  # CPU seconds, as the meter counts: load does not shrink them
     out = []
     for dim, args in fp.grown_args.items():
-        left = deadline - time.monotonic()
+        left = deadline - time.thread_time()
         if left <= 0.05:
             out.append({"sizes": "grown", "dim": dim, "status": "too_many_ops"})
             continue

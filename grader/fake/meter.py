@@ -57,7 +57,7 @@ class Meter(TorchDispatchMode):
         self.peak = 0
         self.culprit: tuple[tuple[int, ...], str, int] | None = None
         self.ops = 0
-        self.deadline = time.monotonic() + max_seconds
+        self.deadline = time.thread_time() + max_seconds  # CPU seconds: the same on a loaded machine
         self.unknown = False  # a data-dependent size with no bound: its bytes are not counted
         self.bounded = False  # a data-dependent size counted at its upper bound (nonzero: at most numel)
         self.mixed_at: tuple[int, str] | None = None
@@ -65,7 +65,7 @@ class Meter(TorchDispatchMode):
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # noqa: ANN001
         self.ops += 1
-        if self.ops > self.max_ops or time.monotonic() > self.deadline:
+        if self.ops > self.max_ops or time.thread_time() > self.deadline:
             raise TooManyOps()
         try:
             out = func(*args, **(kwargs or {}))
