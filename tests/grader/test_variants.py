@@ -181,6 +181,19 @@ def test_oracle_and_traps_get_only_the_keywords_they_take(grader):
     assert ones and all(not c.args[3].bool().any() for c in ones)  # no padding: every key False under pad
 
 
+def test_the_inputs_builder_and_checker_get_the_keywords_they_take(grader):
+    # mask-value builds keep in its inputs: builder and judges with its own checker; both read the convention
+    default = grader.prepared(grader.spec("mask-value"), 2)
+    pad = grader.prepared(grader.spec("mask-value", {"mask": "pad"}), 2)
+    assert len(default.calls) == len(pad.calls)
+    for a, b in zip(default.calls, pad.calls):
+        assert (a.args[1].bool() == ~b.args[1].bool()).all()  # the same mask, written True = masked out
+    reference = (REPO / "drills" / "02-attention" / "mask-value.py").read_text()
+    report = grader.grade("mask-value", reference, "ref.py", seed=3, variant={"dead": "zeros"})
+    assert report.verdict == "wrong"  # its uniform rows pass only a checker that was not told dead=zeros
+    assert report.trap is not None and report.trap.id == "uniform-dead-rows"
+
+
 def test_validate_names_a_value_that_does_not_change_the_answer(grader, tmp_path):
     from grader.authoring.validation import validate_spec
 
