@@ -98,8 +98,10 @@ def check_masked_softmax(call, got, *, mask="keep", dead="either"):
         row = g[first]
         wanted = (f"neither all zeros nor uniform 1/S = {fmt_num(1.0 / S)}" if dead == "either"
                   else "not all zeros, as this variant asks")
-        why = (" (keep read the contract's way round, or an additive value that rounds with the score?)"
-               if mask != "keep" else " (an additive mask value that rounds with the score?)") if dead == "either" else ""
+        guess = {"keep": "an additive mask value that rounds with the score?",
+                 "pad": "keep read the contract's way round, True = may read?",
+                 "additive": "the mask added to the scores, or read as a boolean keep mask?"}[mask]
+        why = f" ({guess})" if dead == "either" else ""
         return (f"{int(bad.sum())} rows have every key masked and are {wanted}; first row {fmt_index(first)} ranges "
                 f"from {fmt_num(float(row.min()))} to {fmt_num(float(row.max()))}{why}")
     expected = torch.where(no_key[..., None], g, exp.double())
