@@ -1,4 +1,9 @@
-"""Reference and traps for packing-mask."""
+"""Reference and traps for packing-mask.
+
+packing_mask and its traps take the variant keywords (drills/README.md, "Variants"): `polarity`,
+what True means (attend: the pair may attend, SDPA's boolean attn_mask; blocked: it may not,
+nn.MultiheadAttention's boolean attn_mask), and `causal` (True: block-diagonal and causal, the
+contract; False: block-diagonal only, an encoder's packed batch). The defaults are the contract."""
 import torch
 
 
@@ -12,12 +17,18 @@ def segment_ids(lengths):
     return _seg(lengths)
 
 
-def packing_mask(lengths):
+def _as_asked(allowed, polarity):
+    """The (T, T) allowed pairs as the variant's polarity writes them."""
+    return allowed if polarity == "attend" else ~allowed
+
+
+def packing_mask(lengths, *, polarity="attend", causal=True):
     seg = _seg(lengths)  # (T,)
     T = seg.shape[0]
-    same = seg[:, None] == seg[None, :]  # (T, T) True inside one segment
-    causal = torch.tril(torch.ones(T, T, dtype=torch.bool, device=seg.device))  # (T, T) key j <= query i
-    return same & causal
+    allowed = seg[:, None] == seg[None, :]  # (T, T) True inside one segment
+    if causal:
+        allowed = allowed & torch.tril(torch.ones(T, T, dtype=torch.bool, device=seg.device))  # key j <= query i
+    return _as_asked(allowed, polarity)
 
 
 def make_lengths(ctx, shape, dtype, style="random"):
@@ -53,17 +64,27 @@ def trap_bucketize_left(lengths):
     return torch.bucketize(torch.arange(int(ends[-1])), ends)  # right=False: the first token of a segment lands one too low
 
 
-def trap_plain_causal(lengths):
+def trap_plain_causal(lengths, *, polarity="attend"):
     T = int(torch.as_tensor(lengths).sum())
-    return torch.tril(torch.ones(T, T, dtype=torch.bool))
+    return _as_asked(torch.tril(torch.ones(T, T, dtype=torch.bool)), polarity)
 
 
-def trap_no_causal(lengths):
+def trap_no_causal(lengths, *, polarity="attend"):
     seg = _seg(lengths)
-    return seg[:, None] == seg[None, :]
+    return _as_asked(seg[:, None] == seg[None, :], polarity)
 
 
-def trap_upper_triangle(lengths):
+def trap_upper_triangle(lengths, *, polarity="attend"):
     seg = _seg(lengths)
     T = seg.shape[0]
-    return (seg[:, None] == seg[None, :]) & torch.triu(torch.ones(T, T, dtype=torch.bool))
+    return _as_asked((seg[:, None] == seg[None, :]) & torch.triu(torch.ones(T, T, dtype=torch.bool)), polarity)
+
+
+def trap_attend_polarity(lengths, *, causal=True):
+    """True on the pairs that may attend, where the variant asks for True on the blocked ones."""
+    return packing_mask(lengths, causal=causal)
+
+
+def trap_block_causal(lengths, *, polarity="attend"):
+    """The contract's causal part where the variant asks for attention both ways inside a document."""
+    return packing_mask(lengths, polarity=polarity)

@@ -1,11 +1,14 @@
 """Reference and traps for ragged-to-padded.
 
-Every function takes the variant keyword `side` (drills/README.md, "Variants"): right padding
-(the contract; training) or left padding (batched generation, Hugging Face's padding_side="left")."""
+Every function takes the variant keywords (drills/README.md, "Variants"): `side`, right padding
+(the contract; training) or left padding (batched generation, Hugging Face's padding_side="left"),
+and `mask_kw`, what the mask holds: keep (the contract: 1 on real tokens) or pad (1 on padding, as
+fairseq's encoder_padding_mask = src_tokens.eq(padding_idx))."""
 import torch
 
 
-def _pad(seqs, pad_id, side="right"):
+def _pad(seqs, pad_id, side="right", mask_kw="keep"):
+    """ids and the mask, 1 on real tokens (mask_kw keep) or 1 on padding (pad)."""
     B = len(seqs)
     T = max(len(s) for s in seqs)
     ids = torch.full((B, T), pad_id, dtype=torch.int64)  # (B, T)
@@ -14,22 +17,27 @@ def _pad(seqs, pad_id, side="right"):
         at = slice(0, len(s)) if side == "right" else slice(T - len(s), T)
         ids[i, at] = torch.tensor(s, dtype=torch.int64)
         mask[i, at] = 1
-    return ids, mask
+    return ids, mask if mask_kw == "keep" else 1 - mask
 
 
-def pad_batch(seqs, pad_id, *, side="right"):
-    ids, mask = _pad(seqs, pad_id, side)
+def _real(mask, mask_kw="keep"):
+    """(B, T) bool, True on real tokens, whichever way the mask points."""
+    return mask.bool() if mask_kw == "keep" else ~mask.bool()
+
+
+def pad_batch(seqs, pad_id, *, side="right", mask_kw="keep"):
+    ids, mask = _pad(seqs, pad_id, side, mask_kw)
     if side == "left":  # every row ends at the last column
         return ids, mask, torch.full((len(seqs),), ids.shape[1] - 1, dtype=torch.int64)
-    last = mask.sum(dim=1) - 1  # (B,) index of the final real token
+    last = _real(mask, mask_kw).sum(dim=1) - 1  # (B,) index of the final real token
     return ids, mask, last
 
 
-def last_hidden(h, mask, *, side="right"):
+def last_hidden(h, mask, *, side="right", mask_kw="keep"):
     B = h.shape[0]
     if side == "left":
         return h[:, -1]  # left padding: every row's final real token is the last position
-    last = mask.long().sum(dim=1) - 1  # (B,) right padding: count - 1
+    last = _real(mask, mask_kw).long().sum(dim=1) - 1  # (B,) right padding: count - 1
     return h[torch.arange(B), last]  # (B, d)
 
 
@@ -58,26 +66,28 @@ def make_seqs(ctx, shape, dtype, vocab=30, pad_at_end=True):
     return seqs
 
 
-def trap_last_is_count(seqs, pad_id):
-    ids, mask = _pad(seqs, pad_id)
-    return ids, mask, mask.sum(dim=1)  # one past the final real token
+def trap_last_is_count(seqs, pad_id, *, mask_kw="keep"):
+    ids, mask = _pad(seqs, pad_id, mask_kw=mask_kw)
+    return ids, mask, _real(mask, mask_kw).sum(dim=1)  # one past the final real token
 
 
-def trap_mask_from_ids(seqs, pad_id, *, side="right"):
+def trap_mask_from_ids(seqs, pad_id, *, side="right", mask_kw="keep"):
     ids, _ = _pad(seqs, pad_id, side)
-    mask = (ids != pad_id).long()  # wrong wherever a real token equals pad_id
+    real = ids != pad_id  # wrong wherever a real token equals pad_id
+    mask = real.long() if mask_kw == "keep" else (~real).long()
     if side == "left":
         return ids, mask, torch.full((len(seqs),), ids.shape[1] - 1, dtype=torch.int64)
-    return ids, mask, mask.sum(dim=1) - 1
+    return ids, mask, real.long().sum(dim=1) - 1
 
 
-def trap_mask_from_ids_only(seqs, pad_id, *, side="right"):
+def trap_mask_from_ids_only(seqs, pad_id, *, side="right", mask_kw="keep"):
     ids, mask = _pad(seqs, pad_id, side)
     last = pad_batch(seqs, pad_id, side=side)[2]  # right
-    return ids, (ids != pad_id).long(), last  # but the mask hides real pad_id tokens
+    real = ids != pad_id  # but the mask hides real pad_id tokens
+    return ids, real.long() if mask_kw == "keep" else (~real).long(), last
 
 
-def trap_left_padded(seqs, pad_id):
+def trap_left_padded(seqs, pad_id, *, mask_kw="keep"):
     B = len(seqs)
     T = max(len(s) for s in seqs)
     ids = torch.full((B, T), pad_id, dtype=torch.int64)
@@ -85,24 +95,34 @@ def trap_left_padded(seqs, pad_id):
     for i, s in enumerate(seqs):
         ids[i, T - len(s):] = torch.tensor(s, dtype=torch.int64)
         mask[i, T - len(s):] = 1
-    return ids, mask, torch.full((B,), T - 1, dtype=torch.int64)
+    return ids, mask if mask_kw == "keep" else 1 - mask, torch.full((B,), T - 1, dtype=torch.int64)
 
 
 def trap_last_position(h, mask):
     return h[:, -1]  # a pad vector for every short row
 
 
-def trap_count_as_index(h, mask):
+def trap_count_as_index(h, mask, *, mask_kw="keep"):
     B = h.shape[0]
-    last = mask.long().sum(dim=1)  # one past the end: a pad, or out of range for a full row
+    last = _real(mask, mask_kw).long().sum(dim=1)  # one past the end: a pad, or out of range for a full row
     return h[torch.arange(B), last]
 
 
-def trap_right_padded(seqs, pad_id):
+def trap_right_padded(seqs, pad_id, *, mask_kw="keep"):
     """The contract's right padding where the variant asks for left padding."""
-    return pad_batch(seqs, pad_id)
+    return pad_batch(seqs, pad_id, mask_kw=mask_kw)
 
 
-def trap_right_padded_last(h, mask):
+def trap_right_padded_last(h, mask, *, mask_kw="keep"):
     """The right-padding rule, count - 1, on a left-padded batch."""
-    return last_hidden(h, mask)
+    return last_hidden(h, mask, mask_kw=mask_kw)
+
+
+def trap_keep_mask(seqs, pad_id, *, side="right"):
+    """The contract's mask, 1 on real tokens, where the variant asks for 1 on padding."""
+    return pad_batch(seqs, pad_id, side=side)
+
+
+def trap_keep_mask_last(h, mask, *, side="right"):
+    """Counting the mask's 1s as real tokens where they mark padding."""
+    return last_hidden(h, mask, side=side)

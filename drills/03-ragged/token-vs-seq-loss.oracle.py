@@ -10,9 +10,13 @@ import torch.nn.functional as F
 
 
 def lm_losses_ce(logits: torch.Tensor, ids: torch.Tensor, loss_mask: torch.Tensor, *,
-                 shift: str = "none") -> tuple[torch.Tensor, torch.Tensor]:
+                 shift: str = "none", labels: str = "mask") -> tuple[torch.Tensor, torch.Tensor]:
     """Token-mean and sequence-mean cross-entropy from F.cross_entropy(reduction="none"); `shift`
-    next: Hugging Face's causal-LM shift, logits[..., :-1, :] against labels[..., 1:]."""
+    next: Hugging Face's causal-LM shift, logits[..., :-1, :] against labels[..., 1:]; `labels`
+    ignore: the loss positions are the labels that are not -100, cross_entropy's ignore_index
+    (loss_mask is then the attention mask and is not used)."""
+    if labels == "ignore":
+        loss_mask = ids != -100
     if shift == "next":
         logits, ids, loss_mask = logits[..., :-1, :].contiguous(), ids[..., 1:].contiguous(), loss_mask[..., 1:]
     B, T, V = logits.shape
