@@ -20,7 +20,7 @@ from grader.fake import scale
 from grader.judge import endings
 from grader.judge import smallest as smallest_case
 from grader.judge.attribution import match_traps
-from grader.cases.prepare import Call, ExpectedRaise, Prepared, new_seed, prepare
+from grader.cases.prepare import Call, ExpectedRaise, Prepared, helper, new_seed, prepare
 from grader.judge.compare import Verdict, compare_call
 from grader.dims import confirmed_labels, explain_shape
 from grader.judge.invariants import first_problem
@@ -288,7 +288,7 @@ def confirm_axis_names(prep: Prepared, results: list[CaseResult]) -> None:
 
 def _run_checker(prep: Prepared, call: Call, got: Any) -> Verdict:
     """A spec's own comparison (`checker: py:name`): returns a problem text or None."""
-    check = getattr(prep.reference, (call.function.checker or "py:")[3:])
+    check = helper(prep.spec, prep.reference, call.function.checker or "py:")
     try:
         problem = check(call, got)
     except Exception as exc:  # noqa: BLE001 - a checker crash on odd output means the output is wrong

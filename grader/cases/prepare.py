@@ -218,7 +218,7 @@ def _example_case(spec: Spec) -> CaseSpec:
 
 def _make_args(spec: Spec, fn: FunctionSpec, ctx: generators.Context) -> list[Any]:
     if fn.inputs:
-        made = _ref_func(ctx.reference, fn.inputs, spec)(ctx)
+        made = helper(spec, ctx.reference, fn.inputs)(ctx)
         missing = [a.name for a in fn.args if a.name not in made]
         if missing:
             raise CaseError(f"{spec.reference_path}: {fn.inputs[3:]}() did not build {', '.join(missing)}")
@@ -302,6 +302,12 @@ def with_kwargs(func: Callable, kwargs: dict[str, Any]) -> Callable:
     if not given:
         return func
     return functools.wraps(func)(lambda *args: func(*args, **given))
+
+
+def helper(spec: Spec, ref: ModuleType, name: str) -> Callable:
+    """The reference's `py:` helper `name` that builds or judges a case (an `inputs:` builder, a
+    `checker:`), given the variant's keyword arguments its signature takes, like the reference."""
+    return with_kwargs(_ref_func(ref, name, spec), spec.call_kwargs)
 
 
 def oracle_for(spec: Spec, fn: FunctionSpec, ref: ModuleType) -> Callable:

@@ -85,7 +85,7 @@ def scale_sketches(spec: Any, fn: Any, reference: Any, sizes: dict[str, int] | N
     made: dict[str, Any] | None = None
     if _sizes_from_values(fn, sizes):
         try:  # the builder sets the Python values that size the result (a grid's hi from X): build them for real
-            made = cases._ref_func(reference, fn.inputs, spec)(ctx)
+            made = cases.helper(spec, reference, fn.inputs)(ctx)
         except Exception as exc:  # noqa: BLE001 - an author's generator that cannot scale
             return None, f"the inputs could not be built at the scale sizes ({type(exc).__name__}: {exc})"
     for arg in fn.args:
@@ -107,7 +107,7 @@ def scale_sketches(spec: Any, fn: Any, reference: Any, sizes: dict[str, int] | N
             continue
         try:  # a Python value built by a generator: build it for real at the scale sizes
             if fn.inputs:
-                value = cases._ref_func(reference, fn.inputs, spec)(ctx)[arg.name]
+                value = cases.helper(spec, reference, fn.inputs)(ctx)[arg.name]
             else:
                 value = cases._make_arg(spec, arg, ctx)
         except Exception as exc:  # noqa: BLE001 - an author's generator that cannot scale

@@ -49,7 +49,7 @@ from typing import Any
 
 import torch
 
-from grader.cases.prepare import Call, ExpectedRaise, Prepared, fresh, with_kwargs
+from grader.cases.prepare import Call, ExpectedRaise, Prepared, fresh, helper, with_kwargs
 from grader.judge.compare import compare_call
 from grader.judge.invariants import first_problem
 from grader.judge.signature import dtype_slip, has_signature, same_shapes
@@ -314,7 +314,7 @@ def _passes(prep: Prepared, call: Call, value: Any) -> bool:
         return False
     try:
         if call.function.checker:
-            check = getattr(prep.reference, call.function.checker[3:])
+            check = helper(prep.spec, prep.reference, call.function.checker)
             return not check(call, value)
         if compare_call(call, value, prep.spec.tolerance).verdict != "pass":
             return False
