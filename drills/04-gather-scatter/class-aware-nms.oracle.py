@@ -18,13 +18,17 @@ def _iou(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return inter / (area_a + area_b - inter)
 
 
-def per_class_nms(boxes: torch.Tensor, scores: torch.Tensor, classes: torch.Tensor, iou_threshold: float) -> torch.Tensor:
-    """Greedy NMS run separately inside each class, in float64 (no coordinate offsets).
+def per_class_nms(boxes: torch.Tensor, scores: torch.Tensor, classes: torch.Tensor, iou_threshold: float, *,
+                  box_format: str = "xyxy") -> torch.Tensor:
+    """Greedy NMS run separately inside each class, in float64 (no coordinate offsets), on the
+    boxes converted from `box_format` (xyxy or cxcywh) by torchvision.ops.box_convert.
 
     Not torchvision's batched_nms: its CPU path offsets by classes * (boxes.max() + 1),
     which lets classes collide once coordinates are negative.
     """
-    boxes = boxes.double()
+    from torchvision.ops import box_convert
+
+    boxes = box_convert(boxes.double(), box_format, "xyxy")
     scores = scores.double()
     kept: list[int] = []
     for c in torch.unique(classes).tolist():

@@ -5,13 +5,34 @@ each class, float64). torchvision's batched_nms is not used as the oracle: on
 the CPU path (under 4000 coordinates) it offsets by classes * (boxes.max() + 1),
 and on the negative-coordinate case that lets a class-1 box suppress a class-0
 box (checked with torchvision 0.29.1).
+
+Every function takes the variant keyword `box_format` (drills/README.md, "Variants"): xyxy
+(corners, the contract) or cxcywh (centre and size, YOLOv5's raw predictions), converted to
+corners before anything else, as torchvision's nms wants them.
 """
 import torch
 from torchvision.ops import nms
 
 
-def class_aware_nms(boxes, scores, classes, iou_threshold: float):
+def _corners(boxes, box_format):
+    """(N, 4) boxes in `box_format` as (x1, y1, x2, y2)."""
+    if box_format == "xyxy":
+        return boxes
+    cx, cy, w, h = boxes.unbind(-1)
+    return torch.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], dim=-1)
+
+
+def _from_corners(boxes, box_format):
+    """(N, 4) float64 corners written in `box_format`."""
+    if box_format == "xyxy":
+        return boxes
+    x1, y1, x2, y2 = boxes.unbind(-1)
+    return torch.stack([(x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1], dim=-1)
+
+
+def class_aware_nms(boxes, scores, classes, iou_threshold: float, *, box_format="xyxy"):
     work = boxes.float() if boxes.dtype == torch.float16 else boxes  # no CPU fp16 nms kernel
+    work = _corners(work, box_format)  # (N, 4) as (x1, y1, x2, y2), what nms reads
     span = work.max() - work.min() + 1  # wider than any box, whatever the sign of the coordinates
     shifted = work + classes.to(work.dtype)[:, None] * span  # (N, 4): each class in its own region
     return nms(shifted, scores.to(work.dtype), iou_threshold)  # (n_keep,) int64, by decreasing score
@@ -36,13 +57,14 @@ def _fits(box, boxes, thr, margin=0.025):
     return bool(((ious - thr).abs() >= margin).all())
 
 
-def make_inputs(ctx):
+def make_inputs(ctx, *, box_format="xyxy"):
     """Clusters of overlapping boxes with mixed classes, distinct scores, no IoU near the threshold.
 
     style plain: coordinates in [0, 100]; negative: mostly negative coordinates, plus a planted
     pair that torchvision's batched_nms offset (classes * (max + 1)) makes collide; cross-class:
     a planted pair of heavily overlapping boxes of different classes with the top scores.
-    Boxes are checked after rounding to the case dtype, as the oracle sees them.
+    Boxes are checked after rounding to the case dtype in the variant's box format, as the
+    oracle sees them (a (cx, cy, w, h) box rounded to fp16 is exact as float64 corners).
     """
     N, K = ctx.sizes["N"], ctx.sizes["K"]
     thr = float(ctx.params.get("iou_threshold", 0.5))
@@ -51,7 +73,8 @@ def make_inputs(ctx):
     lo, hi = (-80.0, 12.0) if style == "negative" else (0.0, 100.0)
 
     def rounded(b):
-        return torch.tensor(b, dtype=torch.float64).to(dt).double()
+        b = torch.tensor(b, dtype=torch.float64)
+        return _corners(_from_corners(b, box_format).to(dt).double(), box_format)
 
     boxes, classes = [], []
     planted = []  # indices that get the top scores
@@ -112,29 +135,36 @@ def make_inputs(ctx):
     for j, i in enumerate(planted):  # the planted pair holds the two top scores
         ranks[inv[i]] = n + 1 + j
     scores = (ranks + 1) / (n + 3)
+    boxes_t = _from_corners(boxes_t, box_format)
     return {"boxes": boxes_t.to(dt), "scores": scores.to(dt), "classes": classes_t, "iou_threshold": thr}
 
 
 # ------------------------------------------------------------------ traps
 
 
-def trap_plain_nms(boxes, scores, classes, iou_threshold: float):
-    return nms(boxes.float(), scores.float(), iou_threshold)
+def trap_plain_nms(boxes, scores, classes, iou_threshold: float, *, box_format="xyxy"):
+    return nms(_corners(boxes.float(), box_format), scores.float(), iou_threshold)
 
 
-def trap_offset_max_plus_one(boxes, scores, classes, iou_threshold: float):
-    work = boxes.float()
+def trap_offset_max_plus_one(boxes, scores, classes, iou_threshold: float, *, box_format="xyxy"):
+    work = _corners(boxes.float(), box_format)
     offsets = classes.to(work.dtype) * (work.max() + 1)  # batched_nms's offset: assumes coordinates >= 0
     return nms(work + offsets[:, None], scores.float(), iou_threshold)
 
 
-def trap_no_upcast(boxes, scores, classes, iou_threshold: float):
+def trap_no_upcast(boxes, scores, classes, iou_threshold: float, *, box_format="xyxy"):
+    boxes = _corners(boxes, box_format)
     span = boxes.max() - boxes.min() + 1
     return nms(boxes + classes.to(boxes.dtype)[:, None] * span, scores, iou_threshold)  # fp16: RuntimeError
 
 
-def trap_sorted_by_index(boxes, scores, classes, iou_threshold: float):
-    work = boxes.float()
+def trap_sorted_by_index(boxes, scores, classes, iou_threshold: float, *, box_format="xyxy"):
+    work = _corners(boxes.float(), box_format)
     span = work.max() - work.min() + 1
     keep = nms(work + classes.to(work.dtype)[:, None] * span, scores.float(), iou_threshold)
     return keep.sort().values
+
+
+def trap_boxes_as_corners(boxes, scores, classes, iou_threshold: float):
+    """The contract's answer on (cx, cy, w, h) boxes: nms reads them as (x1, y1, x2, y2)."""
+    return class_aware_nms(boxes, scores, classes, iou_threshold)

@@ -1,8 +1,33 @@
-"""Reference, input builder and traps for pairwise IoU of (x1, y1, x2, y2) boxes."""
+"""Reference, input builder and traps for pairwise IoU of boxes.
+
+Every function takes the variant keyword `box_format` (drills/README.md, "Variants"): xyxy
+(corners, the contract), cxcywh (centre and size, DETR's pred_boxes) or xywh (top-left corner
+and size, COCO's bbox)."""
 import torch
 
 
-def box_iou(a, b):
+def _corners(boxes, box_format="xyxy"):
+    """(n, 4) boxes in `box_format` as (x1, y1, x2, y2), in their own dtype."""
+    if box_format == "xyxy":
+        return boxes
+    p, q, w, h = boxes.unbind(-1)
+    if box_format == "cxcywh":
+        p, q = p - w / 2, q - h / 2  # centre -> top-left
+    return torch.stack([p, q, p + w, q + h], dim=-1)
+
+
+def _from_corners(boxes, box_format):
+    """(n, 4) float64 corners written in `box_format` (the builder's side of _corners())."""
+    x1, y1, x2, y2 = boxes.unbind(-1)
+    if box_format == "cxcywh":
+        return torch.stack([(x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1], dim=-1)
+    if box_format == "xywh":
+        return torch.stack([x1, y1, x2 - x1, y2 - y1], dim=-1)
+    return boxes
+
+
+def box_iou(a, b, *, box_format="xyxy"):
+    a, b = _corners(a, box_format), _corners(b, box_format)  # (N, 4), (M, 4) as corners
     area_a = (a[:, 2] - a[:, 0]).clamp(min=0) * (a[:, 3] - a[:, 1]).clamp(min=0)  # (N,)
     area_b = (b[:, 2] - b[:, 0]).clamp(min=0) * (b[:, 3] - b[:, 1]).clamp(min=0)  # (M,)
     lt = torch.maximum(a[:, None, :2], b[None, :, :2])  # (N, M, 2) top-left of the overlap
@@ -59,7 +84,7 @@ def _degenerate(ctx, n):
     return boxes
 
 
-def make_boxes(ctx):
+def make_boxes(ctx, *, box_format="xyxy"):
     N, M = ctx.sizes["N"], ctx.sizes["M"]
     kind = ctx.params.get("kind", "random")
     if kind == "random":
@@ -87,12 +112,15 @@ def make_boxes(ctx):
     a, b = a.clamp(0, 128), b.clamp(0, 128)
     # quarter-pixel coordinates: exact in fp16 within [0, 128]
     a, b = (a * 4).round() / 4, (b * 4).round() / 4
+    # centres fall on eighth-pixels and sizes on quarter-pixels: still exact in fp16
+    a, b = _from_corners(a, box_format), _from_corners(b, box_format)
     return {"a": a.to(ctx.dtype), "b": b.to(ctx.dtype)}
 
 
 # ------------------------------------------------------------------- traps
 
-def _parts(a, b):
+def _parts(a, b, box_format):
+    a, b = _corners(a, box_format), _corners(b, box_format)
     area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
     area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
     lt = torch.maximum(a[:, None, :2], b[None, :, :2])
@@ -105,27 +133,32 @@ def _guarded(inter, union):
     return torch.where(union != 0, inter / safe, torch.zeros_like(inter))
 
 
-def trap_no_clip(a, b):
-    area_a, area_b, wh = _parts(a, b)
+def trap_no_clip(a, b, *, box_format="xyxy"):
+    area_a, area_b, wh = _parts(a, b, box_format)
     inter = wh[..., 0] * wh[..., 1]  # two negative sides multiply to a positive "overlap"
     return _guarded(inter, area_a[:, None] + area_b[None, :] - inter)
 
 
-def trap_clip_product(a, b):
-    area_a, area_b, wh = _parts(a, b)
+def trap_clip_product(a, b, *, box_format="xyxy"):
+    area_a, area_b, wh = _parts(a, b, box_format)
     inter = (wh[..., 0] * wh[..., 1]).clamp(min=0)  # clipped after multiplying
     return _guarded(inter, area_a[:, None] + area_b[None, :] - inter)
 
 
-def trap_no_zero_union_guard(a, b):
-    area_a, area_b, wh = _parts(a, b)
+def trap_no_zero_union_guard(a, b, *, box_format="xyxy"):
+    area_a, area_b, wh = _parts(a, b, box_format)
     wh = wh.clamp(min=0)
     inter = wh[..., 0] * wh[..., 1]
     return inter / (area_a[:, None] + area_b[None, :] - inter)  # 0 / 0 = NaN
 
 
-def trap_union_without_overlap(a, b):
-    area_a, area_b, wh = _parts(a, b)
+def trap_union_without_overlap(a, b, *, box_format="xyxy"):
+    area_a, area_b, wh = _parts(a, b, box_format)
     wh = wh.clamp(min=0)
     inter = wh[..., 0] * wh[..., 1]
     return _guarded(inter, area_a[:, None] + area_b[None, :])  # forgot to subtract inter
+
+
+def trap_read_as_corners(a, b):
+    """The contract's answer where the boxes are in another format: columns read as (x1, y1, x2, y2)."""
+    return box_iou(a, b)

@@ -1,16 +1,25 @@
-"""Reference, input builders, checker and traps for detr-matching."""
+"""Reference, input builders, checker and traps for detr-matching.
+
+The hungarian_match functions, the builder and the checker take the variant keyword
+`box_format` (drills/README.md, "Variants"): xyxy (corners, the contract) or cxcywh (centre and
+size, DETR's pred_boxes and target boxes, with the L1 term on (cx, cy, w, h) and the GIoU on
+the boxes converted to corners, as DETR's HungarianMatcher does)."""
 import torch
 from scipy.optimize import linear_sum_assignment
-from torchvision.ops import generalized_box_iou
+from torchvision.ops import box_convert, generalized_box_iou
 
 
-def _cost(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class, w_l1, w_giou, *, p=1.0, probs=True, giou_sign=-1.0):
-    """(Q, N) matching cost in float64 (variants for the traps and the input search)."""
+def _cost(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class, w_l1, w_giou, *, p=1.0, probs=True, giou_sign=-1.0,
+          box_format="xyxy", convert_for_giou=True):
+    """(Q, N) matching cost in float64 (variants for the traps and the input search). The L1 term
+    is on the boxes as given; the GIoU on them as corners (unless convert_for_giou is False)."""
     logits = pred_logits.double()
     pb, gb = pred_boxes.double(), gt_boxes.double()
     cls = logits.softmax(-1) if probs else logits  # (Q, K+1)
     cost_class = -cls[:, gt_labels]  # (Q, N)
     cost_box = torch.cdist(pb, gb, p=p)  # (Q, N)
+    if convert_for_giou:
+        pb, gb = box_convert(pb, box_format, "xyxy"), box_convert(gb, box_format, "xyxy")
     cost_giou = giou_sign * generalized_box_iou(pb, gb)  # (Q, N)
     return w_class * cost_class + w_l1 * cost_box + w_giou * cost_giou
 
@@ -21,8 +30,9 @@ def _assign(cost):
             torch.as_tensor(cols, dtype=torch.int64, device=cost.device))
 
 
-def hungarian_match(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class=1.0, w_l1=5.0, w_giou=2.0):
-    cost = _cost(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class, w_l1, w_giou)  # (Q, N)
+def hungarian_match(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class=1.0, w_l1=5.0, w_giou=2.0, *,
+                    box_format="xyxy"):
+    cost = _cost(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class, w_l1, w_giou, box_format=box_format)  # (Q, N)
     query_idx, gt_idx = _assign(cost)  # rows come back sorted, one per ground truth
     return query_idx, gt_idx
 
@@ -45,16 +55,29 @@ _VARIANTS = {
     "l2": {"p": 2.0},
     "logits": {"probs": False},
     "giou_sign": {"giou_sign": 1.0},
+    "raw_giou": {"convert_for_giou": False},
 }
 
 
-def make_match_inputs(ctx):
+def _separates(args, w, true, best, name, box_format):
+    """Does the wrong cost `name` give a matching clearly dearer than the optimum (or no matching)?"""
+    try:
+        vq, vg = _assign(_cost(*args, **w, box_format=box_format, **_VARIANTS[name]))
+    except ValueError:  # a NaN cost (GIoU of boxes that are not corners): the solver refuses it
+        return True
+    return float(true[vq, vg].sum()) >= best + 0.05
+
+
+def make_match_inputs(ctx, *, box_format="xyxy"):
     """Random predictions and targets. With params.distinguish, search (deterministically)
-    until each named wrong cost gives a matching whose true cost is clearly above the optimum."""
+    until each named wrong cost gives a matching whose true cost is clearly above the optimum;
+    under a box format other than corners, the GIoU of the unconverted boxes is named too."""
     Q, N, K = ctx.sizes["Q"], ctx.sizes["N"], ctx.sizes["K"]
     w = {"w_class": float(ctx.params.get("w_class", 1.0)), "w_l1": float(ctx.params.get("w_l1", 5.0)),
          "w_giou": float(ctx.params.get("w_giou", 2.0))}
     want = list(ctx.params.get("distinguish", []))
+    if want and box_format != "xyxy":
+        want.append("raw_giou")
     for _ in range(400):
         pred_logits = (torch.randn(Q, K + 1, generator=ctx.gen) * 2.0).to(ctx.dtype)
         gt_boxes = _boxes(ctx, N, ctx.dtype)
@@ -65,17 +88,13 @@ def make_match_inputs(ctx):
         src = gt_boxes.double()[torch.arange(len(near)) % N] + jitter
         src = torch.cat([torch.minimum(src[:, :2], src[:, 2:] - 0.02), torch.maximum(src[:, 2:], src[:, :2] + 0.02)], 1)
         pred_boxes[near] = src.to(ctx.dtype)
+        pred_boxes = box_convert(pred_boxes.double(), "xyxy", box_format).to(ctx.dtype)
+        gt_boxes = box_convert(gt_boxes.double(), "xyxy", box_format).to(ctx.dtype)
         args = (pred_logits, pred_boxes, gt_labels, gt_boxes)
-        true = _cost(*args, **w)
+        true = _cost(*args, **w, box_format=box_format)
         q, g = _assign(true)
         best = float(true[q, g].sum())
-        ok = True
-        for name in want:
-            vq, vg = _assign(_cost(*args, **w, **_VARIANTS[name]))
-            if float(true[vq, vg].sum()) < best + 0.05:
-                ok = False
-                break
-        if ok:
+        if all(_separates(args, w, true, best, name, box_format) for name in want):
             return {"pred_logits": pred_logits, "pred_boxes": pred_boxes, "gt_labels": gt_labels, "gt_boxes": gt_boxes, **w}
     raise ValueError(f"make_match_inputs: no input separates {want} (Q={Q}, N={N})")
 
@@ -100,7 +119,7 @@ def _tol(call):
     return (0.02, 1e-2) if call.dtype == torch.float16 else (1e-3, 1e-4)
 
 
-def check_matching(call, got):
+def check_matching(call, got, *, box_format="xyxy"):
     """Valid matching (sorted query_idx, gt_idx a permutation) with optimal total cost."""
     from grader.transport import SeqValue
 
@@ -124,7 +143,8 @@ def check_matching(call, got):
         return f"query_idx must be strictly increasing (sorted, no repeats); got {q.tolist()}"
     if sorted(g.tolist()) != list(range(N)):
         return f"gt_idx must use each of the N = {N} ground-truth indices exactly once; got {g.tolist()}"
-    cost = _cost(a["pred_logits"], a["pred_boxes"], a["gt_labels"], a["gt_boxes"], a["w_class"], a["w_l1"], a["w_giou"])
+    cost = _cost(a["pred_logits"], a["pred_boxes"], a["gt_labels"], a["gt_boxes"], a["w_class"], a["w_l1"], a["w_giou"],
+                 box_format=box_format)
     eq, eg = call.expected
     best = float(cost[eq, eg].sum())
     total = float(cost[q, g].sum())
@@ -137,28 +157,38 @@ def check_matching(call, got):
 
 # ------------------------------------------------------------------ traps
 
-def trap_l2_distance(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class=1.0, w_l1=5.0, w_giou=2.0):
-    return _assign(_cost(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class, w_l1, w_giou, p=2.0))
+def trap_l2_distance(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class=1.0, w_l1=5.0, w_giou=2.0, *,
+                     box_format="xyxy"):
+    return _assign(_cost(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class, w_l1, w_giou, p=2.0, box_format=box_format))
 
 
-def trap_cost_n_by_q(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class=1.0, w_l1=5.0, w_giou=2.0):
-    cost = _cost(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class, w_l1, w_giou).T  # (N, Q)
+def trap_cost_n_by_q(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class=1.0, w_l1=5.0, w_giou=2.0, *,
+                     box_format="xyxy"):
+    cost = _cost(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class, w_l1, w_giou, box_format=box_format).T  # (N, Q)
     rows, cols = _assign(cost)  # rows index ground truths, cols index queries
     return rows, cols  # read back as if rows were queries
 
 
-def trap_unsorted_pairs(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class=1.0, w_l1=5.0, w_giou=2.0):
-    cost = _cost(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class, w_l1, w_giou).T  # (N, Q)
+def trap_unsorted_pairs(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class=1.0, w_l1=5.0, w_giou=2.0, *,
+                        box_format="xyxy"):
+    cost = _cost(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class, w_l1, w_giou, box_format=box_format).T  # (N, Q)
     rows, cols = _assign(cost)
     return cols, rows  # right pairs, but in ground-truth order: query_idx not sorted
 
 
-def trap_logits_not_probs(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class=1.0, w_l1=5.0, w_giou=2.0):
-    return _assign(_cost(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class, w_l1, w_giou, probs=False))
+def trap_logits_not_probs(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class=1.0, w_l1=5.0, w_giou=2.0, *,
+                          box_format="xyxy"):
+    return _assign(_cost(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class, w_l1, w_giou, probs=False, box_format=box_format))
 
 
-def trap_giou_sign(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class=1.0, w_l1=5.0, w_giou=2.0):
-    return _assign(_cost(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class, w_l1, w_giou, giou_sign=1.0))
+def trap_giou_sign(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class=1.0, w_l1=5.0, w_giou=2.0, *,
+                   box_format="xyxy"):
+    return _assign(_cost(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class, w_l1, w_giou, giou_sign=1.0, box_format=box_format))
+
+
+def trap_giou_unconverted(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class=1.0, w_l1=5.0, w_giou=2.0):
+    """The contract's answer on (cx, cy, w, h) boxes: generalized_box_iou reads them as corners."""
+    return hungarian_match(pred_logits, pred_boxes, gt_labels, gt_boxes, w_class, w_l1, w_giou)
 
 
 def trap_target_by_position(query_idx, gt_idx, gt_labels, Q, no_object):
