@@ -78,8 +78,8 @@ def header_problems(spec: Spec, path: Path, source: str) -> list[str]:
     out = []
     if trap == "":
         out.append(f"{at} `# trap:` names no trap; write `# trap: <id>` or `# trap: none`")
-    elif trap is not None and trap != SLIP and trap not in {t.id for t in spec.traps}:
-        known = ", ".join(t.id for t in spec.traps) or "none"
+    elif trap is not None and trap != SLIP and trap not in {t.id for t in spec.all_traps or spec.traps}:
+        known = ", ".join(t.id for t in spec.all_traps or spec.traps) or "none"
         out.append(f"{at} `# trap: {trap}` is not a trap of {spec.id} (its traps: {known})")
     if name.startswith("bad_slip_") and trap != SLIP:
         out.append(f"{at} a bad_slip_ file starts with `# trap: none`")
