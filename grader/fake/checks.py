@@ -318,11 +318,15 @@ def _plan_growth(spec: Any, prep: Any, fn: Any, fp: FunctionPlan, out: Plan, arg
     """The reference (and each memory trap) at the scale sizes with one dimension doubled at a time.
     A dimension the function's arguments do not change is left out (its exponent is 0 for everyone);
     one the reference cannot run at is left out too (its growth is not compared)."""
+    from grader.cases.prepare import with_kwargs
+
+    kwargs = getattr(spec, "call_kwargs", {})  # the reference and the traps under the drill's variant
     traps = {t.id: getattr(prep.reference, t.function, None) for t in getattr(spec, "traps", ())
              if getattr(t, "memory", False) and t.replaces == fn.name}
+    traps = {tid: with_kwargs(f, kwargs) if callable(f) else f for tid, f in traps.items()}
     trap_base = {tid: _reference_run(f, args, device, filename, fp) for tid, f in traps.items() if callable(f)}
     trap_grown: dict[str, dict[str, int]] = {tid: {} for tid in trap_base}
-    func = getattr(prep.reference, fn.name)
+    func = with_kwargs(getattr(prep.reference, fn.name), kwargs)
     for dim, sizes in out.grown.items():
         grown_args, _why = scale_args(fn, sizes)
         if grown_args is None or grown_args == args:
