@@ -9,9 +9,12 @@ import torch
 import torch.nn.functional as F
 
 
-def unfold_patchify(images: torch.Tensor, P: int, *, content: str = "cpp") -> torch.Tensor:
+def unfold_patchify(images: torch.Tensor, P: int, *, content: str = "cpp", layout: str = "nchw") -> torch.Tensor:
     """(B, C, H, W) -> (B, N, C*P*P): non-overlapping P x P patches, row-major grid, content in
-    (C, P, P) order (unfold's own), or (P, P, C) under content="ppc"."""
+    (C, P, P) order (unfold's own), or (P, P, C) under content="ppc"; images (B, H, W, C) under
+    layout="nhwc"."""
+    if layout == "nhwc":
+        images = images.permute(0, 3, 1, 2)
     tokens = F.unfold(images, kernel_size=P, stride=P).transpose(1, 2)  # (B, N, C*P*P), (C, P, P) inside
     if content == "ppc":
         B, N, _ = tokens.shape
