@@ -96,7 +96,9 @@ def test_what_a_sample_promises_is_checked_before_grading():
         "/x/bad_slip_y.py:1: (solution): a bad_slip_ file starts with `# trap: none`"]
     unknown = samples.header_problems(spec, Path("/x/bad_y.py"), "# trap: no-such\n")
     assert unknown == ["/x/bad_y.py:1: (solution): `# trap: no-such` is not a trap of mha-padding (its traps: scale-by-d, "
-                       "softmax-over-queries, mask-on-queries, no-mask, merge-without-transpose)"]
+                       "softmax-over-queries, mask-on-queries, no-mask, keep-convention, merge-without-transpose)"]
+    # a trap only some variant value adds (mha-padding's keep-convention) is one a sample may name
+    assert samples.header_problems(spec, Path("/x/bad_y.py"), "# trap: keep-convention\n# variant: mask=pad\n") == []
     assert "names no trap" in samples.header_problems(spec, Path("/x/bad_y.py"), "# trap:\n")[0]
 
 
