@@ -8,6 +8,9 @@ from __future__ import annotations
 import torch
 
 
-def cdist_squared(A: torch.Tensor, B: torch.Tensor) -> torch.Tensor:
-    """torch.cdist(A, B) ** 2 without the matmul shortcut (no cancellation, exact 0 for equal rows)."""
+def cdist_squared(A: torch.Tensor, B: torch.Tensor, *, points: str = "rows") -> torch.Tensor:
+    """torch.cdist(A, B) ** 2 without the matmul shortcut (no cancellation, exact 0 for equal rows).
+    Under points="columns", A is (d, N) and B (d, M): cdist takes their transposes."""
+    if points == "columns":
+        A, B = A.T, B.T
     return torch.cdist(A, B, compute_mode="donot_use_mm_for_euclid_dist") ** 2

@@ -1,4 +1,9 @@
-"""Reference, inputs, checker and traps for pairwise-sqdist."""
+"""Reference, inputs, checker and traps for pairwise-sqdist.
+
+Every function takes the variant keyword (drills/README.md, "Variants"): `points` is rows for
+A (N, d) and B (M, d), one point per row (the contract), or columns for A (d, N) and B (d, M),
+one point per column, as a point cloud laid out channels first for Conv1d. The default is the
+contract; the traps turn column points into rows first, then make their mistake."""
 import torch
 
 from grader.judge.compare import Tolerance, compare_value
@@ -7,7 +12,13 @@ from grader.judge.compare import Tolerance, compare_value
 _TOL = {torch.float32: (1e-5, 1e-4, 1e-5), torch.float16: (2e-3, 1e-2, 4e-3), torch.float64: (1e-10, 1e-8, 1e-12)}
 
 
-def pairwise_sq_dists(A, B):
+def _rows(A, B, points):
+    """A and B with one point per row."""
+    return (A.T, B.T) if points == "columns" else (A, B)
+
+
+def pairwise_sq_dists(A, B, *, points="rows"):
+    A, B = _rows(A, B, points)  # (N, d), (M, d)
     a2 = (A * A).sum(1, keepdim=True)  # (N, 1)
     b2 = (B * B).sum(1)  # (M,)
     d2 = a2 - 2.0 * (A @ B.T) + b2  # (N, 1) + (N, M) + (M,) -> (N, M)
@@ -20,29 +31,34 @@ _sqdist = pairwise_sq_dists  # for the traps (a trap file rebinds pairwise_sq_di
 # ----------------------------------------------------------------- inputs
 
 
-def points_a(ctx, shape, dtype, scale=1.0, offset=0.0):
-    """Rows around a common offset vector (the same one B uses): far from the origin when offset is large."""
-    n, d = shape
+def _laid_out(x, points):
+    """Points drawn as rows, laid out as the variant has them (a contiguous (d, n) for columns)."""
+    return x.T.contiguous() if points == "columns" else x
+
+
+def points_a(ctx, shape, dtype, scale=1.0, offset=0.0, points="rows"):
+    """Points around a common offset vector (the same one B uses): far from the origin when offset is large."""
+    n, d = shape if points == "rows" else shape[::-1]
     centre = torch.randn(d, generator=ctx.gen, dtype=torch.float32).abs() * offset + offset
     ctx.shared["centre"] = centre
-    x = torch.randn(shape, generator=ctx.gen, dtype=torch.float32) * scale + centre
-    return x.to(dtype)
+    x = torch.randn((n, d), generator=ctx.gen, dtype=torch.float32) * scale + centre
+    return _laid_out(x.to(dtype), points)
 
 
-def points_b(ctx, shape, dtype, scale=1.0, offset=0.0, shared_rows=0):
-    """Rows around the same centre; `shared_rows` of them are exact copies of rows of A, in random places."""
-    m, d = shape
+def points_b(ctx, shape, dtype, scale=1.0, offset=0.0, shared_rows=0, points="rows"):
+    """Points around the same centre; `shared_rows` of them are exact copies of points of A, in random places."""
+    m, d = shape if points == "rows" else shape[::-1]
     centre = ctx.shared.get("centre")
     if centre is None:
         centre = torch.full((d,), float(offset))
-    x = (torch.randn(shape, generator=ctx.gen, dtype=torch.float32) * scale + centre).to(dtype)
+    x = (torch.randn((m, d), generator=ctx.gen, dtype=torch.float32) * scale + centre).to(dtype)
     if shared_rows:
-        A = ctx.args["A"]
+        A = ctx.args["A"] if points == "rows" else ctx.args["A"].T
         k = min(int(shared_rows), m, A.shape[0])
         dst = torch.randperm(m, generator=ctx.gen)[:k]
         src = torch.randperm(A.shape[0], generator=ctx.gen)[:k]
         x[dst] = A[src]
-    return x
+    return _laid_out(x, points)
 
 
 # ---------------------------------------------------------------- checking
@@ -50,6 +66,8 @@ def points_b(ctx, shape, dtype, scale=1.0, offset=0.0, shared_rows=0):
 
 def _limit(call, want):
     A, B = call.args
+    if tuple(call.function.args[0].shape) == ("d", "N"):  # points as columns (the variant's shapes)
+        A, B = A.T, B.T
     atol, rtol, c = _TOL.get(call.dtype, _TOL[torch.float32])
     norms = (A.double() ** 2).sum(1)[:, None] + (B.double() ** 2).sum(1)[None, :]  # (N, M)
     return atol + rtol * want.abs() + c * norms
@@ -94,35 +112,44 @@ def match_no_clamp(call, got, trap_out):
 # ------------------------------------------------------------------- traps
 
 
-def trap_naive_broadcast(A, B):
+def trap_naive_broadcast(A, B, *, points="rows"):
     """Correct values through an (N, M, d) intermediate: N*M*d floats."""
+    A, B = _rows(A, B, points)
     return ((A[:, None, :] - B[None, :, :]) ** 2).sum(-1)
 
 
-def trap_no_clamp(A, B):
+def trap_no_clamp(A, B, *, points="rows"):
+    A, B = _rows(A, B, points)
     a2 = (A * A).sum(1, keepdim=True)
     b2 = (B * B).sum(1)
     return a2 - 2.0 * (A @ B.T) + b2
 
 
-def trap_no_keepdim(A, B):
+def trap_no_keepdim(A, B, *, points="rows"):
     """(N,) - (N, M): right-aligned, N meets M, an error unless N == M."""
+    A, B = _rows(A, B, points)
     a2 = (A * A).sum(1)
     b2 = (B * B).sum(1)
     return (a2 - 2.0 * (A @ B.T) + b2).clamp_min(0)
 
 
-def trap_missing_factor_2(A, B):
+def trap_missing_factor_2(A, B, *, points="rows"):
+    A, B = _rows(A, B, points)
     a2 = (A * A).sum(1, keepdim=True)
     b2 = (B * B).sum(1)
     return (a2 - A @ B.T + b2).clamp_min(0)
 
 
-def trap_distances(A, B):
+def trap_distances(A, B, *, points="rows"):
     """Takes the square root: Euclidean distances, not squared ones."""
-    return _sqdist(A, B).sqrt()
+    return _sqdist(A, B, points=points).sqrt()
 
 
-def trap_transposed(A, B):
-    """Distances from every row of B to every row of A: (M, N)."""
-    return _sqdist(B, A)
+def trap_transposed(A, B, *, points="rows"):
+    """Distances from every point of B to every point of A: (M, N)."""
+    return _sqdist(B, A, points=points)
+
+
+def trap_points_as_rows(A, B):
+    """Column points read as rows: A @ B.T multiplies (d, N) by (M, d), which raises unless N == M."""
+    return _sqdist(A, B)

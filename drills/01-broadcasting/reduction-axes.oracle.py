@@ -9,10 +9,15 @@ import torch
 import torch.nn.functional as F
 
 
-def layer_norm(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor, eps: float = 1e-5) -> torch.Tensor:
+def layer_norm(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor, eps: float = 1e-5, *,
+               layout: str = "btd") -> torch.Tensor:
+    """F.layer_norm over the features: the last axis of (B, T, d), or dim 1 of (B, d, T) under layout="bdt"."""
+    if layout == "bdt":
+        return F.layer_norm(x.transpose(1, 2), (x.shape[1],), weight, bias, eps).transpose(1, 2)
     return F.layer_norm(x, (x.shape[-1],), weight, bias, eps)
 
 
-def batch_stats(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """Mean and biased variance of (B, T, d) over batch and time, each (d,)."""
-    return x.mean((0, 1)), x.var((0, 1), unbiased=False)
+def batch_stats(x: torch.Tensor, *, layout: str = "btd") -> tuple[torch.Tensor, torch.Tensor]:
+    """Mean and biased variance over batch and time, each (d,): dims (0, 1) of (B, T, d), (0, 2) of (B, d, T)."""
+    dims = (0, 2) if layout == "bdt" else (0, 1)
+    return x.mean(dims), x.var(dims, unbiased=False)

@@ -9,6 +9,10 @@ import torch
 import torch.nn.functional as F
 
 
-def conv2d(x: torch.Tensor, weight: torch.Tensor, stride: int, padding: int) -> torch.Tensor:
-    """Cross-correlation as nn.Conv2d computes it, no bias."""
+def conv2d(x: torch.Tensor, weight: torch.Tensor, stride: int, padding: int, *, layout: str = "nchw") -> torch.Tensor:
+    """Cross-correlation as nn.Conv2d computes it, no bias. Under layout="nhwc", x is (B, H, W, C),
+    weight (k, k, C, C_out) and the answer (B, H_out, W_out, C_out)."""
+    if layout == "nhwc":
+        out = F.conv2d(x.permute(0, 3, 1, 2), weight.permute(3, 2, 0, 1), stride=stride, padding=padding)
+        return out.permute(0, 2, 3, 1)
     return F.conv2d(x, weight, stride=stride, padding=padding)

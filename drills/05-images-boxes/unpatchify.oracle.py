@@ -9,6 +9,13 @@ import torch
 import torch.nn.functional as F
 
 
-def fold_unpatchify(tokens: torch.Tensor, C: int, H: int, W: int, P: int) -> torch.Tensor:
-    """(B, N, C*P*P) -> (B, C, H, W): the exact inverse of unfold_patchify (patches do not overlap)."""
-    return F.fold(tokens.transpose(1, 2), output_size=(H, W), kernel_size=P, stride=P)
+def fold_unpatchify(tokens: torch.Tensor, C: int, H: int, W: int, P: int, *, content: str = "cpp",
+                    layout: str = "nchw") -> torch.Tensor:
+    """(B, N, C*P*P) -> (B, C, H, W): the exact inverse of unfold_patchify (patches do not overlap).
+    Tokens hold (C, P, P), fold's own order, or (P, P, C) under content="ppc"; the images come
+    out (B, H, W, C) under layout="nhwc"."""
+    if content == "ppc":
+        B, N, _ = tokens.shape
+        tokens = tokens.reshape(B, N, P * P, C).transpose(2, 3).reshape(B, N, -1)  # to (C, P, P) inside
+    images = F.fold(tokens.transpose(1, 2), output_size=(H, W), kernel_size=P, stride=P)
+    return images.permute(0, 2, 3, 1) if layout == "nhwc" else images
