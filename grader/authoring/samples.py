@@ -171,8 +171,9 @@ def _check_file(grader: Grader, spec: Spec, path: Path, seed: int) -> tuple[list
         source = read_source(path, SOLUTION_LIMIT)
     except UnreadableFile as exc:
         return [f"{path}:1: {FIELD}: {exc.reason}"], None
-    problems = header_problems(spec, path, source)
     chosen, bad = sample_variant(spec, path, source)
+    # a `# trap:` line names a trap of the variant the file is graded under (one a value adds, too)
+    problems = header_problems(spec.under(chosen) if chosen else spec, path, source)
     if problems or bad or chosen is None:
         return problems + bad, None
     report = _grade(grader, spec.under(chosen), path, source, seed)
