@@ -1,12 +1,21 @@
-"""Reference and traps for grpo-advantages. The reference is also the oracle (run in float64)."""
+"""Reference and traps for grpo-advantages. The reference is also the oracle (run in float64).
+
+Every function takes the variant keyword (drills/README.md, "Variants"): `scale` says whether the
+centred rewards are divided by the group's std (std: GRPO, the contract) or left as they are
+(none: Dr. GRPO). The default is the contract."""
 import torch
 
 
-def group_advantages(rewards, P: int, G: int, eps: float = 1e-6):
+def _scaled(centred, std, eps, scale):
+    """The centred rewards divided by (std + eps), or as they are when scale is none."""
+    return centred / (std + eps) if scale == "std" else centred
+
+
+def group_advantages(rewards, P: int, G: int, eps: float = 1e-6, *, scale="std"):
     r = rewards.double().reshape(P, G)  # prompt-major: row p holds prompt p's G samples
     mean = r.mean(1, keepdim=True)  # (P, 1)
     std = r.std(1, unbiased=False, keepdim=True)  # (P, 1), population std
-    adv = (r - mean) / (std + eps)  # a flat group: 0 / (0 + eps) = 0
+    adv = _scaled(r - mean, std, eps, scale)  # a flat group: 0 / (0 + eps) = 0
     return adv.reshape(-1).to(rewards.dtype)  # (P*G,)
 
 
@@ -30,9 +39,9 @@ def make_rewards(ctx, shape, dtype, style="binary"):
     return r.reshape(-1).to(dtype)
 
 
-def trap_group_major(rewards, P: int, G: int, eps: float = 1e-6):
+def trap_group_major(rewards, P: int, G: int, eps: float = 1e-6, *, scale="std"):
     r = rewards.double().reshape(G, P)  # reads the batch as if it were built with repeat()
-    adv = (r - r.mean(0, keepdim=True)) / (r.std(0, unbiased=False, keepdim=True) + eps)
+    adv = _scaled(r - r.mean(0, keepdim=True), r.std(0, unbiased=False, keepdim=True), eps, scale)
     return adv.reshape(-1).to(rewards.dtype)
 
 
@@ -55,6 +64,11 @@ def trap_no_eps(rewards, P: int, G: int, eps: float = 1e-6):
     return adv.reshape(-1).to(rewards.dtype)
 
 
-def trap_global_baseline(rewards, P: int, G: int, eps: float = 1e-6):
+def trap_global_baseline(rewards, P: int, G: int, eps: float = 1e-6, *, scale="std"):
     r = rewards.double()
-    return ((r - r.mean()) / (r.std(unbiased=False) + eps)).to(rewards.dtype)
+    return _scaled(r - r.mean(), r.std(unbiased=False), eps, scale).to(rewards.dtype)
+
+
+def trap_std_scaled(rewards, P: int, G: int, eps: float = 1e-6):
+    """The contract's GRPO advantage (divided by the group std) where the variant leaves the std out."""
+    return group_advantages(rewards, P, G, eps)
