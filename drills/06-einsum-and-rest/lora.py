@@ -1,4 +1,10 @@
-"""Reference, checker, trap matchers and traps for lora."""
+"""Reference, checker, trap matchers and traps for lora.
+
+The forward functions take the variant keyword (drills/README.md, "Variants"): `scaling` says how
+the update is scaled (alpha_r: alpha / r, the contract; rslora: alpha / sqrt(r)). The default is
+the contract."""
+import math
+
 import torch
 import torch.nn as nn
 
@@ -9,10 +15,15 @@ def lora_init(d_in: int, d_out: int, r: int):
     return A, B
 
 
-def lora_forward(x, W, A, B, alpha: float):
+def _scale(alpha, r, scaling):
+    """The update's scale: alpha / r, or alpha / sqrt(r) for rsLoRA."""
+    return alpha / r if scaling == "alpha_r" else alpha / math.sqrt(r)
+
+
+def lora_forward(x, W, A, B, alpha: float, *, scaling="alpha_r"):
     r = A.shape[0]
     base = x @ W.T  # (..., d_out), F.linear(x, W)
-    return base + (x @ A.T) @ B.T * (alpha / r)  # (..., r) then (..., d_out)
+    return base + (x @ A.T) @ B.T * _scale(alpha, r, scaling)  # (..., r) then (..., d_out)
 
 
 def lora_param_count(d_in: int, d_out: int, r: int) -> int:
@@ -94,7 +105,7 @@ def trap_transposed_shapes(d_in: int, d_out: int, r: int):
     return torch.randn(d_in, r) * 0.01, torch.zeros(r, d_out)
 
 
-def trap_alpha_not_over_r(x, W, A, B, alpha: float):
+def trap_alpha_not_over_r(x, W, A, B, alpha: float, *, scaling="alpha_r"):
     return x @ W.T + (x @ A.T) @ B.T * alpha
 
 
@@ -102,9 +113,14 @@ def trap_no_scale(x, W, A, B, alpha: float):
     return x @ W.T + (x @ A.T) @ B.T
 
 
-def trap_a_b_swapped(x, W, A, B, alpha: float):
+def trap_a_b_swapped(x, W, A, B, alpha: float, *, scaling="alpha_r"):
     # A read as (d_in, r) and B as (r, d_out): only runs when d_in == d_out, with the wrong product
-    return x @ W.T + (x @ B) @ A * (alpha / A.shape[0])
+    return x @ W.T + (x @ B) @ A * _scale(alpha, A.shape[0], scaling)
+
+
+def trap_alpha_over_r(x, W, A, B, alpha: float):
+    """The contract's alpha / r where the variant is rsLoRA's alpha / sqrt(r)."""
+    return lora_forward(x, W, A, B, alpha)
 
 
 def trap_full_matrix_count(d_in: int, d_out: int, r: int) -> int:
