@@ -1,15 +1,28 @@
-"""Reference and traps for moe-routing."""
+"""Reference and traps for moe-routing.
+
+Every function takes the variant keyword (drills/README.md, "Variants"): `gates` says how the kept
+experts' gates are made (renormalised: the softmax over the k kept logits, the contract; full: their
+probabilities in the softmax over all E logits, not renormalised). The default is the contract."""
 import math
 
 import torch
 
 
-def moe_forward(x, router_logits, expert_weights, k: int):
+def _gate(logits, top_val, top_idx, gates):
+    """(..., k) gates: the softmax over the k kept logits, or (full) the kept experts' probabilities
+    in the softmax over all E logits."""
+    if gates == "full":
+        return torch.softmax(logits, dim=-1).gather(-1, top_idx)  # sums to less than 1
+    return torch.softmax(top_val, dim=-1)
+
+
+def moe_forward(x, router_logits, expert_weights, k: int, *, gates="renormalised"):
     B, T, d = x.shape
     E = expert_weights.shape[0]
     work = torch.float32 if x.dtype == torch.float16 else x.dtype
-    top_val, top_idx = router_logits.to(work).topk(k, dim=-1)  # (B, T, k) each
-    gate = torch.softmax(top_val, dim=-1).reshape(B * T, k)  # over the k kept logits only
+    logits = router_logits.to(work)
+    top_val, top_idx = logits.topk(k, dim=-1)  # (B, T, k) each
+    gate = _gate(logits, top_val, top_idx, gates).reshape(B * T, k)  # the contract: over the k kept logits only
     flat_x = x.to(work).reshape(B * T, d)  # (BT, d)
     flat_idx = top_idx.reshape(B * T, k)  # (BT, k)
     W = expert_weights.to(work)
@@ -21,7 +34,7 @@ def moe_forward(x, router_logits, expert_weights, k: int):
     return out.reshape(B, T, d).to(x.dtype)
 
 
-def moe_per_token(x, router_logits, expert_weights, k: int):
+def moe_per_token(x, router_logits, expert_weights, k: int, *, gates="renormalised"):
     """The oracle: one token at a time, in float64."""
     B, T, d = x.shape
     out = torch.zeros(B, T, d, dtype=torch.float64)
@@ -30,9 +43,9 @@ def moe_per_token(x, router_logits, expert_weights, k: int):
             logits = router_logits[b, t].double()
             order = sorted(range(logits.numel()), key=lambda e: -float(logits[e]))[:k]
             kept = logits[order]
-            gates = torch.exp(kept - kept.max())
-            gates = gates / gates.sum()
-            for g, e in zip(gates, order):
+            g_k = torch.exp(kept - logits.max())
+            g_k = g_k / (torch.exp(logits - logits.max()).sum() if gates == "full" else g_k.sum())
+            for g, e in zip(g_k, order):
                 out[b, t] += g * (x[b, t].double() @ expert_weights[e].double())
     return out
 
@@ -81,16 +94,19 @@ def _loop(flat_idx, gate, flat_x, W, transpose=False):
 
 
 def trap_softmax_all_experts(x, router_logits, expert_weights, k: int):
-    def gates(logits, top_val, top_idx):
-        return torch.softmax(logits, dim=-1).gather(-1, top_idx)  # not renormalised over the k
-
-    flat_idx, gate, flat_x, W = _route(x, router_logits, expert_weights, k, gates)
+    flat_idx, gate, flat_x, W = _route(x, router_logits, expert_weights, k,
+                                       lambda logits, v, i: _gate(logits, v, i, "full"))  # not renormalised over the k
     return _loop(flat_idx, gate, flat_x, W).reshape(x.shape).to(x.dtype)
 
 
-def trap_dropped_repeats(x, router_logits, expert_weights, k: int):
+def trap_renormalised_gates(x, router_logits, expert_weights, k: int):
+    """The contract's softmax over the k kept logits where the variant keeps the full-softmax probabilities."""
+    return moe_forward(x, router_logits, expert_weights, k)
+
+
+def trap_dropped_repeats(x, router_logits, expert_weights, k: int, *, gates="renormalised"):
     flat_idx, gate, flat_x, W = _route(x, router_logits, expert_weights, k,
-                                       lambda logits, v, i: torch.softmax(v, dim=-1))
+                                       lambda logits, v, i: _gate(logits, v, i, gates))
     N = flat_x.shape[0]
     rows = torch.arange(N).repeat_interleave(k)  # (N*k,): every row k times
     experts = flat_idx.reshape(-1)  # (N*k,)
@@ -100,9 +116,9 @@ def trap_dropped_repeats(x, router_logits, expert_weights, k: int):
     return out.reshape(x.shape).to(x.dtype)
 
 
-def trap_weights_transposed(x, router_logits, expert_weights, k: int):
+def trap_weights_transposed(x, router_logits, expert_weights, k: int, *, gates="renormalised"):
     flat_idx, gate, flat_x, W = _route(x, router_logits, expert_weights, k,
-                                       lambda logits, v, i: torch.softmax(v, dim=-1))
+                                       lambda logits, v, i: _gate(logits, v, i, gates))
     return _loop(flat_idx, gate, flat_x, W, transpose=True).reshape(x.shape).to(x.dtype)
 
 

@@ -1,12 +1,26 @@
-"""Reference and traps for grpo-advantages. The reference is also the oracle (run in float64)."""
+"""Reference and traps for grpo-advantages. The reference is also the oracle (run in float64).
+
+Every function takes the variant keyword (drills/README.md, "Variants"): `scale` says what the
+centred rewards are divided by: each group's std (std: GRPO, the contract), the std of the whole
+batch (batch), or nothing (none: Dr. GRPO). The default is the contract."""
 import torch
 
 
-def group_advantages(rewards, P: int, G: int, eps: float = 1e-6):
+def _over(scale, dim=1):
+    """Keywords for a statistic over each group (along dim), or over the whole batch for scale batch."""
+    return {} if scale == "batch" else {"dim": dim, "keepdim": True}
+
+
+def _scaled(centred, spread, scale):
+    """The centred rewards divided by spread (the std + eps), or as they are when scale is none."""
+    return centred if scale == "none" else centred / spread
+
+
+def group_advantages(rewards, P: int, G: int, eps: float = 1e-6, *, scale="std"):
     r = rewards.double().reshape(P, G)  # prompt-major: row p holds prompt p's G samples
     mean = r.mean(1, keepdim=True)  # (P, 1)
-    std = r.std(1, unbiased=False, keepdim=True)  # (P, 1), population std
-    adv = (r - mean) / (std + eps)  # a flat group: 0 / (0 + eps) = 0
+    std = r.std(unbiased=False, **_over(scale))  # (P, 1) population std per group; 0-d for the batch
+    adv = _scaled(r - mean, std + eps, scale)  # a flat group: 0 / (0 + eps) = 0
     return adv.reshape(-1).to(rewards.dtype)  # (P*G,)
 
 
@@ -30,22 +44,22 @@ def make_rewards(ctx, shape, dtype, style="binary"):
     return r.reshape(-1).to(dtype)
 
 
-def trap_group_major(rewards, P: int, G: int, eps: float = 1e-6):
+def trap_group_major(rewards, P: int, G: int, eps: float = 1e-6, *, scale="std"):
     r = rewards.double().reshape(G, P)  # reads the batch as if it were built with repeat()
-    adv = (r - r.mean(0, keepdim=True)) / (r.std(0, unbiased=False, keepdim=True) + eps)
+    adv = _scaled(r - r.mean(0, keepdim=True), r.std(unbiased=False, **_over(scale, 0)) + eps, scale)
     return adv.reshape(-1).to(rewards.dtype)
 
 
-def trap_unbiased_std(rewards, P: int, G: int, eps: float = 1e-6):
+def trap_unbiased_std(rewards, P: int, G: int, eps: float = 1e-6, *, scale="std"):
     r = rewards.double().reshape(P, G)
-    adv = (r - r.mean(1, keepdim=True)) / (r.std(1, keepdim=True) + eps)
+    adv = _scaled(r - r.mean(1, keepdim=True), r.std(**_over(scale)) + eps, scale)
     return adv.reshape(-1).to(rewards.dtype)
 
 
-def trap_eps_in_sqrt(rewards, P: int, G: int, eps: float = 1e-6):
+def trap_eps_in_sqrt(rewards, P: int, G: int, eps: float = 1e-6, *, scale="std"):
     r = rewards.double().reshape(P, G)
-    var = r.var(1, unbiased=False, keepdim=True)
-    adv = (r - r.mean(1, keepdim=True)) / torch.sqrt(var + eps)
+    var = r.var(unbiased=False, **_over(scale))
+    adv = _scaled(r - r.mean(1, keepdim=True), torch.sqrt(var + eps), scale)
     return adv.reshape(-1).to(rewards.dtype)
 
 
@@ -55,6 +69,11 @@ def trap_no_eps(rewards, P: int, G: int, eps: float = 1e-6):
     return adv.reshape(-1).to(rewards.dtype)
 
 
-def trap_global_baseline(rewards, P: int, G: int, eps: float = 1e-6):
+def trap_global_baseline(rewards, P: int, G: int, eps: float = 1e-6, *, scale="std"):
     r = rewards.double()
-    return ((r - r.mean()) / (r.std(unbiased=False) + eps)).to(rewards.dtype)
+    return _scaled(r - r.mean(), r.std(unbiased=False) + eps, scale).to(rewards.dtype)
+
+
+def trap_std_scaled(rewards, P: int, G: int, eps: float = 1e-6):
+    """The contract's GRPO advantage (divided by each group's std) where the variant does otherwise."""
+    return group_advantages(rewards, P, G, eps)

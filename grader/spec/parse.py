@@ -96,7 +96,7 @@ def parse_spec(path: Path, text: str | None = None, *, reference_names: set[str]
     if top.has("no_device_case") and not no_device_case.strip():
         problems.add(top.line_of("no_device_case"), "no_device_case", "give the reason this drill has no device case")
 
-    variants = parse_variants(top, problems, prompt, functions, traps, dim_names)
+    variants = parse_variants(top, problems, prompt, functions, traps, dim_names, hints)
     all_traps, traps = traps, traps_under_default(traps, variants)
 
     reference_path = _check_reference(path, top, problems, reference_names, functions, traps, invariants)

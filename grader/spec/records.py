@@ -195,6 +195,7 @@ class VariantValue:
     args: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     returns: dict[str, tuple[dict[str, Any], ...]] = field(default_factory=dict)
     traps: VariantTraps = field(default_factory=VariantTraps)
+    hints: tuple[tuple[str, str], ...] = ()  # (from, to): fragments of the hints replaced
 
 
 @dataclass(frozen=True)

@@ -87,6 +87,8 @@ SECTIONS: dict[str, dict[str, Field]] = {
         "returns": F((dict, list), doc="{shape, dtype} override of the return, a list for a tuple "
                                        "(or functions: {fn: ...})"),
         "traps": F(dict, doc="which traps apply and their flipped messages", of="variant_traps"),
+        "hints": F(list, doc="fragments of the hints replaced (matched ignoring whitespace)", of="prompt_edit",
+                   container="list"),
     },
     "prompt_edit": {
         "from": F(str, True, "text of the prompt as written"),

@@ -1,6 +1,6 @@
 """Applying variants: a spec under a choice of axis values (grader.spec.variants parses them).
 
-`under(spec, variant)` returns the spec as written with each chosen value's prompt fragments,
+`under(spec, variant)` returns the spec as written with each chosen value's prompt and hint fragments,
 argument and return shapes and dtypes, generator options and traps applied, and
 `call_kwargs`, the keyword arguments the reference, the oracle and the traps receive.
 Apart from grader.spec.variants because `Spec.under` (grader.spec.records) calls it: this
@@ -61,17 +61,18 @@ def under(spec: Spec, variant: Mapping[str, str]) -> Spec:
 
     axes = {a.name: a for a in base.variants}
     values = [axes[a].values[v] for a, v in chosen.items()]
-    prompt = base.prompt
+    prompt, hints = base.prompt, base.hints
     kwargs: dict[str, Any] = {}
     functions = list(base.functions)
     for v in values:
         prompt = apply_prompt(prompt, v.prompt)
+        hints = tuple(apply_prompt(h, v.hints) for h in hints)
         kwargs.update(v.kwargs)
         functions = [_function_under(f, v) for f in functions]
     fns = tuple(functions)
     cases = tuple(dataclasses.replace(c, id=case_id(c, base.dims, fns, chosen)) for c in base.cases)
-    return dataclasses.replace(base, prompt=prompt, functions=fns, cases=cases, traps=traps_under(base, values),
-                               variant=chosen, call_kwargs=kwargs, base=base)
+    return dataclasses.replace(base, prompt=prompt, hints=hints, functions=fns, cases=cases,
+                               traps=traps_under(base, values), variant=chosen, call_kwargs=kwargs, base=base)
 
 
 def _function_under(fn: FunctionSpec, v: VariantValue) -> FunctionSpec:

@@ -49,7 +49,7 @@ RANDOM = "random"
 
 
 def parse_variants(top: _Reader, problems: _Problems, prompt: str, functions: tuple[FunctionSpec, ...],
-                   traps: tuple[Trap, ...], dim_names: set[str]) -> tuple[Axis, ...]:
+                   traps: tuple[Trap, ...], dim_names: set[str], hints: tuple[str, ...] = ()) -> tuple[Axis, ...]:
     """The `variants:` section: every problem recorded with its line, the axes that parse returned."""
     raw = top.get("variants", default={}) or {}
     if top.has("variants") and not raw:
@@ -72,7 +72,7 @@ def parse_variants(top: _Reader, problems: _Problems, prompt: str, functions: tu
             if not isinstance(vname, str) or not VALUE_RE.fullmatch(vname) or vname == RANDOM:
                 problems.add(vline, vwhere, "a value name is lower-case words joined by '-' or '_' (not 'random')")
                 continue
-            value = _parse_value(vname, vbody, vline, vwhere, problems, prompt, functions, traps, dim_names)
+            value = _parse_value(vname, vbody, vline, vwhere, problems, prompt, functions, traps, dim_names, hints)
             if value is not None:
                 values[vname] = value
         if r.has("values") and len(values_raw) < 2:
@@ -83,7 +83,7 @@ def parse_variants(top: _Reader, problems: _Problems, prompt: str, functions: tu
         elif default in values and _changes(values[default]):
             problems.add(r.line_of("default"), f"{where}.default",
                          f"the default value {default!r} is the contract as written: it changes nothing "
-                         "(move its prompt, kwargs, gen, args, returns and traps into the spec itself)")
+                         "(move its prompt, hints, kwargs, gen, args, returns and traps into the spec itself)")
         for v in values.values():
             for kw in v.kwargs:
                 owner = kwarg_axis.setdefault(kw, name)
@@ -98,7 +98,7 @@ def parse_variants(top: _Reader, problems: _Problems, prompt: str, functions: tu
 
 def _changes(v: VariantValue) -> bool:
     t = v.traps
-    return bool(v.prompt or v.kwargs or v.gen or v.args or v.returns or t.drop or t.add or t.messages)
+    return bool(v.prompt or v.hints or v.kwargs or v.gen or v.args or v.returns or t.drop or t.add or t.messages)
 
 
 def _check_adds(axes: list[Axis], traps: tuple[Trap, ...], top: _Reader, problems: _Problems) -> None:
@@ -113,14 +113,15 @@ def _check_adds(axes: list[Axis], traps: tuple[Trap, ...], top: _Reader, problem
 
 def _parse_value(name: str, body: Any, line: int, where: str, problems: _Problems, prompt: str,
                  functions: tuple[FunctionSpec, ...], traps: tuple[Trap, ...],
-                 dim_names: set[str]) -> VariantValue | None:
+                 dim_names: set[str], hints: tuple[str, ...] = ()) -> VariantValue | None:
     r = _Reader(body, where, line, problems, "variant_value")
     label = (r.get("label") or "").strip()
     source = (r.get("source") or "").strip()
     for key, text in (("label", label), ("source", source)):
         if r.has(key) and not text:
             problems.add(r.line_of(key), f"{where}.{key}", "expected non-empty text")
-    edits = _parse_prompt(r, where, problems, prompt)
+    edits = _parse_edits(r, "prompt", where, problems, (prompt,))
+    hint_edits = _parse_edits(r, "hints", where, problems, hints)
     kwargs = r.get("kwargs", default={}) or {}
     for kw in kwargs:
         if not isinstance(kw, str) or not NAME_RE.fullmatch(kw):
@@ -132,27 +133,30 @@ def _parse_value(name: str, body: Any, line: int, where: str, problems: _Problem
                          lambda arg, opts, ln, w: _check_arg_override(arg, opts, ln, w, problems, dim_names))
     returns = _parse_returns(r, where, problems, functions, dim_names)
     vtraps = _parse_traps(r, where, problems, traps)
-    return VariantValue(name, label, source, edits, dict(kwargs), gen, args, returns, vtraps)
+    return VariantValue(name, label, source, edits, dict(kwargs), gen, args, returns, vtraps, hint_edits)
 
 
-def _parse_prompt(r: _Reader, where: str, problems: _Problems, prompt: str) -> tuple[tuple[str, str], ...]:
-    raw = r.get("prompt", default=[]) or []
+def _parse_edits(r: _Reader, key: str, where: str, problems: _Problems,
+                 texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """`prompt:` or `hints:` fragments, each of which must occur in the text (for hints, in one of them)."""
+    raw = r.get(key, default=[]) or []
     out = []
-    text = prompt
+    texts = tuple(texts)
+    what = "the prompt" if key == "prompt" else "any hint"
     for i, edit in enumerate(raw):
-        eline = _line_of(raw, i, r.line_of("prompt"))
-        er = _Reader(edit, f"{where}.prompt[{i}]", eline, problems, "prompt_edit")
+        eline = _line_of(raw, i, r.line_of(key))
+        er = _Reader(edit, f"{where}.{key}[{i}]", eline, problems, "prompt_edit")
         old, new = er.get("from"), er.get("to")
         if not isinstance(old, str) or not isinstance(new, str):
             continue
         if not old.split():
-            problems.add(er.line_of("from"), f"{where}.prompt[{i}].from", "expected non-empty text")
+            problems.add(er.line_of("from"), f"{where}.{key}[{i}].from", "expected non-empty text")
             continue
-        if not fuzzy(old).search(text):
-            problems.add(er.line_of("from"), f"{where}.prompt[{i}].from",
-                         f"{_short(old)!r} is not in the prompt (matched ignoring whitespace); copy it from the prompt")
+        if not any(fuzzy(old).search(t) for t in texts):
+            problems.add(er.line_of("from"), f"{where}.{key}[{i}].from",
+                         f"{_short(old)!r} is not in {what} (matched ignoring whitespace); copy it from there")
             continue
-        text = apply_prompt(text, ((old, new),))
+        texts = tuple(apply_prompt(t, ((old, new),)) for t in texts)
         out.append((old, new))
     return tuple(out)
 
