@@ -43,7 +43,7 @@ def test_a_follow_up_prefers_the_value_last_failed(catalogue):
 def test_the_interviewer_says_what_changed_from_the_values_label_source_and_prompt(catalogue):
     mha = catalogue.get("mha-padding")
     ask = followup_ask(mha, {}, {"mask": "pad"})
-    assert ask[0] == ('Follow-up, one thing changes: mask is now "1/True = padding", as in '
+    assert ask[0] == ('One thing changes: mask is now "1/True = padding", as in '
                       "nn.MultiheadAttention's key_padding_mask (True = ignore this key).")
     assert ask[1].startswith("The prompt now says: with 1/True on padding and 0/False on real keys, as "
                              "nn.MultiheadAttention's key_padding_mask has it")
@@ -55,7 +55,7 @@ def test_the_interviewer_says_what_changed_from_the_values_label_source_and_prom
     assert len(layout) == 3 and "(T, B, d)" in layout[1] and "(T, B, d)" in layout[2]
 
 
-def _row(status="passed", seconds=100.0, target=420.0, attempts=1, followup=None, wrong=(), unnarrated=0):
+def _row(status="passed", seconds=100.0, target=420.0, attempts=1, followup=None, wrong=(), unnarrated=()):
     return MockRow("d", status, seconds, target, attempts, (), followup=followup, wrong_comments=tuple(wrong),
                    unnarrated=unnarrated)
 
@@ -67,9 +67,9 @@ def test_the_score_counts_follow_ups_and_narration_as_the_formula_says():
     assert score([_row(followup=good)], followups=True) == 100
     assert score([_row(followup=bad)], followups=True) == 80
     assert score([_row(followup=good), _row("failed")], followups=True) == 50
-    assert score([_row(wrong=["line 2 says (B, T); it makes (T, B)"], unnarrated=1)], narrate=True) == 90
-    assert score([_row(unnarrated=40)], narrate=True) == 70  # at most 30% of the share
-    assert score([_row(followup=good, unnarrated=2)], followups=True, narrate=True) == 90
+    assert score([_row(wrong=["line 2 says (B, T); it makes (T, B)"], unnarrated=(5,))], narrate=True) == 90
+    assert score([_row(unnarrated=tuple(range(40)))], narrate=True) == 70  # at most 30% of the share
+    assert score([_row(followup=good, unnarrated=(3, 4))], followups=True, narrate=True) == 90
     formula = score_formula(True, True)
     assert "80% of the drill's share and its follow-up for the other 20%" in formula
     assert "takes 5% off the drill's share (at most 30%)" in formula
@@ -85,8 +85,8 @@ def test_the_summary_counts_follow_ups_and_wrong_shape_comments():
     clock = FakeClock()
     flow = Mock(["mha-padding", "anchor-grid"], 10, 5, clock, followups=True, narrate=True)
     flow.queue.next()
-    follow = FollowUp("variant", 'Follow-up, one thing changes: mask is now "1/True = padding", as in x.',
-                      "failed", 40, {"mask": "pad"}, 1, "wrong", ("WRONG  2/9 cases passed",), "def f():\n    pass\n")
+    follow = FollowUp("variant", 'One thing changes: mask is now "1/True = padding", as in x.',
+                      "failed", 40, {"mask": "pad"}, 1, "wrong", ("WRONG  2/9 cases passed",), "x\n    y = ~x\n")
     flow.queue.add(ItemResult(DrillItem("mha-padding", "mock"), "passed", 100, 1, verdict="pass", code="x",
                               followup=follow, shape_comments=({"line": 9, "says": "(B, T, H, dh)",
                                                                 "makes": "(B, H, T, dh)", "ok": False},),
@@ -104,7 +104,9 @@ def test_the_summary_counts_follow_ups_and_wrong_shape_comments():
     assert "  shape comment: line 9 says (B, T, H, dh); it makes (B, H, T, dh)" in text
     flat = " ".join(text.split())  # the formula is folded to the width
     assert "Score: each drill is worth" in flat and "with follow-ups" in flat and "with narrate" in flat
-    assert "    answered (H, W, 4): right" in text and "      | def f():" in text
+    assert "    answered (H, W, 4): right" in text
+    assert "    code submitted, as changed from your passing code:\n      + |     y = ~x" in text
+    assert "  no shape comment on lines 4, 5, which make a tensor" in text
     data = report.to_dict()
     assert (data["followups_passed"], data["followups_asked"], data["shape_comments_wrong"],
             data["shape_comments_missing"]) == (1, 2, 1, 2)
@@ -163,7 +165,7 @@ def test_the_mock_asks_a_variant_follow_up_on_the_persons_code_and_a_question_fo
     assert follow[2] is main[2]  # the follow-up goes into the drill's own sitting
     assert follow[1].followup.code == "def f(x):\n    y = x.t()  # (B, T)\n    return y  # mha-padding\n"
     assert follow[0].id == "mha-padding" and len(follow[0].variant) == 1 and follow[0].base is not None
-    assert follow[1].followup.ask[0].startswith("Follow-up, one thing changes: ")
+    assert follow[1].followup.ask[0].startswith("One thing changes: ")
     assert follow[1].label == "mock 1/2 · follow-up" and follow[1].locked == main[1].locked
     assert [c[0].id for c in calls] == ["mha-padding", "mha-padding", "anchor-grid"]  # anchor-grid: a question
     out = result.output
@@ -207,3 +209,4 @@ def test_narrate_counts_wrong_and_missing_shape_comments(monkeypatch):
     assert grading.traced == [("anchor-grid", None)]  # once, after the clock stopped
     assert "narrate: 1 shape comment wrong, 1 line making a tensor without one" in out  # line 3: `return y`
     assert "shape comment: line 2 says (B, T); it makes (T, B)" in out and "score 90/100" in out
+    assert "no shape comment on line 3, which makes a tensor" in out

@@ -180,14 +180,14 @@ def _run_drill(spec: Spec, grading: Grading, options: ReplOptions,
     return open_drill(spec, grading, options, sitting=sitting)
 
 
-def _drill_result(item: DrillItem, outcome: DrillOutcome, spec: Spec | None = None) -> ItemResult:
+def _drill_result(item: DrillItem, outcome: DrillOutcome, spec: Spec | None = None, indent: int = 2) -> ItemResult:
     """The warm-up's or mock's record of one drill: its status, and its last grade (verdict, the
-    failing case, the compact verdict and the code graded)."""
+    failing case, the compact verdict, folded to be shown `indent` columns in, and the code graded)."""
     report = outcome.report
     detail: tuple[str, ...] = ()
     failing = None
     if report is not None:
-        width = min(100, shutil.get_terminal_size().columns) - 2
+        width = min(100, shutil.get_terminal_size().columns) - indent
         detail = tuple(plain(render(report, "compact", width=width, title=False)).rstrip("\n").split("\n"))
         failing = report.shown_case.name if report.shown_case and report.verdict != "pass" else None
     return ItemResult(item, outcome.status, outcome.seconds, outcome.attempts, outcome.hints,
@@ -443,7 +443,7 @@ def _mock_followup(spec: Spec, outcome: DrillOutcome, grading: Grading, options:
         ask = followup_ask(spec, spec.variant, variant)
         fopts = replace(options, followup=FollowUpAsk(outcome.code, ask), label=f"{options.label} · follow-up")
         got = _run_drill(asked, grading, fopts, sitting=sitting)
-        result = _drill_result(DrillItem(spec.id, "mock"), got, asked)
+        result = _drill_result(DrillItem(spec.id, "mock"), got, asked, indent=4)  # the summary's follow-up detail
         return (FollowUp("variant", ask[0], got.status, got.seconds, dict(variant), got.attempts, got.verdict,
                          result.detail, got.code), got.stop and got.status != "timeout")
     index = random.Random(f"followup-quiz:{seed}:{spec.id}").randrange(len(spec.quiz))

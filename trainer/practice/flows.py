@@ -9,6 +9,7 @@ are exact.
 """
 from __future__ import annotations
 
+import difflib
 import random
 import textwrap
 from dataclasses import dataclass, field
@@ -107,7 +108,7 @@ def followup_ask(spec: Any, passed: Mapping[str, str], variant: Mapping[str, str
     axis = next(a for a in base.variants if a.name == name)
     new = axis.values[variant.get(axis.name, axis.default)]
     old = axis.values[passed.get(axis.name, axis.default)]
-    out = [f'Follow-up, one thing changes: {axis.name} is now "{new.label}", as in {new.source}.']
+    out = [f'One thing changes: {axis.name} is now "{new.label}", as in {new.source}.']
     if new.prompt:
         out += [f"The prompt now says: {' '.join(to.split())}" for _, to in new.prompt]
     else:  # back to the contract: the passed value's edits undone
@@ -320,7 +321,7 @@ class Mock:
             else:
                 rows.append(MockRow(drill, r.status, r.seconds, targets.get(drill, 0.0), r.attempts, r.traps,
                                     r.verdict, r.failing_case, r.detail, r.code, dict(r.variant), r.followup,
-                                    _wrong_comments(r.shape_comments), len(r.unnarrated)))
+                                    _wrong_comments(r.shape_comments), tuple(r.unnarrated)))
         passed = sum(1 for r in rows if r.status == "passed")
         return MockReport(self.seed, self.minutes, rows, passed, len(rows),
                           score(rows, followups=self.followups, narrate=self.narrate),
@@ -348,11 +349,11 @@ class MockRow:
     variant: Mapping[str, str] = field(default_factory=dict)  # the variant served; {} = the default
     followup: FollowUp | None = None
     wrong_comments: tuple[str, ...] = ()  # narrate: "line 9 says (B, T, H, dh); it makes (B, H, T, dh)"
-    unnarrated: int = 0  # narrate: lines of the passing code that make a tensor with no shape comment
+    unnarrated: tuple[int, ...] = ()  # narrate: lines of the passing code that make a tensor with no shape comment
 
     @property
     def narration_misses(self) -> int:
-        return len(self.wrong_comments) + self.unnarrated
+        return len(self.wrong_comments) + len(self.unnarrated)
 
 
 SCORE_FORMULA = ("each drill is worth an equal share of 100; a pass earns 70% of its share, "
@@ -419,7 +420,7 @@ class MockReport:
     def narration_counts(self) -> tuple[int, int]:
         """(wrong shape comments, lines making a tensor with none) over the passed drills."""
         passed = [r for r in self.rows if r.status == "passed"]
-        return sum(len(r.wrong_comments) for r in passed), sum(r.unnarrated for r in passed)
+        return sum(len(r.wrong_comments) for r in passed), sum(len(r.unnarrated) for r in passed)
 
     def mistakes(self) -> list[str]:
         seen: list[str] = []
@@ -443,7 +444,7 @@ class MockReport:
                             "verdict": r.verdict, "failing_case": r.failing_case, "code": r.code,
                             "variant": dict(r.variant),
                             "followup": r.followup.to_dict() if r.followup is not None else None,
-                            "wrong_comments": list(r.wrong_comments), "unnarrated": r.unnarrated}
+                            "wrong_comments": list(r.wrong_comments), "unnarrated": list(r.unnarrated)}
                            for r in self.rows],
                 "mistakes": self.mistakes()}
 
@@ -484,10 +485,11 @@ class MockReport:
                 out += [f"    | {line}" for line in printable_lines(r.code.rstrip())]
             out += [f"  shape comment: {printable(w)}" for w in r.wrong_comments]
             if r.unnarrated:
-                out.append(f"  {r.unnarrated} line{'s' if r.unnarrated != 1 else ''} making a tensor with no "
-                           "shape comment")
+                one = len(r.unnarrated) == 1
+                out.append(f"  no shape comment on line{'' if one else 's'} {', '.join(map(str, r.unnarrated))}, "
+                           f"which make{'s' if one else ''} a tensor")
             if r.followup is not None:
-                out += _followup_lines(r.followup)
+                out += _followup_lines(r.followup, r.code)
         mistakes = self.mistakes()
         if mistakes:
             out.append("")
@@ -495,8 +497,9 @@ class MockReport:
         return out
 
 
-def _followup_lines(f: FollowUp) -> list[str]:
-    """A follow-up in the summary's detail: what was asked, and what came of it."""
+def _followup_lines(f: FollowUp, before: str) -> list[str]:
+    """A follow-up in the summary's detail: what was asked, what came of it, and how the code
+    changed from `before` (the drill's passing code)."""
     out = [f"  follow-up: {printable(f.ask)}"]
     if f.kind == "question":
         given = printable(f.given.strip()) or "(no answer)"
@@ -506,9 +509,13 @@ def _followup_lines(f: FollowUp) -> list[str]:
         out.append(f"    {f.status}: nothing submitted.")
         return out
     out += [f"    {line}" for line in f.detail]
-    if f.code.strip():
-        out.append("    code submitted:")
-        out += [f"      | {line}" for line in printable_lines(f.code.rstrip())]
+    changed = [line for line in difflib.ndiff(printable_lines(before.rstrip()), printable_lines(f.code.rstrip()))
+               if line[:1] in "+-"]
+    if not changed:
+        out.append("    code submitted: your passing code, unchanged")
+        return out
+    out.append("    code submitted, as changed from your passing code:")
+    out += [f"      {line[:1]} | {line[2:]}" for line in changed]
     return out
 
 

@@ -58,7 +58,7 @@ def test_a_follow_up_keeps_the_buffer_is_graded_under_its_variant_and_adds_no_re
     async def script(repl: DrillRepl, pipe: Any) -> None:
         assert repl.buffer.text == PASSING  # the person's own code, kept
         text = plain(repl.output)
-        assert text.startswith("Follow-up\n") and 'mask is now "1/True = padding"' in text
+        assert text.startswith("Follow-up\nOne thing changes: mask is now \"1/True = padding\"")
         assert "The prompt now says: with 1/True on padding and 0/False on real keys" in text
         assert "mha-padding" in plain(repl.app.layout.container.children[0].content.text())  # header: the title
         set_text(repl, PASSING.replace("pad_mask.bool()", "~pad_mask.bool()"))
