@@ -105,7 +105,7 @@ def test_the_summary_counts_follow_ups_and_wrong_shape_comments():
     flat = " ".join(text.split())  # the formula is folded to the width
     assert "Score: each drill is worth" in flat and "with follow-ups" in flat and "with narrate" in flat
     assert "    answered (H, W, 4): right" in text
-    assert "    code submitted, as changed from your passing code:\n      + |     y = ~x" in text
+    assert "    code submitted, as changed from your passing code:\n      | +     y = ~x" in text
     assert "  no shape comment on lines 4, 5, which make a tensor" in text
     data = report.to_dict()
     assert (data["followups_passed"], data["followups_asked"], data["shape_comments_wrong"],
@@ -196,6 +196,7 @@ def test_no_followups_turns_them_off(monkeypatch):
     assert result.exit_code == 0, result.output
     assert [c[1].followup for c in calls] == [None, None] and asked == []
     assert "follow-up" not in result.output and "score 100/100" in result.output
+    assert "shape comment: line 2" not in result.output  # the verdict's note only: without narrate it scores nothing
 
 
 def test_narrate_counts_wrong_and_missing_shape_comments(monkeypatch):

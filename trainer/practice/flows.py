@@ -321,7 +321,8 @@ class Mock:
             else:
                 rows.append(MockRow(drill, r.status, r.seconds, targets.get(drill, 0.0), r.attempts, r.traps,
                                     r.verdict, r.failing_case, r.detail, r.code, dict(r.variant), r.followup,
-                                    _wrong_comments(r.shape_comments), tuple(r.unnarrated)))
+                                    _wrong_comments(r.shape_comments) if self.narrate else (),
+                                    tuple(r.unnarrated) if self.narrate else ()))
         passed = sum(1 for r in rows if r.status == "passed")
         return MockReport(self.seed, self.minutes, rows, passed, len(rows),
                           score(rows, followups=self.followups, narrate=self.narrate),
@@ -515,7 +516,7 @@ def _followup_lines(f: FollowUp, before: str) -> list[str]:
         out.append("    code submitted: your passing code, unchanged")
         return out
     out.append("    code submitted, as changed from your passing code:")
-    out += [f"      {line[:1]} | {line[2:]}" for line in changed]
+    out += [f"      | {line[:1]} {line[2:]}" for line in changed]
     return out
 
 
