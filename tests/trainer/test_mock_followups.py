@@ -11,8 +11,9 @@ from grader.report import CaseResult, Report
 from tests.trainer.test_sessions import _cli
 from trainer.clock import FakeClock
 from trainer.practice.flows import (DrillItem, FollowUp, ItemResult, Mock, MockRow, followup_ask, score,
-                                    score_formula, unnarrated_lines)
+                                    score_formula)
 from trainer.practice.variants import Tried, followup_variant
+from trainer.repl.trace_view import unnarrated_lines
 from trainer.store import open_store
 
 

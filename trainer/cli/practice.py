@@ -33,6 +33,7 @@ from trainer.text.markup import printable
 from trainer.repl import quickfire
 from trainer.repl.app import DrillOutcome, ReplOptions
 from trainer.repl.state import FollowUpAsk
+from trainer.repl.trace_view import unnarrated_lines
 from trainer.clock import SystemClock
 from trainer.repl.style import repl_style
 from trainer.practice.watch import watch
@@ -46,7 +47,6 @@ from trainer.practice.flows import (
     choose_mock_drills,
     followup_ask,
     plan_warmup,
-    unnarrated_lines,
     weakness,
     with_debug_rounds,
 )

@@ -518,14 +518,3 @@ def _followup_lines(f: FollowUp, before: str) -> list[str]:
     out.append("    code submitted, as changed from your passing code:")
     out += [f"      | {line[:1]} {line[2:]}" for line in changed]
     return out
-
-
-def unnarrated_lines(source: str, trace: Mapping[str, Any]) -> tuple[int, ...]:
-    """Narrate: the lines of `source` that made a tensor on the example run (`trace`, grader.trace's
-    result for it) with no shape comment on or just above them (grader.judge.shape_comments)."""
-    from grader.judge.shape_comments import comments
-
-    said = {line for line, _, _ in comments(source)}
-    made = {int(step["line"]) for call in trace.get("calls") or [] for step in call.get("steps") or []
-            if isinstance(step, Mapping) and isinstance(step.get("line"), int)}
-    return tuple(sorted(made - said))
