@@ -212,3 +212,9 @@ def test_narrate_counts_wrong_and_missing_shape_comments(monkeypatch):
     assert "narrate: 1 shape comment wrong, 1 line making a tensor without one" in out  # line 3: `return y`
     assert "shape comment: line 2 says (B, T); it makes (T, B)" in out and "score 90/100" in out
     assert "no shape comment on line 3, which makes a tensor" in out
+
+
+def test_the_progress_report_states_the_whole_formula():
+    from trainer.reports import MOCK_SCORE_FORMULA
+
+    assert "score out of 100: " + score_formula(True, True) == MOCK_SCORE_FORMULA
