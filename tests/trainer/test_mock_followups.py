@@ -218,3 +218,11 @@ def test_the_progress_report_states_the_whole_formula():
     from trainer.reports import MOCK_SCORE_FORMULA
 
     assert "score out of 100: " + score_formula(True, True) == MOCK_SCORE_FORMULA
+
+
+def test_a_question_follow_up_is_one_that_can_be_asked_alone(catalogue):
+    from trainer.practice.flows import standalone
+
+    asked = standalone(catalogue.get("outer-typo").quiz)
+    assert asked and all("that result" not in q.q for q in asked)
+    assert standalone(catalogue.get("outer-typo").quiz[1:2]) == list(catalogue.get("outer-typo").quiz[1:2])

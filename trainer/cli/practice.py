@@ -47,6 +47,7 @@ from trainer.practice.flows import (
     choose_mock_drills,
     followup_ask,
     plan_warmup,
+    standalone,
     weakness,
     with_debug_rounds,
 )
@@ -446,8 +447,7 @@ def _mock_followup(spec: Spec, outcome: DrillOutcome, grading: Grading, options:
         result = _drill_result(DrillItem(spec.id, "mock"), got, asked, indent=4)  # the summary's follow-up detail
         return (FollowUp("variant", ask[0], got.status, got.seconds, dict(variant), got.attempts, got.verdict,
                          result.detail, got.code), got.stop and got.status != "timeout")
-    index = random.Random(f"followup-quiz:{seed}:{spec.id}").randrange(len(spec.quiz))
-    quiz = spec.quiz[index]
+    quiz = random.Random(f"followup-quiz:{seed}:{spec.id}").choice(standalone(spec.quiz))
     typer.echo(f"Follow-up on {spec.id}, answered the quick-fire way:")
     answer = quickfire.ask(spec.id, quiz, clock=clock, label=f"{options.label} · follow-up")
     status = "unanswered" if not answer.given.strip() else "right" if answer.correct else "wrong"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import random
+import re
 import textwrap
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -95,6 +96,17 @@ class FollowUp:
         else:
             out.update(given=self.given, answer=self.answer)
         return out
+
+
+_BACK_REFERENCE = re.compile(r"\b(that|the same|these|those)\b", re.IGNORECASE)
+
+
+def standalone(quiz: Sequence[Any]) -> list[Any]:
+    """The quiz questions that can be asked alone: a drill's quiz may build one question on the one
+    before ("How much memory does that result take ...?"); a follow-up asks one question, so those
+    whose wording points back (that, the same, these, those) are left out while any other is left."""
+    alone = [q for q in quiz if not _BACK_REFERENCE.search(q.q)]
+    return alone or list(quiz)
 
 
 def followup_ask(spec: Any, passed: Mapping[str, str], variant: Mapping[str, str]) -> tuple[str, ...]:
