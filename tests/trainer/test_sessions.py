@@ -147,7 +147,7 @@ def _cli(monkeypatch, outcomes):
     cli._register()
     seen = []
 
-    def fake_drill(spec, grading_, options):
+    def fake_drill(spec, grading_, options, **_):
         seen.append((spec.id, options))
         status = outcomes.get(spec.id, "passed")
         return DrillOutcome(spec.id, status, "pass" if status == "passed" else "wrong", 100.0, 1,
@@ -158,7 +158,7 @@ def _cli(monkeypatch, outcomes):
 
     monkeypatch.setattr(practice, "_need_terminal", lambda: None)
     monkeypatch.setattr(practice, "_run_drill", fake_drill)
-    monkeypatch.setattr(practice, "_go_on", lambda: True)
+    monkeypatch.setattr(practice, "_go_on", lambda *_: True)
     monkeypatch.setattr(grading, "open_grading", lambda: _NoGrading())
     monkeypatch.setattr(quickfire, "ask", fake_ask)
     return CliRunner(), cli.app, seen
@@ -168,7 +168,7 @@ def test_mock_command_locks_commands_prints_the_seed_and_stores_the_report(monke
     from trainer.store import open_store
 
     runner, app, seen = _cli(monkeypatch, {})
-    result = runner.invoke(app, ["mock", "--count", "2", "--minutes", "20", "--seed", "5"])
+    result = runner.invoke(app, ["mock", "--count", "2", "--minutes", "20", "--seed", "5", "--no-followups"])
     assert result.exit_code == 0, result.output
     assert "seed 5" in result.output and "Mock interview: 2/2 passed" in result.output
     assert len(seen) == 2 and len({s[0] for s in seen}) == 2
@@ -202,7 +202,7 @@ def test_mock_summary_shows_and_stores_each_drills_verdict_case_code_and_the_for
 
     runner, app, seen = _cli(monkeypatch, {})
 
-    def fake_drill(spec, grading_, options):
+    def fake_drill(spec, grading_, options, **_):
         seen.append(spec.id)
         case = CaseResult("fp32-basic", "f", "wrong", "values differ at 3 of 8 positions", {"B": 2})
         report = Report(spec.id, "wrong", [case, CaseResult("ok", "f", "pass")])
@@ -255,7 +255,7 @@ def test_warmup_and_mock_serve_a_variant_once_the_default_is_passed(monkeypatch)
     runner, app, _ = _cli(monkeypatch, {})
     served: list[tuple[str, dict]] = []
 
-    def fake_drill(spec, grading_, options):
+    def fake_drill(spec, grading_, options, **_):
         served.append((spec.id, dict(spec.variant)))
         return DrillOutcome(spec.id, "skipped")
 

@@ -11,6 +11,7 @@ import shutil
 import sys
 import textwrap
 import time
+from dataclasses import replace
 from functools import partial
 from datetime import datetime
 from pathlib import Path
@@ -31,22 +32,27 @@ from trainer.schedule.due import Agenda, agenda_now, clock_time, focus, read_age
 from trainer.text.markup import printable
 from trainer.repl import quickfire
 from trainer.repl.app import DrillOutcome, ReplOptions
+from trainer.repl.state import FollowUpAsk
+from trainer.repl.trace_view import unnarrated_lines
 from trainer.clock import SystemClock
 from trainer.repl.style import repl_style
 from trainer.practice.watch import watch
 from trainer.practice.flows import (
     DrillItem,
+    FollowUp,
     ItemResult,
     Mock,
     QuizItem,
     Warmup,
     choose_mock_drills,
+    followup_ask,
     plan_warmup,
+    standalone,
     weakness,
     with_debug_rounds,
 )
-from trainer.practice.sittings import WatchSitting
-from trainer.practice.variants import served
+from trainer.practice.sittings import SittingRecorder, WatchSitting
+from trainer.practice.variants import followup_variant, history_of, served
 from trainer.store import StoreError, open_store
 from trainer.text.verdict import mmss, plain, render
 
@@ -168,19 +174,21 @@ def _outcome_line(outcome: DrillOutcome) -> str:
 # ------------------------------------------------------------------ warm-up
 
 
-def _run_drill(spec: Spec, grading: Grading, options: ReplOptions) -> DrillOutcome:
-    """One drill of a warm-up or mock in the REPL (tests replace it with a stand-in)."""
-    return open_drill(spec, grading, options)
+def _run_drill(spec: Spec, grading: Grading, options: ReplOptions,
+               sitting: SittingRecorder | None = None) -> DrillOutcome:
+    """One drill of a warm-up or mock in the REPL (tests replace it with a stand-in); with
+    `sitting`, its submits go into that sitting, which the caller closes."""
+    return open_drill(spec, grading, options, sitting=sitting)
 
 
-def _drill_result(item: DrillItem, outcome: DrillOutcome, spec: Spec | None = None) -> ItemResult:
+def _drill_result(item: DrillItem, outcome: DrillOutcome, spec: Spec | None = None, indent: int = 2) -> ItemResult:
     """The warm-up's or mock's record of one drill: its status, and its last grade (verdict, the
-    failing case, the compact verdict and the code graded)."""
+    failing case, the compact verdict, folded to be shown `indent` columns in, and the code graded)."""
     report = outcome.report
     detail: tuple[str, ...] = ()
     failing = None
     if report is not None:
-        width = min(100, shutil.get_terminal_size().columns) - 2
+        width = min(100, shutil.get_terminal_size().columns) - indent
         detail = tuple(plain(render(report, "compact", width=width, title=False)).rstrip("\n").split("\n"))
         failing = report.shown_case.name if report.shown_case and report.verdict != "pass" else None
     return ItemResult(item, outcome.status, outcome.seconds, outcome.attempts, outcome.hints,
@@ -309,10 +317,10 @@ def _later_today_lines(agenda: Agenda) -> list[str]:
     return out
 
 
-def _go_on() -> bool:
-    """Hold the quick-fire verdict on screen until Enter; False on Ctrl-C (end the warm-up)."""
+def _go_on(flow: str = "warm-up") -> bool:
+    """Hold the quick-fire verdict on screen until Enter; False on Ctrl-C (end the warm-up or mock)."""
     try:
-        PromptSession().prompt("  Enter: next item, Ctrl-C: end the warm-up ")
+        PromptSession().prompt(f"  Enter: next item, Ctrl-C: end the {flow} ")
     except (KeyboardInterrupt, EOFError):
         return False
     return True
@@ -332,8 +340,15 @@ def mock(
     seed: Optional[int] = typer.Option(None, "--seed", help="choose drills and cases from this seed"),
     topic: Optional[str] = typer.Option(None, "--topic", help="only drills of this topic"),
     vi: Optional[bool] = typer.Option(None, "--vi/--emacs", help="key bindings (default: the vi_mode setting)"),
+    followups: bool = typer.Option(True, "--followups/--no-followups",
+                                   help="after a pass, while time is left, a follow-up on the same drill: a "
+                                        "variant of it (your code kept) or a quick-fire question"),
+    narrate: bool = typer.Option(False, "--narrate",
+                                 help="say every shape: a shape comment on each line that makes a tensor; "
+                                      "wrong or missing ones cost points"),
 ) -> None:
-    """A timed mock interview: one countdown that does not pause, no hints or solutions."""
+    """A timed mock interview: one countdown that does not pause, no hints or solutions. After a
+    pass comes a follow-up on the same drill (--no-followups: none)."""
     cat = load_catalogue_or_exit()
     check_topic(topic, cat)
     _need_terminal()
@@ -358,27 +373,86 @@ def mock(
         _say(f"--count {count}: {where} {len(drills)} drill{'s' if len(drills) != 1 else ''} to choose from, "
              f"so this mock has {len(drills)}.")
     _say(f"Mock interview: {len(drills)} drill{'s' if len(drills) != 1 else ''} in {minutes:g} min, seed {seed}. "
-               "The clock does not stop; hints, :try and :solution are locked.")
+         "The clock does not stop; hints, :try and :solution are locked."
+         + (" After a pass the interviewer asks a follow-up on the same drill." if followups else "")
+         + (" Narrate: write the shape each line makes as a comment (# (B, H, T, S)) on it or just above it; "
+            "a wrong or missing one costs points." if narrate else ""))
     with open_store() as store:
-        mock_id = store.start_session("mock", {"seed": seed, "minutes": minutes, "drills": drills, "topic": topic})
-    flow = Mock(drills, minutes, seed, clock)
+        mock_id = store.start_session("mock", {"seed": seed, "minutes": minutes, "drills": drills, "topic": topic,
+                                               "followups": followups, "narrate": narrate})
+    flow = Mock(drills, minutes, seed, clock, followups=followups, narrate=narrate)
     grading = repl_grading.open_grading()
 
     def drill(drill_id: str) -> Done[ItemResult]:
         pos, total = flow.queue.position()
         options = ReplOptions(mode="mock", locked=MOCK_LOCKED, deadline=flow.queue.deadline, flow_id=mock_id,
-                              seed=seed, vi=vi_mode, label=f"mock {pos}/{total}", in_flow=True,
-                              show_reference=False)
+                              seed=seed, vi=vi_mode, label=f"mock {pos}/{total}" + (" · narrate" if narrate else ""),
+                              in_flow=True, show_reference=False)
         spec = _served(cat.get(drill_id), seed)
-        outcome = _run_drill(spec, grading, options)
-        return Done(_drill_result(DrillItem(drill_id, "mock"), outcome, spec),
-                    stop=outcome.stop and outcome.status != "timeout")
+        sitting = SittingRecorder()  # the drill and its follow-up: one sitting, one review
+        follow: FollowUp | None = None
+        outcome = _run_drill(spec, grading, options, sitting=sitting)
+        stop = outcome.stop and outcome.status != "timeout"
+        try:
+            if followups and outcome.status == "passed" and not outcome.stop and not flow.queue.time_up():
+                follow, stop = _mock_followup(spec, outcome, grading, options, sitting, seed, clock)
+        finally:
+            sitting.close(outcome.status, revealed=outcome.revealed, hints=outcome.hints)
+        result = _drill_result(DrillItem(drill_id, "mock"), outcome, spec)
+        comments = outcome.report.shape_comments if outcome.report is not None else []
+        return Done(replace(result, followup=follow, shape_comments=tuple(comments)), stop=stop)
 
-    run_queue(flow.queue, grading, drill)
+    def narration(results: list[ItemResult]) -> list[ItemResult]:
+        """Narrate, once the clock has stopped: each passing code's lines that make a tensor on the
+        example inputs (the `:try` trace) with no shape comment."""
+        if not narrate:
+            return results
+        out = []
+        for r in results:
+            if r.status == "passed" and r.code.strip():
+                trace = grading.trace(r.item.drill, r.code, "<buffer>", seed=seed, variant=dict(r.variant) or None)
+                r = replace(r, unnarrated=unnarrated_lines(r.code, trace))
+            out.append(r)
+        return out
+
+    if narrate:
+        _say("When the time is up, your passing code is run once more on the example inputs to check "
+             "its shape comments.")
+    run_queue(flow.queue, grading, drill, last=narration)
     report = flow.report({d: float(cat.get(d).target_seconds) for d in drills})
     with open_store() as store:
         store.end_session(mock_id, report.to_dict())
     _say("\n".join(report.lines(shutil.get_terminal_size().columns)))
+
+
+def _mock_followup(spec: Spec, outcome: DrillOutcome, grading: Grading, options: ReplOptions,
+                   sitting: SittingRecorder, seed: int, clock: SystemClock) -> tuple[FollowUp, bool]:
+    """The interviewer's follow-up on a drill just passed, in the mock's remaining time: a variant
+    of it with one axis changed (trainer.practice.variants.followup_variant), opened on the
+    person's passing code and recorded in the drill's sitting as kind 'followup' (its review was
+    decided by the pass: no second one); or, for a drill without variants, a quick-fire question
+    from its quiz. Returns the follow-up and whether the person ended the mock."""
+    base = spec.base or spec
+    if base.variants:
+        try:
+            with open_store() as store:
+                history = history_of(store.attempts(drill=spec.id))
+        except StoreError:
+            history = []
+        variant = followup_variant(base.variants, spec.variant, history, f"{seed}:{spec.id}") or {}
+        asked = base.under(variant)
+        ask = followup_ask(spec, spec.variant, variant)
+        fopts = replace(options, followup=FollowUpAsk(outcome.code, ask), label=f"{options.label} · follow-up")
+        got = _run_drill(asked, grading, fopts, sitting=sitting)
+        result = _drill_result(DrillItem(spec.id, "mock"), got, asked, indent=4)  # the summary's follow-up detail
+        return (FollowUp("variant", ask[0], got.status, got.seconds, dict(variant), got.attempts, got.verdict,
+                         result.detail, got.code), got.stop and got.status != "timeout")
+    quiz = random.Random(f"followup-quiz:{seed}:{spec.id}").choice(standalone(spec.quiz))
+    typer.echo(f"Follow-up on {spec.id}, answered the quick-fire way:")
+    answer = quickfire.ask(spec.id, quiz, clock=clock, label=f"{options.label} · follow-up")
+    status = "unanswered" if not answer.given.strip() else "right" if answer.correct else "wrong"
+    stop = answer.stop or not _go_on("mock interview")
+    return FollowUp("question", quiz.q, status, answer.seconds, given=answer.given, answer=quiz.a), stop
 
 
 # -------------------------------------------------------------------- watch

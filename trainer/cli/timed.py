@@ -42,27 +42,35 @@ class Done(Generic[R]):
     stop: bool = False
 
 
-def open_drill(spec: Spec, grading: Grading, options: ReplOptions, clock: Clock | None = None) -> DrillOutcome:
+def open_drill(spec: Spec, grading: Grading, options: ReplOptions, clock: Clock | None = None,
+               sitting: SittingRecorder | None = None) -> DrillOutcome:
     """One drill in the REPL as one sitting (trainer.practice.sittings): every submit recorded, the
-    sitting closed with the drill's outcome."""
-    sitting = SittingRecorder()
+    sitting closed with the drill's outcome. With `sitting` given, the submits go into it and the
+    caller closes it (a mock's follow-up shares its drill's sitting: one review for both)."""
+    own = sitting is None
+    sitting = sitting or SittingRecorder()
     outcome = DrillRepl(spec, grading, record=sitting, home=drill_home(), clock=clock, options=options).run()
-    sitting.close(outcome.status, revealed=outcome.revealed, hints=outcome.hints)
+    if own:
+        sitting.close(outcome.status, revealed=outcome.revealed, hints=outcome.hints)
     return outcome
 
 
 def run_queue(queue: TimedQueue[T, R], grading: Closeable, drill: Callable[[T], Done[R]],
               quiz: Callable[[QuizItem], Done[R]] | None = None,
-              after: Callable[[T, Done[R]], None] | None = None) -> list[R]:
+              after: Callable[[T, Done[R]], None] | None = None,
+              last: Callable[[list[R]], list[R]] | None = None) -> list[R]:
     """Run `queue` to its end: `drill(item)` opens a drill, `quiz(item)` a quick-fire
-    question; `after(item, done)` prints or saves once the queue holds the result. The
-    grader is closed however the loop ends."""
+    question; `after(item, done)` prints or saves once the queue holds the result; `last(results)`
+    may still use the grader once the queue has ended (off the clock) and gives the results
+    kept. The grader is closed however the loop ends."""
     try:
         while (item := queue.next()) is not None:
             done = quiz(item) if quiz is not None and isinstance(item, QuizItem) else drill(item)
             queue.add(done.result, stop=done.stop)
             if after is not None:
                 after(item, done)
+        if last is not None:
+            queue.results[:] = last(list(queue.results))
     finally:
         grading.close()
     return queue.results

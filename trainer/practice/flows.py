@@ -9,7 +9,9 @@ are exact.
 """
 from __future__ import annotations
 
+import difflib
 import random
+import re
 import textwrap
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -18,7 +20,7 @@ from typing import Any, Mapping, Sequence, Union
 from grader.spec.variants import describe
 from trainer.clock import MonotonicClock
 from trainer.clock import mmss as _mmss
-from trainer.text.markup import printable_lines
+from trainer.text.markup import printable, printable_lines
 from trainer.practice.timed_queue import TimedQueue
 
 
@@ -55,10 +57,75 @@ class ItemResult:
     detail: tuple[str, ...] = ()  # the last grade, rendered compact (plain lines)
     code: str = ""  # the code that grade graded
     variant: Mapping[str, str] = field(default_factory=dict)  # the variant served (non-default choices; {} = default)
+    followup: FollowUp | None = None  # a mock's follow-up on this drill, after its pass
+    shape_comments: tuple[Mapping[str, Any], ...] = ()  # the passing code's shape comments, as the grader judged them
+    unnarrated: tuple[int, ...] = ()  # narrate: lines of the passing code that make a tensor with no shape comment
 
     @property
     def ok(self) -> bool:
         return self.status in ("passed", "right")
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """The interviewer's follow-up on a drill passed in the mock: a `variant` of it (the person's
+    passing code kept to adapt, graded under that variant) or, for a drill without variants, a
+    quick-fire `question` from its quiz."""
+
+    kind: str  # variant | question
+    ask: str  # one line: what changed ("mask is now ...") or the question
+    status: str  # variant: passed | failed | skipped | quit | timeout; question: right | wrong | unanswered
+    seconds: float
+    variant: Mapping[str, str] = field(default_factory=dict)  # kind variant: the variant asked for
+    attempts: int = 0
+    verdict: str | None = None
+    detail: tuple[str, ...] = ()
+    code: str = ""
+    given: str = ""  # kind question: the answer typed
+    answer: str = ""  # kind question: the canonical answer
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("passed", "right")
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "ask": self.ask, "status": self.status,
+                               "seconds": round(self.seconds, 1)}
+        if self.kind == "variant":
+            out.update(variant=dict(self.variant), attempts=self.attempts, verdict=self.verdict, code=self.code)
+        else:
+            out.update(given=self.given, answer=self.answer)
+        return out
+
+
+_BACK_REFERENCE = re.compile(r"\b(that|the same|these|those)\b", re.IGNORECASE)
+
+
+def standalone(quiz: Sequence[Any]) -> list[Any]:
+    """The quiz questions that can be asked alone: a drill's quiz may build one question on the one
+    before ("How much memory does that result take ...?"); a follow-up asks one question, so those
+    whose wording points back (that, the same, these, those) are left out while any other is left."""
+    alone = [q for q in quiz if not _BACK_REFERENCE.search(q.q)]
+    return alone or list(quiz)
+
+
+def followup_ask(spec: Any, passed: Mapping[str, str], variant: Mapping[str, str]) -> tuple[str, ...]:
+    """The interviewer's words for a follow-up from `passed` to `variant` (one axis changed,
+    trainer.practice.variants.followup_variant), from that value's label, source and prompt
+    edits: the first paragraph is the one line the summary keeps."""
+    from trainer.practice.variants import changed_axis
+
+    base = spec.base or spec
+    name = changed_axis(passed, variant)
+    axis = next(a for a in base.variants if a.name == name)
+    new = axis.values[variant.get(axis.name, axis.default)]
+    old = axis.values[passed.get(axis.name, axis.default)]
+    out = [f'One thing changes: {axis.name} is now "{new.label}", as in {new.source}.']
+    if new.prompt:
+        out += [f"The prompt now says: {' '.join(to.split())}" for _, to in new.prompt]
+    else:  # back to the contract: the passed value's edits undone
+        out += [f"The prompt now says: {' '.join(frm.split())}" for frm, _ in old.prompt]
+    return tuple(out)
 
 
 # ---------------------------------------------------------------- warm-up
@@ -249,6 +316,8 @@ class Mock:
     minutes: float
     seed: int
     clock: MonotonicClock
+    followups: bool = False  # after a pass, a follow-up on the same drill (FollowUp)
+    narrate: bool = False  # shape comments required: wrong or missing ones cost points
     queue: TimedQueue[str, ItemResult] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -263,11 +332,19 @@ class Mock:
                 rows.append(MockRow(drill, "not reached", 0.0, targets.get(drill, 0.0), 0, ()))
             else:
                 rows.append(MockRow(drill, r.status, r.seconds, targets.get(drill, 0.0), r.attempts, r.traps,
-                                    r.verdict, r.failing_case, r.detail, r.code, dict(r.variant)))
+                                    r.verdict, r.failing_case, r.detail, r.code, dict(r.variant), r.followup,
+                                    _wrong_comments(r.shape_comments) if self.narrate else (),
+                                    tuple(r.unnarrated) if self.narrate else ()))
         passed = sum(1 for r in rows if r.status == "passed")
-        return MockReport(self.seed, self.minutes, rows, passed, len(rows), score(rows),
+        return MockReport(self.seed, self.minutes, rows, passed, len(rows),
+                          score(rows, followups=self.followups, narrate=self.narrate),
                           min(self.queue.elapsed(), self.minutes * 60),
-                          time_up=self.queue.time_up())
+                          time_up=self.queue.time_up(), followups=self.followups, narrate=self.narrate)
+
+
+def _wrong_comments(checked: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
+    return tuple(f"line {c.get('line')} says {c.get('says')}; it makes {c.get('makes')}"
+                 for c in checked if c.get("ok") is False)
 
 
 @dataclass(frozen=True)
@@ -283,16 +360,37 @@ class MockRow:
     detail: tuple[str, ...] = ()
     code: str = ""
     variant: Mapping[str, str] = field(default_factory=dict)  # the variant served; {} = the default
+    followup: FollowUp | None = None
+    wrong_comments: tuple[str, ...] = ()  # narrate: "line 9 says (B, T, H, dh); it makes (B, H, T, dh)"
+    unnarrated: tuple[int, ...] = ()  # narrate: lines of the passing code that make a tensor with no shape comment
+
+    @property
+    def narration_misses(self) -> int:
+        return len(self.wrong_comments) + len(self.unnarrated)
 
 
 SCORE_FORMULA = ("each drill is worth an equal share of 100; a pass earns 70% of its share, "
                  "up to 20% more for speed (all of it at half the target time or less, none at the "
                  "target or over), and 10% for passing on the first submit; a drill not passed earns 0")
+FOLLOWUP_SHARE = 0.2  # of a passed drill's share, for its follow-up
+FOLLOWUP_FORMULA = ("with follow-ups, that counts for 80% of the drill's share and its follow-up for the "
+                    "other 20% (all of it for a follow-up passed or answered right; none for one failed, "
+                    "left, or never reached because the time ran out)")
+NARRATE_COST, NARRATE_MOST = 0.05, 0.3  # of a drill's share, per wrong or missing shape comment; at most
+NARRATE_FORMULA = ("with narrate, each shape comment in the passing code that is wrong, or missing on a line "
+                   "that makes a tensor, takes 5% off the drill's share (at most 30%)")
 
 
-def score(rows: Sequence[MockRow]) -> int:
-    """Out of 100, by SCORE_FORMULA: each drill an equal share; a pass earns 70% of it, the
-    rest for speed against the target (full at half the target) and first-try accuracy."""
+def score_formula(followups: bool = False, narrate: bool = False) -> str:
+    """The formula the score is computed by, in words (the summary states it)."""
+    return "; ".join([SCORE_FORMULA] + [FOLLOWUP_FORMULA] * followups + [NARRATE_FORMULA] * narrate)
+
+
+def score(rows: Sequence[MockRow], followups: bool = False, narrate: bool = False) -> int:
+    """Out of 100, by `score_formula`: each drill an equal share; a pass earns 70% of it, the
+    rest for speed against the target (full at half the target) and first-try accuracy; with
+    follow-ups that is 80% and the follow-up the other 20%; with narrate each wrong or missing
+    shape comment costs 5% of the share, at most 30%."""
     if not rows:
         return 0
     total = 0.0
@@ -301,7 +399,12 @@ def score(rows: Sequence[MockRow]) -> int:
             continue
         speed = 1.0 if not r.target else max(0.0, min(1.0, (r.target - r.seconds) / (r.target / 2)))
         first = 1.0 if r.attempts <= 1 else 0.0
-        total += 0.7 + 0.2 * speed + 0.1 * first
+        earned = 0.7 + 0.2 * speed + 0.1 * first
+        if followups:
+            earned = (1 - FOLLOWUP_SHARE) * earned + FOLLOWUP_SHARE * bool(r.followup is not None and r.followup.ok)
+        if narrate:
+            earned = max(0.0, earned - min(NARRATE_MOST, NARRATE_COST * r.narration_misses))
+        total += earned
     return int(round(100 * total / len(rows)))
 
 
@@ -315,6 +418,22 @@ class MockReport:
     score: int
     seconds: float
     time_up: bool = False
+    followups: bool = False
+    narrate: bool = False
+
+    @property
+    def formula(self) -> str:
+        return score_formula(self.followups, self.narrate)
+
+    def followup_counts(self) -> tuple[int, int]:
+        """(follow-ups passed or answered right, follow-ups asked)."""
+        asked = [r.followup for r in self.rows if r.followup is not None]
+        return sum(f.ok for f in asked), len(asked)
+
+    def narration_counts(self) -> tuple[int, int]:
+        """(wrong shape comments, lines making a tensor with none) over the passed drills."""
+        passed = [r for r in self.rows if r.status == "passed"]
+        return sum(len(r.wrong_comments) for r in passed), sum(len(r.unnarrated) for r in passed)
 
     def mistakes(self) -> list[str]:
         seen: list[str] = []
@@ -326,13 +445,19 @@ class MockReport:
         return seen
 
     def to_dict(self) -> dict[str, Any]:
+        right, asked = self.followup_counts()
+        wrong, missing = self.narration_counts()
         return {"seed": self.seed, "minutes": self.minutes, "passed": self.passed, "total": self.total,
-                "score": self.score, "score_formula": SCORE_FORMULA, "seconds": round(self.seconds, 1),
-                "time_up": self.time_up,
+                "score": self.score, "score_formula": self.formula, "seconds": round(self.seconds, 1),
+                "time_up": self.time_up, "followups": self.followups, "narrate": self.narrate,
+                "followups_passed": right, "followups_asked": asked,
+                "shape_comments_wrong": wrong, "shape_comments_missing": missing,
                 "drills": [{"drill": r.drill, "status": r.status, "seconds": round(r.seconds, 1),
                             "target": r.target, "attempts": r.attempts, "traps": list(r.traps),
                             "verdict": r.verdict, "failing_case": r.failing_case, "code": r.code,
-                            "variant": dict(r.variant)}
+                            "variant": dict(r.variant),
+                            "followup": r.followup.to_dict() if r.followup is not None else None,
+                            "wrong_comments": list(r.wrong_comments), "unnarrated": list(r.unnarrated)}
                            for r in self.rows],
                 "mistakes": self.mistakes()}
 
@@ -345,7 +470,19 @@ class MockReport:
             timing = f"{_mmss(r.seconds)} / {_mmss(r.target)}" if r.status != "not reached" else ""
             tries = f"{r.attempts} submit{'s' if r.attempts != 1 else ''}" if r.attempts else ""
             out.append(f"  {r.drill:<28} {r.status:<12} {timing:<14} {tries}".rstrip())
-        out += textwrap.wrap(f"Score: {SCORE_FORMULA}.", max(40, width - 1), subsequent_indent="  ")
+            f = r.followup
+            if f is not None:
+                what = f"variant {describe(f.variant)}" if f.kind == "variant" else "question"
+                out.append(f"    follow-up ({what}): {f.status} in {_mmss(f.seconds)}")
+        if self.followups:
+            right, asked = self.followup_counts()
+            out.append(f"  follow-ups: {right}/{asked} passed or answered right" if asked else
+                       "  follow-ups: none asked (one comes after a pass, while time is left)")
+        if self.narrate:
+            wrong, missing = self.narration_counts()
+            out.append(f"  narrate: {wrong} shape comment{'s' if wrong != 1 else ''} wrong, "
+                       f"{missing} line{'s' if missing != 1 else ''} making a tensor without one")
+        out += textwrap.wrap(f"Score: {self.formula}.", max(40, width - 1), subsequent_indent="  ")
         for r in self.rows:
             if r.status == "not reached":
                 continue
@@ -359,8 +496,37 @@ class MockReport:
             if r.code.strip():
                 out.append("  code submitted:")
                 out += [f"    | {line}" for line in printable_lines(r.code.rstrip())]
+            out += [f"  shape comment: {printable(w)}" for w in r.wrong_comments]
+            if r.unnarrated:
+                one = len(r.unnarrated) == 1
+                out.append(f"  no shape comment on line{'' if one else 's'} {', '.join(map(str, r.unnarrated))}, "
+                           f"which make{'s' if one else ''} a tensor")
+            if r.followup is not None:
+                out += _followup_lines(r.followup, r.code)
         mistakes = self.mistakes()
         if mistakes:
             out.append("")
             out.append("Mistakes made: " + "; ".join(mistakes))
         return out
+
+
+def _followup_lines(f: FollowUp, before: str) -> list[str]:
+    """A follow-up in the summary's detail: what was asked, what came of it, and how the code
+    changed from `before` (the drill's passing code)."""
+    out = [f"  follow-up: {printable(f.ask)}"]
+    if f.kind == "question":
+        given = printable(f.given.strip()) or "(no answer)"
+        out.append(f"    answered {given}: {f.status}" + ("" if f.ok else f"; the answer is {printable(f.answer)}"))
+        return out
+    if f.verdict is None:
+        out.append(f"    {f.status}: nothing submitted.")
+        return out
+    out += [f"    {line}" for line in f.detail]
+    changed = [line for line in difflib.ndiff(printable_lines(before.rstrip()), printable_lines(f.code.rstrip()))
+               if line[:1] in "+-"]
+    if not changed:
+        out.append("    code submitted: your passing code, unchanged")
+        return out
+    out.append("    code submitted, as changed from your passing code:")
+    out += [f"      | {line[:1]} {line[2:]}" for line in changed]
+    return out

@@ -180,3 +180,34 @@ def history_of(attempts: Iterable[object]) -> list[Tried]:
             continue
         out.append(Tried(dict(getattr(a, "variant", {}) or {}), verdict == "pass" and not getattr(a, "revealed", False)))
     return out
+
+
+def followup_variant(axes: Sequence[AxisLike], passed: Mapping[str, str], history: Sequence[Tried],
+                     seed: int | str) -> dict[str, str] | None:
+    """A mock's follow-up on a drill just passed under `passed`: the same question with ONE axis
+    changed, as an interviewer changes one thing ("now True marks padding"). Among those, the
+    values that want practice most (`_need` on the drill's history) are drawn among by the seed.
+    None for a drill without variants."""
+    if not axes:
+        return None
+    needs = {(s.axis, s.value): _need(s) for s in standings(axes, history)}
+    now = full(axes, passed)
+    candidates = []
+    for axis in axes:
+        for value in _names(axis):
+            if value == now[axis.name]:
+                continue
+            changed = {**now, axis.name: value}
+            variant = {a.name: changed[a.name] for a in axes if changed[a.name] != a.default}
+            candidates.append(((axis.name, value), variant))
+    if not candidates:
+        return None
+    best = max(needs[key] for key, _ in candidates)
+    top = [v for key, v in candidates if needs[key] >= best - 1e-9]
+    return random.Random(f"followup:{seed}").choice(top)
+
+
+def changed_axis(passed: Mapping[str, str], followup: Mapping[str, str]) -> str | None:
+    """The axis a follow-up variant changes from the one passed (they differ in one axis)."""
+    keys = set(passed) | set(followup)
+    return next((k for k in sorted(keys) if passed.get(k) != followup.get(k)), None)

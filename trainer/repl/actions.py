@@ -191,6 +191,8 @@ class DrillCommands:
                       target_seconds=float(self.spec.target_seconds), first_try=self.state.attempts <= 1)
         if self.options.debug is not None:
             common.update(kind="debug", debug_trap=self.options.debug.trap)
+        elif self.options.followup is not None:
+            common.update(kind="followup")
         attempt = revealed_attempt(**common, variant=self.spec.variant) if result is None else attempt_from(
             result, revealed=self.state.revealed, **common)
         try:

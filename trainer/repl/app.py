@@ -41,7 +41,7 @@ from trainer.repl.header import fitted_header, title_fragments
 from trainer.repl.jobs import Jobs
 from trainer.repl.question import Question, Questions
 from trainer.repl.keys import build_key_bindings
-from trainer.repl.state import DrillOutcome, ReplOptions, SittingState
+from trainer.repl.state import DrillOutcome, FollowUpAsk, ReplOptions, SittingState
 from trainer.repl.style import repl_style
 from trainer.repl.toolbar import BarState, bar
 from trainer.text.verdict import Fragments, plain
@@ -56,6 +56,16 @@ def rows(fragments: Fragments, width: int) -> int:
 
 if TYPE_CHECKING:
     from grader.spec import Spec
+
+
+def followup_fragments(followup: FollowUpAsk) -> Fragments:
+    """The output pane a follow-up opens with: the interviewer's words, then how to go on."""
+    out: Fragments = [("class:head bold", "Follow-up"), ("", "\n")]
+    for paragraph in followup.ask:
+        out.append(("", f"{paragraph}\n"))
+    out.append(("class:dim", "Your passing code is in the buffer: adapt it and :submit (^S). "
+                             ":shapes shows the prompt as it reads now.\n"))
+    return out
 
 
 class DrillRepl:
@@ -74,10 +84,12 @@ class DrillRepl:
         self.record = record
         self.clock = clock or SystemClock()
         self.options = options or ReplOptions()
-        debug = self.options.debug
-        self.drafts = Drafts(home) if home is not None and debug is None else None  # a round's buffer is no draft
+        debug, followup = self.options.debug, self.options.followup
+        # a round's buffer, and a follow-up's (the person's own passing code), is no draft
+        self.drafts = Drafts(home) if home is not None and debug is None and followup is None else None
         self.edit = editor or editor_mod.edit_text
-        self.skeleton = debug.code if debug is not None else spec.skeleton()
+        self.skeleton = debug.code if debug is not None else followup.code if followup is not None \
+            else spec.skeleton()
         self.started_at: datetime = self.clock.now()
         self.state = SittingState(spec.id, self.skeleton, self.clock.monotonic(), self.options.deadline)
         self.output: Fragments = []
@@ -101,6 +113,8 @@ class DrillRepl:
                                  read_only=Condition(lambda: self.jobs.closing))
         self.buffer.skeleton = self.skeleton
         self.app = self._build(input, output)
+        if followup is not None:
+            self.show(followup_fragments(followup))
         self._offer_draft()
 
     # ---------------------------------------------------------------- parts

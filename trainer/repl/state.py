@@ -39,6 +39,18 @@ class ReplOptions:
     # a debug round (grader.rounds): the buffer opens on its planted code, the attempts are kind
     # 'debug', and a pass is followed by where the bug was (trainer.text.debrief)
     debug: Planted | None = None
+    # a mock's follow-up (trainer.practice.flows): the buffer opens on the person's own passing code,
+    # the spec is the variant asked for, the attempts are kind 'followup'
+    followup: FollowUpAsk | None = None
+
+
+@dataclass(frozen=True)
+class FollowUpAsk:
+    """An interviewer's follow-up on the drill just passed: `code` is the buffer that passed (kept, to
+    adapt), `ask` the paragraphs the output pane opens with (what changed, in the interviewer's words)."""
+
+    code: str
+    ask: tuple[str, ...]
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """`:try` output: the example's sizes (or the smallest failing case's), then every tensor the solution made, by line."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from trainer.text.markup import printable
 from trainer.text.verdict import Fragments, dims_text, shape_comment_lines
@@ -47,3 +47,14 @@ def _value(a: dict[str, Any]) -> str:
     if "names" in a:
         return f"{a['names']} {a.get('dtype', '')}".strip()
     return str(a.get("value"))
+
+
+def unnarrated_lines(source: str, trace: Mapping[str, Any]) -> tuple[int, ...]:
+    """A mock's narrate setting: the lines of `source` that made a tensor on the example run (`trace`,
+    grader.trace's result for it) with no shape comment on or just above them (grader.judge.shape_comments)."""
+    from grader.judge.shape_comments import comments
+
+    said = {line for line, _, _ in comments(source)}
+    made = {int(step["line"]) for call in trace.get("calls") or [] for step in call.get("steps") or []
+            if isinstance(step, Mapping) and isinstance(step.get("line"), int)}
+    return tuple(sorted(made - said))

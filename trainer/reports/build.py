@@ -123,7 +123,7 @@ def is_clean_pass(a: AttemptRecord) -> bool:
 def is_timed(a: AttemptRecord) -> bool:
     """Whether ``seconds`` is a solving time (trainer.store.records.is_timed: the one rule,
     which `drill list`'s best time uses too)."""
-    return timed_attempt(getattr(a, "mode", "solve"), getattr(a, "target_seconds", 1))
+    return timed_attempt(getattr(a, "mode", "solve"), getattr(a, "target_seconds", 1), getattr(a, "kind", "write"))
 
 
 def untimed_passes(attempts: Iterable[AttemptRecord]) -> int:

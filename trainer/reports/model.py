@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Iterable
 
-from trainer.practice.flows import SCORE_FORMULA
+from trainer.practice.flows import score_formula
 
 if TYPE_CHECKING:
     from grader.spec import Spec
@@ -23,9 +23,9 @@ MISTAKES = 8
 TREND_POINTS = 12
 MOCK_POINTS = 20
 
-# How trainer.practice.flows.score() scores a mock interview (tests/trainer/reports/test_reports.py checks
-# the two agree).
-MOCK_SCORE_FORMULA = "score out of 100: " + SCORE_FORMULA  # the one formula, trainer.practice.flows'
+# How trainer.practice.flows.score() scores a mock interview, follow-ups and narrate included (each
+# clause says when it applies; tests/trainer/reports/test_reports.py checks the two agree).
+MOCK_SCORE_FORMULA = "score out of 100: " + score_formula(followups=True, narrate=True)  # trainer.practice.flows'
 
 # ---------------------------------------------------------------- inputs
 

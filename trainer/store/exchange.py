@@ -1,7 +1,9 @@
 """`drill export` and `drill import`: the progress as one JSON file, and back.
 
 Format 1: ``{"format": 1, "exported_at", "attempts", "cards", "sessions"}``, times
-UTC ISO-8601, attempts linked to their session and sitting by uid. Importing
+UTC ISO-8601, attempts linked to their session and sitting by uid. An attempt's
+``variant``, ``kind`` and ``debug_trap`` came later: a file without them imports them
+as the defaults ({}, "write", null). Importing
 merges in one transaction: attempts already present (same uid) are skipped, a
 card is taken when it is newer than ours. A file is checked whole first
 (``validate_export``, every field against a range), so anything that is not an
@@ -19,7 +21,7 @@ from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from trainer.schedule.adapter import STATES, VERDICTS, CardState, as_utc, derive_rating
-from trainer.store.records import SESSION_KINDS, AttemptRecord, ImportResult, NewAttempt, SessionRecord
+from trainer.store.records import ATTEMPT_KINDS, SESSION_KINDS, AttemptRecord, ImportResult, NewAttempt, SessionRecord
 from trainer.store.rows import insert_attempt, insert_sitting, iso, last_id, parse, read_card, write_card
 
 if TYPE_CHECKING:
@@ -69,7 +71,7 @@ def _attempt_to_json(a: AttemptRecord, sessions: Mapping[int, SessionRecord],
         "uid": a.uid, "seed": a.seed, "failing_case": a.failing_case,
         "session": session.uid if session else None, "traps": list(a.traps), "revealed": a.revealed,
         "first_try": a.first_try, "target_seconds": a.target_seconds, "rating": a.rating,
-        "variant": dict(a.variant),
+        "variant": dict(a.variant), "kind": a.kind, "debug_trap": a.debug_trap,
     }
 
 
@@ -146,7 +148,7 @@ def _import_attempt(conn: sqlite3.Connection, uid: str, a: Mapping[str, Any], se
         failing_case=a.get("failing_case"), hints=int(a["hints"]), code=a["code"], seed=a.get("seed"),
         session_id=session_id, target_seconds=a.get("target_seconds"), first_try=bool(a.get("first_try", True)),
         revealed=bool(a.get("revealed", False)), traps=tuple(a.get("traps") or []),
-        variant=a.get("variant") or {})
+        variant=a.get("variant") or {}, kind=a.get("kind") or "write", debug_trap=a.get("debug_trap"))
     attempt_id = insert_attempt(conn, uid, attempt, sitting_id)
     rating = a["rating"] if "rating" in a else derive_rating(
         a["verdict"], float(a["seconds"]), a.get("target_seconds"), hints=int(a["hints"]),
@@ -281,6 +283,8 @@ _ATTEMPT_SPEC: dict[str, tuple[Callable[[Any], bool], str]] = {
     "variant": (lambda v: isinstance(v, dict) and len(v) <= 20
                 and all(_matches(_TRAP_ID)(k) and _matches(_TRAP_ID)(x) for k, x in v.items()),
                 "an object of at most 20 axis names to value names (letters, digits, '.', '-', '_')"),
+    "kind": (lambda v: isinstance(v, str) and v in ATTEMPT_KINDS, f"one of {', '.join(ATTEMPT_KINDS)}"),
+    "debug_trap": (_opt(_matches(_TRAP_ID)), "a trap id (letters, digits, '.', '-', '_') or null"),
 }
 _CARD_SPEC: dict[str, tuple[Callable[[Any], bool], str]] = {
     "drill": (_matches(_DRILL_ID), "a drill id (lower-case words joined by '-')"),
@@ -300,6 +304,18 @@ _SESSION_SPEC: dict[str, tuple[Callable[[Any], bool], str]] = {
     "summary": (_opt(_small_object),
                 f"an object nested at most {MAX_JSON_DEPTH} deep and at most {MAX_JSON_CHARS} characters, or null"),
 }
+
+
+def _check_attempt(a: Any, where: str, session_uids: set[str], problems: list[str]) -> None:
+    if not _check_fields(a, where, _ATTEMPT_SPEC,
+                         ("drill", "mode", "started_at", "seconds", "verdict", "hints", "code"), problems):
+        return
+    _check_time(a["started_at"], f"{where}.started_at", problems)
+    if isinstance(a.get("session"), str) and a["session"] and a["session"] not in session_uids:
+        problems.append(f"{where}.session {a['session']!r:.70} is not among the file's sessions")
+    if a.get("debug_trap") is not None and a.get("kind", "write") != "debug":
+        problems.append(f"{where}.debug_trap names a planted trap, so kind must be debug, "
+                        f"got {a.get('kind', 'write')!r:.40}")
 
 
 def validate_export(data: Any) -> list[str]:
@@ -323,12 +339,7 @@ def validate_export(data: Any) -> list[str]:
             if isinstance(s["uid"], str):  # an ill-typed uid is already a problem; never hash it
                 session_uids.add(s["uid"])
     for i, a in enumerate(data["attempts"]):
-        where = f"attempts[{i}]"
-        if _check_fields(a, where, _ATTEMPT_SPEC,
-                         ("drill", "mode", "started_at", "seconds", "verdict", "hints", "code"), problems):
-            _check_time(a["started_at"], f"{where}.started_at", problems)
-            if isinstance(a.get("session"), str) and a["session"] and a["session"] not in session_uids:
-                problems.append(f"{where}.session {a['session']!r:.70} is not among the file's sessions")
+        _check_attempt(a, f"attempts[{i}]", session_uids, problems)
     for i, c in enumerate(data["cards"]):
         if _check_fields(c, f"cards[{i}]", _CARD_SPEC,
                          ("drill", "state", "due", "stability", "difficulty", "reps", "lapses"), problems):

@@ -13,20 +13,26 @@ from typing import Any, Mapping
 from trainer.schedule.adapter import DEFAULT_DAILY_NEW_LIMIT, DEFAULT_RETENTION, CardState
 
 SESSION_KINDS: tuple[str, ...] = ("warmup", "mock", "team")
-ATTEMPT_KINDS: tuple[str, ...] = ("write", "debug")  # attempts.kind (schema v5)
+# attempts.kind (schema v5): written from the skeleton, a debug round (grader.rounds), or a mock's
+# follow-up (the person's passing code adapted to a variant, trainer.practice.flows)
+ATTEMPT_KINDS: tuple[str, ...] = ("write", "debug", "followup")
 
 
 # Attempts whose ``seconds`` time the grader, not the person: `drill check --record`
 # and `team run --file` record the grading time with no target. They count as
-# practice, never as a "best" or a trend point. The one definition of a solving
-# time: `drill list` (the store's SQL below) and `drill report` (trainer.reports) use it.
+# practice, never as a "best" or a trend point. Nor does a mock's follow-up: its
+# seconds are the time to adapt code already written, not to solve the drill. The one
+# definition of a solving time: `drill list` (the store's SQL below) and `drill report`
+# (trainer.reports) use it.
 UNTIMED_MODES = ("check", "team", "watch")
-TIMED_SQL = ("NOT (mode IN (" + ", ".join(f"'{m}'" for m in UNTIMED_MODES) + ") AND target_seconds IS NULL)")
+UNTIMED_KINDS = ("followup",)
+TIMED_SQL = ("(NOT (mode IN (" + ", ".join(f"'{m}'" for m in UNTIMED_MODES) + ") AND target_seconds IS NULL) "
+             "AND kind NOT IN (" + ", ".join(f"'{k}'" for k in UNTIMED_KINDS) + "))")
 
 
-def is_timed(mode: str, target_seconds: float | None) -> bool:
+def is_timed(mode: str, target_seconds: float | None, kind: str = "write") -> bool:
     """Whether an attempt's ``seconds`` is a solving time (see TIMED_SQL, the same rule in SQL)."""
-    return not (mode in UNTIMED_MODES and target_seconds is None)
+    return not (mode in UNTIMED_MODES and target_seconds is None) and kind not in UNTIMED_KINDS
 
 
 @dataclass(frozen=True)
@@ -51,7 +57,7 @@ class NewAttempt:
     traps: tuple[str, ...] = ()
     sitting_id: int | None = None
     variant: Mapping[str, str] = field(default_factory=dict)  # the non-default choices graded; {} = the default
-    kind: str = "write"  # ATTEMPT_KINDS: written from the skeleton, or a debug round (grader.rounds)
+    kind: str = "write"  # ATTEMPT_KINDS: from the skeleton, a debug round (grader.rounds), a mock's follow-up
     debug_trap: str | None = None  # a debug round: the trap planted in the code it opened on
 
     def __post_init__(self) -> None:

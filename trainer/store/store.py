@@ -37,6 +37,7 @@ from trainer.store.files import DB_NAME, latest_backup
 from trainer.store.owners import owner_alive, owner_token
 from trainer.store.rating import rate_sitting
 from trainer.store.records import (
+    ATTEMPT_KINDS,
     SESSION_KINDS,
     AttemptRecord,
     DrillSummary,
@@ -220,6 +221,8 @@ class Store:
             raise ValueError("seconds and hints must not be negative")
         if a.verdict not in VERDICTS:
             raise ValueError(f"unknown verdict {a.verdict!r}; expected one of {', '.join(VERDICTS)}")
+        if a.kind not in ATTEMPT_KINDS:
+            raise ValueError(f"unknown attempt kind {a.kind!r}; expected one of {', '.join(ATTEMPT_KINDS)}")
         a = replace(a, started_at=as_utc(a.started_at))
         uid = uuid.uuid4().hex
         with self._writing() as conn:
