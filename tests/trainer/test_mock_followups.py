@@ -84,7 +84,7 @@ def test_unnarrated_lines_are_the_lines_making_a_tensor_without_a_shape_comment(
 
 def test_the_summary_counts_follow_ups_and_wrong_shape_comments():
     clock = FakeClock()
-    flow = Mock(["mha-padding", "anchor-grid"], 10, 5, clock, followups=True, narrate=True)
+    flow = Mock(["mha-padding", "bev-scatter"], 10, 5, clock, followups=True, narrate=True)
     flow.queue.next()
     follow = FollowUp("variant", 'One thing changes: mask is now "1/True = padding", as in x.',
                       "failed", 40, {"mask": "pad"}, 1, "wrong", ("WRONG  2/9 cases passed",), "x\n    y = ~x\n")
@@ -93,10 +93,10 @@ def test_the_summary_counts_follow_ups_and_wrong_shape_comments():
                                                                 "makes": "(B, H, T, dh)", "ok": False},),
                               unnarrated=(4, 5)))
     flow.queue.next()
-    flow.queue.add(ItemResult(DrillItem("anchor-grid", "mock"), "passed", 100, 1, verdict="pass", code="y",
+    flow.queue.add(ItemResult(DrillItem("bev-scatter", "mock"), "passed", 100, 1, verdict="pass", code="y",
                               followup=FollowUp("question", "What shape?", "right", 6, given="(H, W, 4)",
                                                 answer="(H, W, 4)")))
-    report = flow.report({"mha-padding": 420, "anchor-grid": 300})
+    report = flow.report({"mha-padding": 420, "bev-scatter": 300})
     text = "\n".join(report.lines(100))
     assert "    follow-up (variant mask=pad): failed in 0:40" in text
     assert "    follow-up (question): right in 0:06" in text
@@ -112,7 +112,7 @@ def test_the_summary_counts_follow_ups_and_wrong_shape_comments():
     assert (data["followups_passed"], data["followups_asked"], data["shape_comments_wrong"],
             data["shape_comments_missing"]) == (1, 2, 1, 2)
     assert data["drills"][0]["followup"]["variant"] == {"mask": "pad"} and data["score_formula"] == report.formula
-    # mha-padding: 80% of a full pass, nothing for the failed follow-up, less 3 misses * 5%; anchor-grid: 100%
+    # mha-padding: 80% of a full pass, nothing for the failed follow-up, less 3 misses * 5%; bev-scatter: 100%
     assert report.score == round(100 * ((0.8 - 0.15) + 1.0) / 2)
 
 
@@ -158,7 +158,7 @@ def _mock_cli(monkeypatch, drills, followup_status="passed", grading=None):
 
 
 def test_the_mock_asks_a_variant_follow_up_on_the_persons_code_and_a_question_for_a_drill_without(monkeypatch):
-    runner, app, calls = _mock_cli(monkeypatch, ["mha-padding", "anchor-grid"])
+    runner, app, calls = _mock_cli(monkeypatch, ["mha-padding", "bev-scatter"])
     result = runner.invoke(app, ["mock", "--count", "2", "--minutes", "20", "--seed", "5"])
     assert result.exit_code == 0, result.output
     main, follow = calls[0], calls[1]
@@ -168,9 +168,9 @@ def test_the_mock_asks_a_variant_follow_up_on_the_persons_code_and_a_question_fo
     assert follow[0].id == "mha-padding" and len(follow[0].variant) == 1 and follow[0].base is not None
     assert follow[1].followup.ask[0].startswith("One thing changes: ")
     assert follow[1].label == "mock 1/2 · follow-up" and follow[1].locked == main[1].locked
-    assert [c[0].id for c in calls] == ["mha-padding", "mha-padding", "anchor-grid"]  # anchor-grid: a question
+    assert [c[0].id for c in calls] == ["mha-padding", "mha-padding", "bev-scatter"]  # bev-scatter: a question
     out = result.output
-    assert "Follow-up on anchor-grid, answered the quick-fire way:" in out
+    assert "Follow-up on bev-scatter, answered the quick-fire way:" in out
     assert "follow-ups: 2/2 passed or answered right" in out and "with follow-ups" in " ".join(out.split())
     with open_store() as store:
         [session] = store.sessions()
@@ -191,7 +191,7 @@ def test_no_followups_turns_them_off(monkeypatch):
     from trainer.repl import quickfire
 
     asked = []
-    runner, app, calls = _mock_cli(monkeypatch, ["mha-padding", "anchor-grid"])
+    runner, app, calls = _mock_cli(monkeypatch, ["mha-padding", "bev-scatter"])
     monkeypatch.setattr(quickfire, "ask", lambda *a, **k: asked.append(a))
     result = runner.invoke(app, ["mock", "--count", "2", "--minutes", "20", "--seed", "5", "--no-followups"])
     assert result.exit_code == 0, result.output
@@ -201,14 +201,14 @@ def test_no_followups_turns_them_off(monkeypatch):
 
 
 def test_narrate_counts_wrong_and_missing_shape_comments(monkeypatch):
-    grading = _TraceGrading({"anchor-grid": [2, 3]})
-    runner, app, calls = _mock_cli(monkeypatch, ["anchor-grid"], grading=grading)
+    grading = _TraceGrading({"bev-scatter": [2, 3]})
+    runner, app, calls = _mock_cli(monkeypatch, ["bev-scatter"], grading=grading)
     result = runner.invoke(app, ["mock", "--count", "1", "--minutes", "20", "--seed", "5", "--narrate",
                                  "--no-followups"])
     assert result.exit_code == 0, result.output
     out = result.output
     assert calls[0][1].label == "mock 1/1 · narrate" and "Narrate: write the shape" in out
-    assert grading.traced == [("anchor-grid", None)]  # once, after the clock stopped
+    assert grading.traced == [("bev-scatter", None)]  # once, after the clock stopped
     assert "narrate: 1 shape comment wrong, 1 line making a tensor without one" in out  # line 3: `return y`
     assert "shape comment: line 2 says (B, T); it makes (T, B)" in out and "score 90/100" in out
     assert "no shape comment on line 3, which makes a tensor" in out
@@ -223,6 +223,6 @@ def test_the_progress_report_states_the_whole_formula():
 def test_a_question_follow_up_is_one_that_can_be_asked_alone(catalogue):
     from trainer.practice.flows import standalone
 
-    asked = standalone(catalogue.get("outer-typo").quiz)
+    asked = standalone(catalogue.get("bev-scatter").quiz)
     assert asked and all("that result" not in q.q for q in asked)
-    assert standalone(catalogue.get("outer-typo").quiz[1:2]) == list(catalogue.get("outer-typo").quiz[1:2])
+    assert standalone(catalogue.get("bev-scatter").quiz[1:2]) == list(catalogue.get("bev-scatter").quiz[1:2])

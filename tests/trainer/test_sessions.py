@@ -266,6 +266,8 @@ def test_warmup_and_mock_serve_a_variant_once_the_default_is_passed(monkeypatch)
     then = datetime.now(timezone.utc) - timedelta(days=12)
     with open_store(clock=lambda: then) as store:
         store.record_attempt(NewAttempt("mha-padding", "solve", then, 300, "pass", target_seconds=420))
+    # no debug round this time (one review in four would be one, drawn from the clock, under the default)
+    assert runner.invoke(app, ["settings", "debug_share", "0"]).exit_code == 0
     result = runner.invoke(app, ["warmup", "--count", "1", "--topic", "attention"])
     assert result.exit_code == 0, result.output
     assert served[-1][0] == "mha-padding" and served[-1][1]  # the due review, under a non-default variant
