@@ -12,26 +12,26 @@ NOW = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
 
 def test_warmup_puts_due_reviews_first_then_new_with_quiz_mixed_in():
     items = plan_warmup(due=["masked-mean", "mha-padding"], new=["patchify", "masked-mean"],
-                        quiz_counts={"masked-mean": 3, "mha-padding": 3, "patchify": 0}, count=3, seed=7)
+                        quiz={"masked-mean": range(3), "mha-padding": range(3), "patchify": []}, count=3, seed=7)
     drills = [i for i in items if isinstance(i, DrillItem)]
     assert [(d.drill, d.reason) for d in drills] == [("masked-mean", "review"), ("mha-padding", "review"),
                                                      ("patchify", "new")]
     assert isinstance(items[0], QuizItem) and items[0].drill == "masked-mean" and 0 <= items[0].index < 3
     assert items == plan_warmup(["masked-mean", "mha-padding"], ["patchify", "masked-mean"],
-                                {"masked-mean": 3, "mha-padding": 3, "patchify": 0}, 3, seed=7)  # seeded
+                                {"masked-mean": range(3), "mha-padding": range(3), "patchify": []}, 3, seed=7)  # seeded
     assert len(plan_warmup(["a", "b", "c"], [], {}, count=2, seed=1)) == 2
 
 
 def test_warmup_interleaves_topics_and_keeps_the_due_order_otherwise():
     topics = {"a1": "attention", "a2": "attention", "a3": "attention", "n1": "norms", "n2": "norms", "m1": "moe"}
-    items = plan_warmup(due=["a1", "a2", "a3", "n1", "n2"], new=["m1"], quiz_counts={}, count=4, seed=1,
+    items = plan_warmup(due=["a1", "a2", "a3", "n1", "n2"], new=["m1"], quiz={}, count=4, seed=1,
                         topics=topics)
     drills = [(i.drill, i.reason) for i in items if isinstance(i, DrillItem)]
     # one attention drill, then the first of another topic, back and forth; reviews before new drills
     assert drills == [("a1", "review"), ("n1", "review"), ("a2", "review"), ("n2", "review")]
-    items = plan_warmup(due=["a1", "a2", "a3"], new=["m1"], quiz_counts={}, count=3, seed=1, topics=topics)
+    items = plan_warmup(due=["a1", "a2", "a3"], new=["m1"], quiz={}, count=3, seed=1, topics=topics)
     assert [i.drill for i in items] == ["a1", "a2", "a3"]  # due reviews come first: no new drill displaces one
-    items = plan_warmup(due=["a1", "a2"], new=["m1"], quiz_counts={}, count=3, seed=1, topics=topics)
+    items = plan_warmup(due=["a1", "a2"], new=["m1"], quiz={}, count=3, seed=1, topics=topics)
     # one topic due: its drills in due order, the new drill of another topic placed between them
     assert [i.drill for i in items] == ["a1", "m1", "a2"]
     # without topics the due order stands
@@ -39,8 +39,24 @@ def test_warmup_interleaves_topics_and_keeps_the_due_order_otherwise():
 
 
 def test_warmup_with_nothing_due_still_asks_quick_fire_questions():
-    items = plan_warmup([], [], {"a": 2, "b": 1, "c": 0}, count=5, seed=1, fallback=["a", "b", "c"])
+    items = plan_warmup([], [], {"a": [0, 1], "b": [0], "c": []}, count=5, seed=1, fallback=["a", "b", "c"])
     assert {i.drill for i in items} == {"a", "b"} and all(isinstance(i, QuizItem) for i in items)
+
+
+def test_a_warm_up_asks_no_question_that_points_back_to_one_not_asked():
+    """outer-typo's second question asks about "that result": the first's; a warm-up asks one alone."""
+    from types import SimpleNamespace
+
+    from trainer.practice.flows import askable_alone
+
+    quiz = [SimpleNamespace(q="What shape does (N,) + (N, 1) give?"),
+            SimpleNamespace(q="How much memory does that result take at N = 100000?"),
+            SimpleNamespace(q="Which axis does mean(0) remove?")]
+    assert askable_alone(quiz) == [0, 2]
+    for seed in range(20):
+        items = plan_warmup(["a"], [], {"a": askable_alone(quiz)}, count=1, seed=seed)
+        assert isinstance(items[0], QuizItem) and items[0].index in (0, 2)
+    assert askable_alone(quiz[1:2]) == [0]  # a quiz of nothing else still asks its one question
 
 
 def test_warmup_flow_times_items_and_summarises():

@@ -44,6 +44,7 @@ from trainer.practice.flows import (
     Mock,
     QuizItem,
     Warmup,
+    askable_alone,
     choose_mock_drills,
     followup_ask,
     plan_warmup,
@@ -227,8 +228,8 @@ def warmup(
         if not more and not _confirm_more(len(new), len(due)):
             _say("Nothing more today. `drill warmup --more` studies ahead without asking.")
             return
-    quiz_counts = {d: len(s.quiz) for d, s in cat.specs.items()}
-    items = plan_warmup(due, new, quiz_counts, count, seed=int(now.timestamp()),
+    askable = {d: askable_alone(s.quiz) for d, s in cat.specs.items()}
+    items = plan_warmup(due, new, askable, count, seed=int(now.timestamp()),
                         topics={d: s.topic for d, s in cat.specs.items()})
     debuggable = {d for d in passed if d in cat.specs and rounds.has_rounds(cat.get(d).path, d)}
     items = with_debug_rounds(items, debuggable, settings.debug_share, seed=int(now.timestamp()))

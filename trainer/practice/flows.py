@@ -109,6 +109,12 @@ def standalone(quiz: Sequence[Any]) -> list[Any]:
     return alone or list(quiz)
 
 
+def askable_alone(quiz: Sequence[Any]) -> list[int]:
+    """The indexes of the questions `standalone` keeps: what a warm-up may ask with nothing before it."""
+    alone = standalone(quiz)
+    return [i for i, q in enumerate(quiz) if any(q is a for a in alone)]
+
+
 def followup_ask(spec: Any, passed: Mapping[str, str], variant: Mapping[str, str]) -> tuple[str, ...]:
     """The interviewer's words for a follow-up from `passed` to `variant` (one axis changed,
     trainer.practice.variants.followup_variant), from that value's label, source and prompt
@@ -145,11 +151,12 @@ def interleave(drills: Sequence[str], topics: Mapping[str, str]) -> list[str]:
     return out
 
 
-def plan_warmup(due: Sequence[str], new: Sequence[str], quiz_counts: Mapping[str, int], count: int,
+def plan_warmup(due: Sequence[str], new: Sequence[str], quiz: Mapping[str, Sequence[int]], count: int,
                 seed: int, fallback: Sequence[str] = (), topics: Mapping[str, str] | None = None) -> list[Item]:
     """Due reviews first, then new drills, at most `count` drills, topics interleaved (see
     `interleave`: among the due drills when choosing which to take, then over the drills
-    taken); one quick-fire question from each drill's quiz goes just before it. With no
+    taken); one quick-fire question from each drill's quiz goes just before it, drawn from the
+    indexes `quiz` gives (`askable_alone`: none that points back to a question not asked). With no
     drill to do, `count` quick-fire questions from `fallback` (drills already met) keep the
     habit going. Without `topics` the order is the due order."""
     rng = random.Random(seed)
@@ -164,15 +171,14 @@ def plan_warmup(due: Sequence[str], new: Sequence[str], quiz_counts: Mapping[str
     drills = [by_id[d] for d in interleave(list(by_id), topics)]
     items: list[Item] = []
     for item in drills:
-        n = quiz_counts.get(item.drill, 0)
-        if n:
-            items.append(QuizItem(item.drill, rng.randrange(n)))
+        if quiz.get(item.drill):
+            items.append(QuizItem(item.drill, rng.choice(list(quiz[item.drill]))))
         items.append(item)
     if not drills:
-        pool = [d for d in fallback if quiz_counts.get(d, 0)]
+        pool = [d for d in fallback if quiz.get(d)]
         rng.shuffle(pool)
         for d in pool[:max(0, count)]:
-            items.append(QuizItem(d, rng.randrange(quiz_counts[d])))
+            items.append(QuizItem(d, rng.choice(list(quiz[d]))))
     return items
 
 
