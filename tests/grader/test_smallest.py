@@ -34,7 +34,7 @@ def test_gqa_with_tiled_kv_heads_shrinks_to_distinct_sizes_and_says_what_does_no
     assert set(found.passes) == {"H_kv", "G"} and found.passes["G"]["H"] == found.passes["G"]["H_kv"]
     text = plain(render(report.__class__(**{**report.__dict__, "smallest": found}), width=200))
     assert "smallest failing: " + " ".join(f"{k}={v}" for k, v in sizes.items()) in text
-    assert "B, T, S and dh do not matter; it passes when H_kv = 1 (G = H), or G = 1 (H = H_kv)" in text
+    assert "it fails at every size tried of B, T, S and dh; it passes when H_kv = 1 (G = H), or G = 1 (H = H_kv)" in text
 
 
 def test_nothing_is_searched_for_a_pass_or_a_verdict_sizes_cannot_explain(grader):

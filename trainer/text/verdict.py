@@ -273,14 +273,15 @@ def _smallest_lines(report: Report, width: int) -> Fragments:
 
 
 def smallest_text(smallest: Smallest) -> str:
-    """'smallest failing: B=2 T=3 ...; B, T and dh do not matter; it passes when G = 1 (H = H_kv)'
-    (grader.judge.smallest's search, in words: only what it tried)."""
+    """'smallest failing: B=2 T=3 ...; it fails at every size tried of B, T and dh; it passes when G = 1
+    (H = H_kv)' (grader.judge.smallest's search, in words: only what it tried; a size it could not lower
+    keeps a size of its own, distinct from the others)."""
     head = "smallest failing" if smallest.complete else "smaller failing (the search stopped at its time limit)"
     text = f"{head}: {dims_text(smallest.sizes)}"
     free = [printable(f) for f in smallest.free]
     if free:
         names = free[0] if len(free) == 1 else ", ".join(free[:-1]) + " and " + free[-1]
-        text += f"; {names} {'does' if len(free) == 1 else 'do'} not matter"
+        text += f"; it fails at every size tried of {names}"
     conditions = []
     for dim, sizes in smallest.passes.items():
         ties = [f"{a} = {b}" for a in sizes for b in sizes
