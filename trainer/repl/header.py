@@ -26,9 +26,10 @@ def title_fragments(spec: Spec, width: int = 200, hint: bool = True) -> Fragment
     tail = "  ^L prompt" if hint else ""
     width -= len(variant)
     room = width - len(head) - len(parts[2]) - 1  # for the title cut short, with "…"
-    cut = f" {spec.title[:room - 1].rstrip()}…" + parts[2] if room > 12 else parts[2]
+    alone = f" target {mmss(spec.target_seconds)}"  # no title before it: no separator either
+    cut = f" {spec.title[:room - 1].rstrip()}…" + parts[2] if room > 12 else alone
     for rest, end in (("".join(parts), tail), (parts[0] + parts[2], tail), (parts[0] + parts[2], ""),
-                      (cut, ""), (parts[2], "")):
+                      (cut, ""), (alone, "")):
         if len(head) + len(rest) + len(end) <= width:
             break
     out: Fragments = [("class:title bold", head)]

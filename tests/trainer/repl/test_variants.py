@@ -85,3 +85,11 @@ def test_a_sitting_of_the_default_asks_the_grader_as_before(_drill_home):
 
     run_repl(spec, grading, _drill_home, script, record=store_recorder())
     assert grading.asked == [{}]
+
+
+def test_a_narrow_header_keeps_the_variant_and_the_target_without_a_dangling_separator():
+    spec = load_catalogue().get("mha-padding").under({"mask": "additive", "layout": "tbd"})
+    wide = "".join(text for _, text in title_fragments(spec, 100))
+    narrow = "".join(text for _, text in title_fragments(spec, 60))
+    assert "variant mask=additive layout=tbd" in wide and "Multi-head" in wide
+    assert narrow == " mha-padding  mask=additive layout=tbd  target 7:00"
