@@ -36,10 +36,19 @@ def full_runs(runs: int, jobs: int, paths: list[str]) -> list[tuple[float, float
 
 
 def per_drill(ids: list[str]) -> list[tuple[str, float, int]]:
-    from grader.authoring.proving import prove
-    from grader.engine import Grader
+    import torch
 
-    grader = Grader()
+    from grader.engine import Grader
+    from grader.sandbox import quiet
+
+    torch.set_num_threads(1)  # as validate's workers run (grader.authoring.proving)
+    with quiet.machinery():  # torch's fake-tensor log is validate's to keep quiet, as it does
+        return _per_drill(Grader(), ids)
+
+
+def _per_drill(grader, ids: list[str]) -> list[tuple[str, float, int]]:  # type: ignore[no-untyped-def]
+    from grader.authoring.proving import prove
+
     runs = [0]
     original = grader.grade_prepared
 

@@ -45,11 +45,19 @@ def prove(grader: Grader, spec: Spec, seed: int) -> Answer:
 
 
 def _cost(spec: Spec) -> int:
-    """A rough measure of a drill's proving time (sandbox runs), to start the longest first."""
+    """A rough measure of a drill's proving time (sandbox runs), to start the longest first: the
+    last drill to start then ends near the others. A reference whose sizes depend on the values
+    (nonzero and friends) makes every fake run symbolic, several times slower (grader.fake.checks)."""
     from grader.authoring.samples import files
 
     values = 1 + sum(len(a.values) - 1 for a in spec.variants)
-    return (len(files(spec)) + 2) * values + (20 if spec.scale else 0)
+    cost = (len(files(spec)) + 2) * values + (20 if spec.scale else 0)
+    try:
+        source = spec.reference_path.read_text(errors="replace")
+    except OSError:
+        return cost
+    symbolic = any(word in source for word in ("nonzero(", "repeat_interleave(", "masked_select(", "unique("))
+    return cost * (4 if symbolic and spec.scale else 1)
 
 
 def prove_all(catalogue: Catalogue, specs: list[Spec], seed: int, jobs: int,
@@ -59,11 +67,19 @@ def prove_all(catalogue: Catalogue, specs: list[Spec], seed: int, jobs: int,
 
     out: dict[str, Answer] = {}
     if jobs <= 1 or len(specs) <= 1:
-        grader = Grader(catalogue)
-        for i, spec in enumerate(specs, 1):
-            if progress:
-                progress(i, len(specs), spec.id)
-            out[spec.id] = prove(grader, spec, seed)
+        import torch
+
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)  # the cases are small: more threads only spin against each other (and the children)
+        try:
+            grader = Grader(catalogue)
+            for i, spec in enumerate(specs, 1):
+                if progress:
+                    progress(i, len(specs), spec.id)
+                out[spec.id] = prove(grader, spec, seed)
+                _forget_drill(grader, spec)
+        finally:
+            torch.set_num_threads(threads)
         return out
     _warm_before_fork()
     order = sorted(specs, key=_cost, reverse=True)
@@ -103,3 +119,14 @@ def _prove_one(drill: str) -> tuple[str, Answer]:
         return drill, prove(grader, spec, _WORKER["seed"])
     except Exception as exc:  # noqa: BLE001 - one drill's crash is reported; the other workers carry on
         return drill, ([f"{spec.path}:0: (validate): proving it failed: {type(exc).__name__}: {exc}"], [])
+    finally:
+        _forget_drill(grader, spec)
+
+
+def _forget_drill(grader: Grader, spec: Spec) -> None:
+    """A proved drill's cases and plans are not needed again: dropped, so that every sandbox child
+    forked for the next drills copies and forgets less (grader.engine.Grader._forget_answers)."""
+    for key in [k for k in grader._prepared if k[0] == spec.id]:
+        del grader._prepared[key]
+    for plan in [k for k in grader._fake_plans if k[0] == spec.id]:
+        del grader._fake_plans[plan]

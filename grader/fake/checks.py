@@ -116,6 +116,10 @@ def run(func: Callable, args: list[Any], device: str, filename: str, shape_env: 
         _warm_shape_env()
         env = ShapeEnv()
     mode = FakeTensorMode(allow_non_fake_inputs=True, shape_env=env, allow_fallback_kernels=False)
+    if env is not None:
+        # a fresh ShapeEnv's symbols never meet again: its dispatch cache only misses, and each miss builds
+        # and checks an entry (half the time of a nonzero-heavy run); the results are the same without it
+        mode.cache_enabled = False
     with mode:
         fake_args = [_build(a, device) for a in args]
     meter = make_meter(filename, max_ops, max_seconds)
@@ -228,6 +232,7 @@ class FunctionPlan:
     grown_args: dict[str, list[Any]] = field(default_factory=dict)  # dim -> sketches at the scale sizes, dim doubled
     reference_grown: dict[str, int] = field(default_factory=dict)  # dim -> the reference's peak there
     trap_growth: dict[str, dict[str, float]] = field(default_factory=dict)  # memory trap id -> its growth exponents
+    reference_runs: list[dict[str, Any]] = field(default_factory=list)  # the reference's own runs, as run_plan gives
 
 
 @dataclass
@@ -288,6 +293,7 @@ def plan(spec: Any, prep: Any, scale_args: Callable[[Any, dict[str, int]], tuple
                                         "on cuda:0; fix the reference")
                 else:
                     fp.device, fp.expected_small, device = True, outputs, "cuda"
+                    fp.reference_runs = [dict(first, sizes="small")]
             else:
                 fp.why_no_device = _why_not(first, "the reference")
                 fp.device_fault = bool((first.get("exc") or {}).get("device_mix"))
@@ -307,10 +313,18 @@ def plan(spec: Any, prep: Any, scale_args: Callable[[Any, dict[str, int]], tuple
                                "(repeat_interleave, nms), so its peak cannot be counted without data")
             continue  # the device case, if any, runs at the small sizes
         fp.scale, fp.scale_args, fp.expected_scale = True, args, big["outputs"]
+        fp.reference_runs = [dict(big, sizes="scale")]  # at its own peak: no runs at doubled sizes (_grown_runs)
         fp.reference_peak = int(big["peak"])
         fp.reference_upper_bound = bool(big["upper_bound"])
         _plan_growth(spec, prep, fn, fp, out, args, device, filename, scale_args)
     return out
+
+
+def reference_results(the_plan: Plan) -> list[dict[str, Any]]:
+    """What run_plan gives for the reference itself, known from the plan that ran it (once per drill and
+    variant, under a longer time budget): `drill validate` grades the reference file without repeating them."""
+    return [{"function": fp.name, "runs": list(fp.reference_runs)} for fp in the_plan.functions
+            if (fp.device or fp.scale) and fp.reference_runs]
 
 
 def _plan_growth(spec: Any, prep: Any, fn: Any, fp: FunctionPlan, out: Plan, args: list[Any], device: str,

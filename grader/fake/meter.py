@@ -100,11 +100,12 @@ class Meter(TorchDispatchMode):
             return
         entry = self.live.get(key)
         if entry is None:
-            nbytes = _bytes_or_bound(storage.nbytes())
+            size = storage.nbytes()
+            nbytes = _bytes_or_bound(size)
             if nbytes is None:  # a data-dependent size with no upper bound
                 nbytes = 0
                 self.unknown = True
-            elif not isinstance(storage.nbytes(), int):
+            elif not isinstance(size, int):
                 self.bounded = True
             origin = _solution_line(self.filename) if t.device.type == "cpu" and t.dim() > 0 else None
             entry = self.live[key] = [nbytes, 0, t.shape, t.dtype, origin]
@@ -135,10 +136,11 @@ def make_meter(filename: str, max_ops: int, max_seconds: float) -> Meter:
 
 def _bytes_or_bound(n: Any) -> int | None:
     """A storage's bytes; for a data-dependent size, its upper bound from the ShapeEnv; None when unbounded."""
-    try:
-        return int(n)
-    except Exception:  # noqa: BLE001, S110 - symbolic: try its bound next
-        pass
+    if isinstance(n, int):
+        return n
+    known = _as_int(n)
+    if known is not None:
+        return known
     try:
         node = n.node
         upper = node.shape_env.bound_sympy(node.expr).upper
@@ -153,11 +155,30 @@ def ints(shape: Any) -> tuple[int, ...]:
     """A shape as plain ints, -1 for a data-dependent size."""
     out = []
     for s in shape:
-        try:
-            out.append(int(s))
-        except Exception:  # noqa: BLE001 - a data-dependent size
-            out.append(-1)
+        known = s if isinstance(s, int) else _as_int(s)
+        out.append(-1 if known is None else known)
     return tuple(out)
+
+
+def _as_int(n: Any) -> int | None:
+    """A size's value when it has one: a plain int, or a symbol the ShapeEnv pins to one value;
+    None for a data-dependent size. Asked of the symbol (int() would raise, and build an error
+    message with a stack trace, on every data-dependent size: a tenth of a nonzero-heavy run)."""
+    node = getattr(n, "node", None)
+    if node is not None:
+        try:
+            known = node.maybe_as_int()
+            if known is not None:
+                return int(known)
+            if not node.has_hint():  # data-dependent: what int() finds before it gives up, without the error
+                value = node.shape_env._maybe_evaluate_static(node.expr)
+                return int(value) if value is not None and value.is_number else None
+        except Exception:  # noqa: BLE001, S110 - fall back to int() below
+            pass
+    try:
+        return int(n)
+    except Exception:  # noqa: BLE001 - a data-dependent size
+        return None
 
 
 class NeedsValues(RuntimeError):
