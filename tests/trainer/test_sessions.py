@@ -79,7 +79,8 @@ def test_warmup_flow_times_items_and_summarises():
     text = "\n".join(summary.lines())
     assert "Warm-up done in 10:20 (time is up)" in text and "b" in text and "failed" in text
     assert "Due tomorrow: 1 (a)" in text and "quick-fire: 1/1 right" in text
-    assert summary.to_dict()["done"][0] == {"drill": "a", "status": "passed", "seconds": 200, "variant": {}}
+    assert summary.to_dict()["done"][0] == {"drill": "a", "status": "passed", "seconds": 200, "variant": {},
+                                             "debug": False}
 
 
 def test_warmup_stops_when_asked():
@@ -310,3 +311,17 @@ def test_the_summaries_say_which_variant_each_drill_was_served():
     report = mock.report({"a": 300.0})
     assert report.to_dict()["drills"][0]["variant"] == {"layout": "tbd"}
     assert "a (variant layout=tbd):" in report.lines()
+
+
+def test_the_warm_up_summary_says_which_review_came_as_a_debug_round():
+    clock = FakeClock()
+    flow = Warmup([DrillItem("a", "review", debug=True), DrillItem("b", "review")], clock)
+    flow.queue.next()
+    flow.queue.add(ItemResult(DrillItem("a", "review", debug=True), "passed", 28))
+    flow.queue.next()
+    flow.queue.add(ItemResult(DrillItem("b", "review"), "passed", 60))
+    summary = flow.summary([])
+    assert [d["debug"] for d in summary.to_dict()["done"]] == [True, False]
+    lines = summary.lines()
+    assert any(line.split()[:2] == ["a", "passed"] and line.endswith("(debug round)") for line in lines)
+    assert not any("debug" in line for line in lines if line.split()[:1] == ["b"])

@@ -217,6 +217,7 @@ class Warmup:
         return WarmupSummary(
             done=[(r.item.drill, r.status, r.seconds) for r in drills],
             variants=[dict(r.variant) for r in drills],
+            debug=[isinstance(r.item, DrillItem) and r.item.debug for r in drills],
             passed=sum(r.ok for r in drills), drills=len(drills),
             quiz_right=sum(r.ok for r in quiz), quiz_total=len(quiz), quiz_unanswered=len(asked) - len(quiz),
             seconds=self.queue.elapsed(), not_reached=left,
@@ -236,13 +237,17 @@ class WarmupSummary:
     time_up: bool
     quiz_unanswered: int = 0
     variants: list[dict[str, str]] = field(default_factory=list)  # beside `done`: the variant each was served
+    debug: list[bool] = field(default_factory=list)  # beside `done`: served as a debug round
 
     def _variant(self, i: int) -> dict[str, str]:
         return self.variants[i] if i < len(self.variants) else {}
 
+    def _debug(self, i: int) -> bool:
+        return self.debug[i] if i < len(self.debug) else False
+
     def to_dict(self) -> dict[str, Any]:
-        return {"done": [{"drill": d, "status": s, "seconds": round(t, 1), "variant": self._variant(i)}
-                         for i, (d, s, t) in enumerate(self.done)],
+        return {"done": [{"drill": d, "status": s, "seconds": round(t, 1), "variant": self._variant(i),
+                          "debug": self._debug(i)} for i, (d, s, t) in enumerate(self.done)],
                 "passed": self.passed, "drills": self.drills, "quiz_right": self.quiz_right,
                 "quiz_total": self.quiz_total, "quiz_unanswered": self.quiz_unanswered, "seconds": round(self.seconds, 1),
                 "not_reached": self.not_reached, "due_tomorrow": self.due_tomorrow}
@@ -256,6 +261,7 @@ class WarmupSummary:
         for i, (drill, status, seconds) in enumerate(self.done):
             variant = self._variant(i)
             served = f"  variant {describe(variant)}" if variant else ""
+            served += "  (debug round)" if self._debug(i) else ""
             out.append(f"  {drill:<28} {status:<8} {_mmss(seconds)}{served}")
         if self.drills:
             out.append(f"  drills passed: {self.passed}/{self.drills}")
