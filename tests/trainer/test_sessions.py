@@ -175,7 +175,7 @@ def _cli(monkeypatch, outcomes):
 
     monkeypatch.setattr(practice, "_need_terminal", lambda: None)
     monkeypatch.setattr(practice, "_run_drill", fake_drill)
-    monkeypatch.setattr(practice, "_go_on", lambda *_: True)
+    monkeypatch.setattr(practice, "_go_on", lambda *_, **__: True)
     monkeypatch.setattr(grading, "open_grading", lambda: _NoGrading())
     monkeypatch.setattr(quickfire, "ask", fake_ask)
     return CliRunner(), cli.app, seen

@@ -254,7 +254,8 @@ def warmup(
         assert isinstance(item, DrillItem)  # the quick-fire questions go to quiz()
         done_drills += 1
         options = ReplOptions(mode="warmup", flow_id=warmup_id, vi=vi_mode,
-                              label=f"warm-up {done_drills}/{len(drills)}", in_flow=True)
+                              label=f"warm-up {done_drills}/{len(drills)}", in_flow=True,
+                              last=done_drills == len(drills))  # the quick-fire questions come before their drill
         if item.debug:  # a debug round is planted in the contract's code (grader.rounds): the default variant
             spec = cat.get(item.drill)
             options.debug = rounds.serve(spec.path, item.drill, seed=int(now.timestamp()) + done_drills)
@@ -271,7 +272,7 @@ def warmup(
         done_questions += 1
         result = quickfire.ask(item.drill, cat.get(item.drill).quiz[item.index], clock=clock,
                                label=f"{done_questions}/{questions}")
-        stop = result.stop or not _go_on()
+        stop = result.stop or not _go_on(last=not drills and done_questions == questions)
         status = "unanswered" if not result.given.strip() else "right" if result.correct else "wrong"
         return Done(ItemResult(item, status, result.seconds), stop=stop)
 
@@ -318,10 +319,11 @@ def _later_today_lines(agenda: Agenda) -> list[str]:
     return out
 
 
-def _go_on(flow: str = "warm-up") -> bool:
+def _go_on(flow: str = "warm-up", last: bool = False) -> bool:
     """Hold the quick-fire verdict on screen until Enter; False on Ctrl-C (end the warm-up or mock)."""
     try:
-        PromptSession().prompt(f"  Enter: next item, Ctrl-C: end the {flow} ")
+        PromptSession().prompt(f"  Enter: the summary, Ctrl-C: end the {flow} " if last else
+                               f"  Enter: next item, Ctrl-C: end the {flow} ")
     except (KeyboardInterrupt, EOFError):
         return False
     return True
@@ -388,7 +390,7 @@ def mock(
         pos, total = flow.queue.position()
         options = ReplOptions(mode="mock", locked=MOCK_LOCKED, deadline=flow.queue.deadline, flow_id=mock_id,
                               seed=seed, vi=vi_mode, label=f"mock {pos}/{total}" + (" · narrate" if narrate else ""),
-                              in_flow=True, show_reference=False)
+                              in_flow=True, show_reference=False, last=pos == total and not followups)
         spec = _served(cat.get(drill_id), seed)
         sitting = SittingRecorder()  # the drill and its follow-up: one sitting, one review
         follow: FollowUp | None = None
@@ -396,7 +398,8 @@ def mock(
         stop = outcome.stop and outcome.status != "timeout"
         try:
             if followups and outcome.status == "passed" and not outcome.stop and not flow.queue.time_up():
-                follow, stop = _mock_followup(spec, outcome, grading, options, sitting, seed, clock)
+                follow, stop = _mock_followup(spec, outcome, grading, replace(options, last=pos == total), sitting, seed,
+                                              clock)
         finally:
             sitting.close(outcome.status, revealed=outcome.revealed, hints=outcome.hints)
         result = _drill_result(DrillItem(drill_id, "mock"), outcome, spec)
@@ -452,7 +455,7 @@ def _mock_followup(spec: Spec, outcome: DrillOutcome, grading: Grading, options:
     typer.echo(f"Follow-up on {spec.id}, answered the quick-fire way:")
     answer = quickfire.ask(spec.id, quiz, clock=clock, label=f"{options.label} · follow-up")
     status = "unanswered" if not answer.given.strip() else "right" if answer.correct else "wrong"
-    stop = answer.stop or not _go_on("mock interview")
+    stop = answer.stop or not _go_on("mock interview", last=options.last)
     return FollowUp("question", quiz.q, status, answer.seconds, given=answer.given, answer=quiz.a), stop
 
 

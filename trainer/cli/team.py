@@ -284,7 +284,7 @@ def _run_repl(session: TeamSession, flow: TeamRun, session_id: int, save: Callab
     def drill(drill_id: str) -> Done[DrillResult]:
         pos, total = flow.queue.position()
         options = ReplOptions(mode="team", deadline=flow.queue.deadline, flow_id=session_id, seed=session.seed,
-                              label=f"team {pos}/{total}", in_flow=True, vi=vi,
+                              label=f"team {pos}/{total}", in_flow=True, last=pos == total, vi=vi,
                               on_pass=lambda outcome: save(result_of(drill_id, outcome)))
         outcome = run_drill(cat.get(drill_id).under(session.variant(drill_id)), grading, options, clock)
         return Done(result_of(drill_id, outcome), stop=bool(outcome.stop))

@@ -445,6 +445,19 @@ def test_in_a_session_ctrl_n_goes_on_after_a_pass(mha, grading, _drill_home):
     assert outcome.status == "passed" and not outcome.stop
 
 
+def test_the_last_item_of_a_session_goes_on_to_the_summary(mha, grading, _drill_home):
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        set_text(repl, solution("mha-padding", "ok_einsum.py"))
+        pipe.send_text(CTRL_S)
+        await until(lambda: repl.state.results)
+        assert "Enter (or ^N): the summary" in plain(repl.output) and "the next item" not in plain(repl.output)
+        pipe.send_text("\x0e")
+
+    _, outcome = run_repl(mha, grading, _drill_home, script,
+                          options=ReplOptions(mode="warmup", in_flow=True, last=True, label="warm-up 3/3"))
+    assert outcome.status == "passed" and not outcome.stop
+
+
 class _GatedGrading:
     """A stand-in grader the test releases by hand, so a command can be typed while a grade
     runs; its report has two failing cases (the REPL under test, not the grader)."""
