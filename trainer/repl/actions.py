@@ -122,7 +122,8 @@ class DrillCommands:
                 self.screen.say(f"could not save the result: {exc}")
         info = None
         if verdict == Verdict.PASS:
-            info = PassInfo(elapsed, float(self.spec.target_seconds), getattr(recorded, "due", None),
+            due = getattr(recorded, "due", None) if self.options.followup is None else None  # told at the drill's pass
+            info = PassInfo(elapsed, float(self.spec.target_seconds), due,
                             self.setup.clock.now(),
                             self._reference() if self.options.show_reference else "",
                             self.spec.seed_trap if self.options.show_reference else "")

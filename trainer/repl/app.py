@@ -106,7 +106,7 @@ class DrillRepl:
         self.message = ""
         self.commands: dict[str, Command] = commands_of(self.actions)
         if history is None:
-            history = FileHistory(str(self._history_path())) if home is not None else InMemoryHistory()
+            history = FileHistory(str(self._history_path(home))) if home is not None else InMemoryHistory()
         start = 0 if debug is not None else opening(self.skeleton)  # a round gives no hint of where to look
         self.buffer = CodeBuffer(document=Document(self.skeleton, start), multiline=True,
                                  history=history, on_text_changed=self._changed,
@@ -209,8 +209,10 @@ class DrillRepl:
 
     # -------------------------------------------------------------- drafts
 
-    def _history_path(self) -> Path:
-        folder = Path(self.drafts.folder).parent / "history" if self.drafts else Path(".")
+    def _history_path(self, home: Path) -> Path:
+        """DRILL_HOME/history/<id>.txt, for every sitting (a debug round and a follow-up keep no draft, and
+        their history once landed in the current folder)."""
+        folder = Path(home) / "history"
         folder.mkdir(parents=True, exist_ok=True)
         return folder / f"{self.spec.id}.txt"
 

@@ -43,7 +43,9 @@ class VariantGrading:
         pass
 
 
-def test_a_follow_up_keeps_the_buffer_is_graded_under_its_variant_and_adds_no_review(catalogue, _drill_home):
+def test_a_follow_up_keeps_the_buffer_is_graded_under_its_variant_and_adds_no_review(catalogue, _drill_home, tmp_path,
+                                                                                     monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the REPL's history goes to DRILL_HOME, never to the current folder
     mha = catalogue.get("mha-padding")
     clock = FakeClock()
     sitting = SittingRecorder()
@@ -82,6 +84,7 @@ def test_a_follow_up_keeps_the_buffer_is_graded_under_its_variant_and_adds_no_re
     assert {a.sitting_id for a in attempts} == {sitting_row.id} and attempts[1].session_id == mock_id
     assert len(reviews) == 1 and reviews[0].attempt_id == attempts[0].id  # one review per sitting
     assert not Drafts(_drill_home).path("mha-padding").exists()
+    assert (_drill_home / "history" / "mha-padding.txt").exists() and [p for p in tmp_path.iterdir() if p != _drill_home] == []
 
 
 def test_a_follow_up_left_untouched_at_zero_is_not_graded(catalogue, _drill_home):
@@ -97,3 +100,29 @@ def test_a_follow_up_left_untouched_at_zero_is_not_graded(catalogue, _drill_home
                           options=ReplOptions(mode="mock", deadline=clock.monotonic() + 60, in_flow=True,
                                               followup=FollowUpAsk(PASSING, followup_ask(mha, {}, {"layout": "tbd"}))))
     assert outcome.status == "timeout" and grading.variants == []  # the code as it passed is no new answer
+
+
+def test_a_follow_up_pass_does_not_tell_the_review_again(catalogue, _drill_home):
+    """The drill's pass decided the review and said when it comes back; the follow-up's pass says nothing of it."""
+    from datetime import timedelta
+    from types import SimpleNamespace
+
+    mha = catalogue.get("mha-padding")
+    clock = FakeClock()
+    due = SimpleNamespace(due=clock.now() + timedelta(days=8))
+    ask = followup_ask(mha, {}, {"mask": "pad"})
+    shown: dict[bool, str] = {}
+
+    for follow in (False, True):
+        async def script(repl: DrillRepl, pipe: Any, follow: bool = follow) -> None:
+            set_text(repl, PASSING.replace("pad_mask.bool()", "~pad_mask.bool()"))
+            pipe.send_text(":submit\r")
+            await until(lambda: repl.state.results)
+            shown[follow] = plain(repl.output)
+            pipe.send_text("\r")
+
+        run_repl(mha.under({"mask": "pad"}), VariantGrading("~pad_mask.bool()"), _drill_home, script, clock=clock,
+                 record=lambda attempt: due,
+                 options=ReplOptions(mode="mock", deadline=clock.monotonic() + 600, in_flow=True, label="mock 1/1",
+                                     followup=FollowUpAsk(PASSING, ask) if follow else None))
+    assert "Back for review in 8 days" in shown[False] and "Back for review" not in shown[True]
