@@ -163,6 +163,7 @@ def test_the_mock_asks_a_variant_follow_up_on_the_persons_code_and_a_question_fo
     assert result.exit_code == 0, result.output
     main, follow = calls[0], calls[1]
     assert main[1].followup is None and follow[1].followup is not None
+    assert (main[1].next_text, follow[1].next_text) == ("the follow-up", "")  # what Enter goes on to after a pass
     assert follow[2] is main[2]  # the follow-up goes into the drill's own sitting
     assert follow[1].followup.code == "def f(x):\n    y = x.t()  # (B, T)\n    return y  # mha-padding\n"
     assert follow[0].id == "mha-padding" and len(follow[0].variant) == 1 and follow[0].base is not None
@@ -196,6 +197,7 @@ def test_no_followups_turns_them_off(monkeypatch):
     result = runner.invoke(app, ["mock", "--count", "2", "--minutes", "20", "--seed", "5", "--no-followups"])
     assert result.exit_code == 0, result.output
     assert [c[1].followup for c in calls] == [None, None] and asked == []
+    assert [(c[1].next_text, c[1].last) for c in calls] == [("", False), ("", True)]
     assert "follow-up" not in result.output and "score 100/100" in result.output
     assert "shape comment: line 2" not in result.output  # the verdict's note only: without narrate it scores nothing
 

@@ -390,7 +390,8 @@ def mock(
         pos, total = flow.queue.position()
         options = ReplOptions(mode="mock", locked=MOCK_LOCKED, deadline=flow.queue.deadline, flow_id=mock_id,
                               seed=seed, vi=vi_mode, label=f"mock {pos}/{total}" + (" · narrate" if narrate else ""),
-                              in_flow=True, show_reference=False, last=pos == total and not followups)
+                              in_flow=True, show_reference=False, last=pos == total,
+                              next_text="the follow-up" if followups else "")
         spec = _served(cat.get(drill_id), seed)
         sitting = SittingRecorder()  # the drill and its follow-up: one sitting, one review
         follow: FollowUp | None = None
@@ -398,8 +399,7 @@ def mock(
         stop = outcome.stop and outcome.status != "timeout"
         try:
             if followups and outcome.status == "passed" and not outcome.stop and not flow.queue.time_up():
-                follow, stop = _mock_followup(spec, outcome, grading, replace(options, last=pos == total), sitting, seed,
-                                              clock)
+                follow, stop = _mock_followup(spec, outcome, grading, replace(options, next_text=""), sitting, seed, clock)
         finally:
             sitting.close(outcome.status, revealed=outcome.revealed, hints=outcome.hints)
         result = _drill_result(DrillItem(drill_id, "mock"), outcome, spec)

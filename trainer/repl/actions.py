@@ -142,7 +142,8 @@ class DrillCommands:
             if not self.options.in_flow and self.state.next_offer is None and self.options.next_drill is not None:
                 self.state.offer_next(self._next_drill())
             if self.options.in_flow:
-                nxt = f"Enter (or ^N): {'the summary' if self.options.last else 'the next item'}"
+                then = self.options.next_text or ("the summary" if self.options.last else "the next item")
+                nxt = f"Enter (or ^N): {then}"
             elif self.state.next_offer is not None:
                 nxt = f"Enter: the next drill, {self.state.next_offer[0]}; :quit (^Q) to leave"
             else:

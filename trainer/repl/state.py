@@ -31,6 +31,7 @@ class ReplOptions:
     label: str = ""  # "warm-up 2/5" in the bar
     in_flow: bool = False  # a drill of a warm-up, mock or team run: a pass offers :next, leaving asks
     last: bool = False  # ... its last item: what Enter goes on to after a pass is the summary
+    next_text: str = ""  # ... or this, when it is neither ("the follow-up" in a mock)
     show_reference: bool = True
     # solve: after a pass, the next drill to offer ("masked-mean (due)") and its id, or None
     next_drill: Callable[[], tuple[str, str] | None] | None = None

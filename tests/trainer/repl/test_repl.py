@@ -456,6 +456,18 @@ def test_the_last_item_of_a_session_goes_on_to_the_summary(mha, grading, _drill_
     _, outcome = run_repl(mha, grading, _drill_home, script,
                           options=ReplOptions(mode="warmup", in_flow=True, last=True, label="warm-up 3/3"))
     assert outcome.status == "passed" and not outcome.stop
+    shown = []
+
+    async def mock(repl: DrillRepl, pipe: Any) -> None:
+        set_text(repl, solution("mha-padding", "ok_einsum.py"))
+        pipe.send_text(CTRL_S)
+        await until(lambda: repl.state.results)
+        shown.append(plain(repl.output))
+        pipe.send_text("\x0e")
+
+    run_repl(mha, grading, _drill_home, mock, options=ReplOptions(mode="mock", in_flow=True, last=True,
+                                                                  next_text="the follow-up", label="mock 1/1"))
+    assert "Enter (or ^N): the follow-up" in shown[0]  # a mock's pass leads to its follow-up first
 
 
 class _GatedGrading:
