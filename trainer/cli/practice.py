@@ -273,8 +273,7 @@ def warmup(
         result = quickfire.ask(item.drill, cat.get(item.drill).quiz[item.index], clock=clock,
                                label=f"{done_questions}/{questions}")
         stop = result.stop or not _go_on(last=not drills and done_questions == questions)
-        status = "unanswered" if not result.given.strip() else "right" if result.correct else "wrong"
-        return Done(ItemResult(item, status, result.seconds), stop=stop)
+        return Done(ItemResult(item, result.status, result.seconds), stop=stop)
 
     run_queue(flow.queue, grading, drill, quiz)
     with open_store() as store:
@@ -454,9 +453,8 @@ def _mock_followup(spec: Spec, outcome: DrillOutcome, grading: Grading, options:
     quiz = random.Random(f"followup-quiz:{seed}:{spec.id}").choice(standalone(spec.quiz))
     typer.echo(f"Follow-up on {spec.id}, answered the quick-fire way:")
     answer = quickfire.ask(spec.id, quiz, clock=clock, label=f"{options.label} · follow-up")
-    status = "unanswered" if not answer.given.strip() else "right" if answer.correct else "wrong"
     stop = answer.stop or not _go_on("mock interview", last=options.last)
-    return FollowUp("question", quiz.q, status, answer.seconds, given=answer.given, answer=quiz.a), stop
+    return FollowUp("question", quiz.q, answer.status, answer.seconds, given=answer.given, answer=quiz.a), stop
 
 
 # -------------------------------------------------------------------- watch

@@ -101,18 +101,18 @@ class FollowUp:
 _BACK_REFERENCE = re.compile(r"\b(that|the same|these|those)\b", re.IGNORECASE)
 
 
-def standalone(quiz: Sequence[Any]) -> list[Any]:
-    """The quiz questions that can be asked alone: a drill's quiz may build one question on the one
-    before ("How much memory does that result take ...?"); a follow-up asks one question, so those
-    whose wording points back (that, the same, these, those) are left out while any other is left."""
-    alone = [q for q in quiz if not _BACK_REFERENCE.search(q.q)]
-    return alone or list(quiz)
-
-
 def askable_alone(quiz: Sequence[Any]) -> list[int]:
-    """The indexes of the questions `standalone` keeps: what a warm-up may ask with nothing before it."""
-    alone = standalone(quiz)
-    return [i for i, q in enumerate(quiz) if any(q is a for a in alone)]
+    """The indexes of the quiz questions that can be asked alone: a drill's quiz may build one
+    question on the one before ("How much memory does that result take ...?"); a warm-up or a
+    follow-up asks one with nothing before it, so those whose wording points back (that, the same,
+    these, those) are left out while any other is left."""
+    alone = [i for i, q in enumerate(quiz) if not _BACK_REFERENCE.search(q.q)]
+    return alone or list(range(len(quiz)))
+
+
+def standalone(quiz: Sequence[Any]) -> list[Any]:
+    """The questions `askable_alone` keeps."""
+    return [quiz[i] for i in askable_alone(quiz)]
 
 
 def followup_ask(spec: Any, passed: Mapping[str, str], variant: Mapping[str, str]) -> tuple[str, ...]:

@@ -28,6 +28,11 @@ class QuizResult:
     seconds: float
     stop: bool = False  # Ctrl-C: end the warm-up
 
+    @property
+    def status(self) -> str:
+        """right | wrong | unanswered (nothing typed: no score either way)."""
+        return "unanswered" if not self.given.strip() else "right" if self.correct else "wrong"
+
 
 def is_right(given: str, quiz: Quiz) -> bool:
     """Normalised comparison; a multiple-choice question also accepts the choice's number or letter."""
