@@ -72,12 +72,19 @@ def _folded(line: Fragments, width: int) -> Fragments:
     return out
 
 
+def short_label(label: str) -> str:
+    """The label's last part, in a word: "warm-up 2/5" -> "2/5", "mock 1/3 · follow-up" -> "follow-up",
+    "warm-up 1/4 · debug: find the bug" -> "debug" (what the sitting is, not the last word of a phrase)."""
+    last = label.split(" · ")[-1]
+    return last.split(":")[0].strip() if ":" in last else last.split()[-1]
+
+
 def _status(state: BarState, level: int) -> Fragments:
     """Level 0: everything in full; 1: the clock short; 2: the label short too."""
     short = level >= 1
     out: Fragments = [("class:bar.drill bold", f" {state.drill} ")]
     if state.label:
-        label = state.label.split()[-1] if level >= 2 else state.label  # "warm-up 2/5" -> "2/5"
+        label = short_label(state.label) if level >= 2 else state.label
         out.append(("class:bar.label", f" {label} "))
     if state.passed:
         out.append(("class:bar.passed bold", f" solved in {mmss(state.elapsed)} "))

@@ -374,6 +374,14 @@ def test_the_bar_fits_and_never_cuts_a_hint(width):
             assert "INSERT" in text
 
 
+def test_a_short_label_says_what_the_sitting_is():
+    from trainer.repl.toolbar import short_label
+
+    assert short_label("warm-up 2/5") == "2/5"
+    assert short_label("mock 1/3 · narrate · follow-up") == "follow-up"
+    assert short_label("debug: find the bug") == short_label("warm-up 1/4 · debug: find the bug") == "debug"
+
+
 def test_a_long_question_folds_instead_of_losing_its_keys():
     state = BarState("masked-mean", "", 0, 180, None, "", "Restore your unsubmitted draft from 01 Dec 15:41 (10 lines)?",
                      "", [])
