@@ -127,6 +127,9 @@ def load_own_oracles(spec: Spec) -> ModuleType | None:
     return _load_drill_file(spec, path, "_drill_oracle_", "oracle")
 
 
+DRILL_MODULES: set[str] = set()  # the sys.modules names of the drill files imported here, for a sandbox child to drop
+
+
 def _load_drill_file(spec: Spec, file: Path, prefix: str, what: str) -> ModuleType:
     name = f"{prefix}{spec.id.replace('-', '_')}_{zlib.crc32(str(file).encode()):x}"
     if name in sys.modules:
@@ -146,6 +149,7 @@ def _load_drill_file(spec: Spec, file: Path, prefix: str, what: str) -> ModuleTy
     module = ModuleType(name)
     module.__file__ = path
     sys.modules[name] = module
+    DRILL_MODULES.add(name)
     try:
         with deadline(REFERENCE_IMPORT_SECONDS, f"{path}: the {what} file did not finish importing within "
                                                 f"{REFERENCE_IMPORT_SECONDS:g} s (a loop at module level?)"):
