@@ -22,6 +22,7 @@ Files come from an author's folder, so they are read with the capped readers.
 """
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from grader.cases.prepare import CaseError
@@ -188,20 +189,25 @@ def _check_file(grader: Grader, spec: Spec, path: Path, seed: int) -> tuple[list
     return problems, (chosen if passes else None)
 
 
-def _grade(grader: Grader, spec: Spec, path: Path, source: str, seed: int) -> Report | str:
+def _grade(grader: Grader, spec: Spec, path: Path, source: str, seed: int, real_only: bool = False) -> Report | str:
+    """The file's report under `spec`; with `real_only`, on the real cases alone (no device case or
+    memory at scale: the fake-tensor runs are most of a sandbox run's time)."""
     try:
         prep = grader.prepared(spec, seed)
     except CaseError as exc:
         return f"{path}:1: {FIELD}: the cases could not be built: {exc}"
+    if real_only:
+        prep = dataclasses.replace(prep, fake=None)
     return grader.grade_prepared(prep, source, str(path))
 
 
 def _changes_answer(grader: Grader, spec: Spec, path: Path, source: str, seed: int) -> list[str]:
-    """An ok_ file written for the default must fail some other value: the values change the answer."""
+    """An ok_ file written for the default must fail some other value: the values change the answer,
+    so it must fail a real case there (the device case and memory at scale say nothing of the answer)."""
     tried = []
     for axis in spec.variants:
         for value in axis.others():
-            report = _grade(grader, spec.under({axis.name: value}), path, source, seed)
+            report = _grade(grader, spec.under({axis.name: value}), path, source, seed, real_only=True)
             if isinstance(report, str):
                 return [report]
             if report.verdict != "pass":
@@ -214,13 +220,16 @@ def _changes_answer(grader: Grader, spec: Spec, path: Path, source: str, seed: i
 def check_samples(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
     """Every sample solution of the drill (none is fine); with variants, every non-default value has
     an ok_ sample that passes it."""
+    from grader.sandbox import reuse
+
     problems: list[str] = []
     covered: set[tuple[str, str]] = set()
     paths = files(spec)
-    for path in paths:
-        found, passes = _check_file(grader, spec, path, seed)
-        problems.extend(found)
-        covered |= set((passes or {}).items())
+    with reuse.enabled():  # one child grades file after file of a job while each run leaves it clean
+        for path in paths:
+            found, passes = _check_file(grader, spec, path, seed)
+            problems.extend(found)
+            covered |= set((passes or {}).items())
     if paths or spec.variants:
         for axis in spec.variants:
             for value in axis.others():

@@ -214,7 +214,7 @@ class Channel:
     def _loading_done(self, h: dict, _b: list) -> None:
         if not self.banned_at_load:
             raise ProtocolError("'done' before the file finished loading")
-        self._done()
+        self._done(h)
 
     def _loading_loaded(self, h: dict, _b: list) -> None:
         self.current = None
@@ -307,7 +307,7 @@ class Channel:
 
     # -- the end
     def _ending_done(self, h: dict, _b: list) -> None:
-        self._done()
+        self._done(h)
 
     def _banned(self, h: dict) -> None:
         name = _str(h.get("name"), "banned name", 400)
@@ -316,6 +316,8 @@ class Channel:
     def _done(self, h: dict | None = None) -> None:
         if h and "tampered" in h:  # names of the grader's code the solution replaced (grader.sandbox.intact)
             self.outcome.tampered = _strings(h.get("tampered"), "replaced names", 16, 200)
+        if h and "reusable" in h:  # a reused child (grader.sandbox.reuse): the run left it as it found it
+            self.outcome.reusable = _bool(h.get("reusable"), "reusable")
         self.outcome.finished = True
         self.phase = "done"
 
@@ -323,7 +325,7 @@ class Channel:
 _KEYS = {
     "confined": {"enforced", "missing"}, "start": {"call"}, "banned": {"name"}, "load_error": {"exc"},
     "missing": {"names"}, "result": {"call", "status", "value", "modified", "seconds", "exc"}, "work": {"result"},
-    "fake": {"runs", "failed"}, "done": {"tampered"},
+    "fake": {"runs", "failed"}, "done": {"tampered", "reusable"},
 }
 
 

@@ -21,7 +21,7 @@ from grader import transport
 from grader.sandbox import quiet
 from grader.sandbox import inputs
 from grader.sandbox.limits import Job, Limits
-from grader.sandbox.prepare import _child_prepare, _child_setup
+from grader.sandbox.prepare import CONFINED, _child_prepare, _child_setup
 from grader.report import class_name, safe_message
 from grader.sandbox.intact import Intact
 from grader.sandbox.solution import describe_exception, new_module, run_source
@@ -38,8 +38,10 @@ def _child(job: Job, limits: Limits, res_w: int, out_w: int, scratch: str, layou
 
 
 def _standby_child(template: Job, limits: Limits, res_w: int, out_w: int, scratch: str, go_r: int,
-                   layout: inputs.Layout, arena: Any) -> None:
-    """Prepared and confined ahead of time; waits for the source, then runs it."""
+                   layout: inputs.Layout, arena: Any, reuse: bool = False) -> None:
+    """Prepared and confined ahead of time; waits for the source, then runs it. A reused child
+    (grader.sandbox.reuse) then waits for the next source, as long as each run leaves the process
+    as it found it (grader.sandbox.clean); a standby child runs one."""
     if not _child_prepare(limits, res_w, out_w, scratch, go_r):
         return
     counts = _install_guards(template)
@@ -52,12 +54,28 @@ def _standby_child(template: Job, limits: Limits, res_w: int, out_w: int, scratc
     _child_setup(template)
     copies = layout.arguments(arena)
     _warm(template, copies)
-    message = _read_go(GO_FD)
-    os.close(GO_FD)
-    if message is None:
-        os._exit(0)  # discarded, or the parent is gone
-    _run_job(dataclasses.replace(template, source=message[0], filename=message[1]), counts, copies,
-             _byte_check(layout, arena))
+    state = None
+    if reuse:
+        from grader.sandbox.clean import State
+
+        state = State()
+    first = True
+    while True:
+        message = _read_go(GO_FD)
+        if message is None:
+            os._exit(0)  # discarded, or the parent is gone
+        if state is None:
+            os.close(GO_FD)
+        if not first:  # a reused child: as the last run found it (the parent put the arena's bytes back)
+            assert state is not None
+            state.restore_generators()
+            _send(dict(CONFINED))
+            copies = layout.arguments(arena)
+        first = False
+        clean = _run_job(dataclasses.replace(template, source=message[0], filename=message[1]), counts, copies,
+                         _byte_check(layout, arena), state.same if state is not None else None)
+        if not clean:
+            return
 
 
 def _byte_check(layout: inputs.Layout, arena: Any) -> Callable[[int], list[str]]:
@@ -90,7 +108,9 @@ def _install_guards(job: Job) -> dict[str, int]:
 
 
 def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, list[Any]] | None = None,
-             changed: Callable[[int], list[str]] | None = None) -> None:
+             changed: Callable[[int], list[str]] | None = None, reusable: Callable[[], bool] | None = None) -> bool:
+    """Run the job and send its frames, "done" last. With `reusable` (a reused child), "done" says
+    whether the run left the process as it found it; returns that (False without `reusable`)."""
     import torch
 
     from grader.bans import calls as bans
@@ -112,12 +132,10 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
         run_source(module, job.source, job.filename)
     except bans.BannedCall as exc:
         _send({"type": "banned", "name": exc.name})
-        _send({"type": "done"})
-        return
+        return _done({}, reusable)
     except BaseException as exc:  # noqa: BLE001 - SystemExit too
         _send({"type": "load_error", "exc": describe_exception(exc, job.filename)})
-        _send({"type": "done"})
-        return
+        return _done({}, reusable)
     intact.broken()
     _send_tampered(tampered)
     _send({"type": "loaded"})
@@ -137,8 +155,22 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
         sys.stderr.flush()
     except BaseException:  # noqa: BLE001, S110 - best effort: a closed stdout must not lose the result sent next
         pass
-    _send_tampered(tampered)
-    _send({"type": "done", "tampered": intact.broken()[:16]})
+    unbanned = _send_tampered(tampered)
+    broken = intact.broken()[:16]
+    return _done({"tampered": broken}, reusable if not broken and not unbanned else None)
+
+
+def _done(fields: dict[str, Any], reusable: Callable[[], bool] | None) -> bool:
+    """The "done" frame; a reused child's says whether it can take the next run."""
+    clean = False
+    if reusable is not None:
+        try:
+            clean = bool(reusable())
+        except BaseException:  # noqa: BLE001 - a check that fails is a run that changed something
+            clean = False
+        fields = {**fields, "reusable": clean}
+    _send({"type": "done", **fields})
+    return clean
 
 
 def _call(job: Job, index: int, func: Callable, args: list[Any], names: list[str], counts: dict[str, int],
@@ -186,11 +218,12 @@ def _call(job: Job, index: int, func: Callable, args: list[Any], names: list[str
            "seconds": seconds}, blobs)
 
 
-def _send_tampered(tampered: Callable[[], str | None] | None) -> None:
-    """A banned kernel the solution unregistered (grader.bans.dispatch) is judged `banned`."""
+def _send_tampered(tampered: Callable[[], str | None] | None) -> bool:
+    """A banned kernel the solution unregistered (grader.bans.dispatch) is judged `banned`. True when one was."""
     name = tampered() if tampered is not None else None
     if name is not None:
         _send({"type": "banned", "name": f"{name} (after removing the ban on it)"})
+    return name is not None
 
 
 def _place(value: Any) -> Any:

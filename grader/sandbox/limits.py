@@ -70,6 +70,8 @@ class ChildOutcome:
     fake_failed: str = ""  # the fake-tensor runs themselves failed in the child (why), so they did not check
     tampered: list[str] = field(default_factory=list)  # grader code the solution replaced in the child (grader.sandbox.intact)
     hidden_fds: bool = False  # the child made its /proc entries unreadable to the watchdog (PR_SET_DUMPABLE)
+    reusable: bool = False  # a reused child said the run left it as it found it (grader.sandbox.clean)
+    reused: bool = False  # ran in a child that had graded another file of this job before (grader.sandbox.reuse)
 
 
 @dataclass

@@ -19,6 +19,9 @@ from grader.sandbox.limits import Job, Limits
 from grader.sandbox.wire import GO_FD, RESULT_FD, _send
 
 
+CONFINED: dict = {}  # child only: the "confined" frame it sent, sent again before each run of a reused child
+
+
 def _child_prepare(limits: Limits, res_w: int, out_w: int, scratch: str, go_r: int | None = None) -> bool:
     """The isolation every child gets, before it runs anything untrusted.
     `go_r` (a standby child's job pipe) is kept open as GO_FD.
@@ -55,7 +58,9 @@ def _child_prepare(limits: Limits, res_w: int, out_w: int, scratch: str, go_r: i
         conf = confine.Confinement(missing={p: "switched off for this run" for p in confine.CHILD_PIECES})
     conf.missing.pop("open-files", None)
     (conf.enforced if files[0] else conf.missing)["open-files"] = files[1]
-    _send({"type": "confined", **conf.to_dict()})
+    CONFINED.clear()
+    CONFINED.update({"type": "confined", **conf.to_dict()})
+    _send(dict(CONFINED))
     if limits.require_confinement and conf.missing:
         _send({"type": "refused"})
         _send({"type": "done"})

@@ -25,6 +25,7 @@ from grader.sandbox.child import _child, _work_child
 from grader.sandbox.limits import ChildOutcome, Job, Limits
 from grader.sandbox.reaping import _TICKS, _kill_group, _statm, proc_stat, resident_bytes
 from grader.sandbox.spawn import _check_terminated, _Child, _close, _finish, _spawn
+from grader.sandbox.reuse import REUSE
 from grader.sandbox.standby import STANDBY
 
 
@@ -34,6 +35,8 @@ def run(job: Job, limits: Limits) -> ChildOutcome:
     layout = inputs.layout_for(job.calls)
     child = STANDBY.take(job, limits)
     from_standby = child is not None
+    if child is None:
+        child = REUSE.take(job, limits, layout)  # only inside REUSE.enabled() (drill validate's samples)
     if child is None:
         arena = layout.arena()
         child = _spawn(limits, lambda res_w, out_w, scratch: _child(job, limits, res_w, out_w, scratch, layout,
@@ -49,10 +52,11 @@ def run(job: Job, limits: Limits) -> ChildOutcome:
         outcome.unconfined.update(outside.missing)
         return outcome
     finally:
-        _finish(child, outcome)
-        if outcome is not None:
-            _modified_in_parent(outcome, layout, child.arena)
-        _close(child.arena)
+        if not REUSE.keep(child, outcome, layout):  # a reused child that may take the next file is not finished
+            _finish(child, outcome)
+            if outcome is not None:
+                _modified_in_parent(outcome, layout, child.arena)
+            _close(child.arena)
 
 
 def _modified_in_parent(outcome: ChildOutcome, layout: inputs.Layout, arena: Any) -> None:

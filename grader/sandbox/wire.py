@@ -2,8 +2,9 @@
 
 Frames are built by grader.transport (the one framer; grader.sandbox.channel reads
 them in the parent). The child holds some frames back so that each call
-costs the parent one wake-up, not two. A standby child's job (source and
-filename) arrives on GO_FD as one JSON message, written by `go_message`.
+costs the parent one wake-up, not two. A standby or reused child's job (source
+and filename) arrives on GO_FD as one length-prefixed JSON message, written by
+`go_message`.
 """
 from __future__ import annotations
 
@@ -35,20 +36,37 @@ def _send(header: dict, blobs: Sequence[bytes] = ()) -> None:
 
 
 def go_message(source: str, filename: str) -> bytes:
-    """What the parent writes on a standby child's GO_FD (then closes it): its job."""
-    return json.dumps({"source": source, "filename": filename}).encode()
+    """What the parent writes on a child's GO_FD: its job, an 8-byte length, then JSON. A standby
+    child reads one and the parent closes the pipe; a reused child (grader.sandbox.reuse) reads one
+    per run from the same pipe."""
+    body = json.dumps({"source": source, "filename": filename}).encode()
+    return len(body).to_bytes(8, "big") + body
+
+
+_GO_LIMIT = 1 << 26  # far above any source the grader sends (grader.spec.userfile caps them)
 
 
 def _read_go(fd: int) -> tuple[str, str] | None:
-    """The job `go_message` wrote, read to the end of the pipe; None when there is none."""
-    chunks = bytearray()
-    while True:
-        data = os.read(fd, 1 << 20)
-        if not data:
-            break
-        chunks += data
+    """The next job `go_message` wrote; None when the pipe ends (discarded, or the parent is gone)."""
+    head = _read_exactly(fd, 8)
+    if head is None:
+        return None
+    size = int.from_bytes(head, "big")
+    body = _read_exactly(fd, size) if size <= _GO_LIMIT else None
+    if body is None:
+        return None
     try:
-        message = json.loads(bytes(chunks))
+        message = json.loads(body)
         return str(message["source"]), str(message["filename"])
     except (ValueError, KeyError, TypeError):
         return None
+
+
+def _read_exactly(fd: int, size: int) -> bytes | None:
+    chunks = bytearray()
+    while len(chunks) < size:
+        data = os.read(fd, min(size - len(chunks), 1 << 20))
+        if not data:
+            return None
+        chunks += data
+    return bytes(chunks)
