@@ -45,7 +45,7 @@ def _standby_child(template: Job, limits: Limits, res_w: int, out_w: int, scratc
     if not _child_prepare(limits, res_w, out_w, scratch, go_r):
         return
     counts = _install_guards(template)
-    if template.warm is not None:
+    if template.warm is not None and not reuse:  # a reused child's first run warms it for the others
         try:
             with quiet.machinery():
                 template.warm()  # the reference's own fake run, off the clock: the solution's then costs less

@@ -37,7 +37,7 @@ from grader.sandbox.standby import _job_key
 from grader.sandbox.wire import go_message
 
 MAX_RUNS = 64  # files one child grades before it is retired (its CPU-time limit covers this many runs)
-MAX_KEPT = 3  # children kept at once (a drill's default and the variant values its samples switch between)
+MAX_KEPT = 8  # children kept at once (a drill's default and the variant values its samples switch between)
 
 
 @dataclass
