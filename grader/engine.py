@@ -111,6 +111,30 @@ class Grader:
         """`known_fake`: the fake-tensor runs of this very code, already known (the reference's, from its
         plan: grader.fake.checks.reference_results): the child does not repeat them."""
         spec = prep.spec
+        job, limits = self.job_for(prep, source, filename, limits, fake=known_fake is None)
+        on_gpu = self.device != "cpu"
+        try:
+            outcome = sandbox.run(job, limits)
+        except OSError as exc:
+            return Report(spec.id, "internal", [], seed=prep.seed, message=f"could not start the sandbox: {exc}",
+                          variant=dict(spec.variant))
+        if known_fake is not None and outcome.finished and not outcome.load_error and not outcome.refused:
+            outcome.fake = known_fake
+        if job.fake is None and outcome.fake is None:
+            outcome.fake = []  # none were asked for: nothing is missing
+        report = judge(prep, outcome, limits)
+        report.variant = dict(spec.variant)
+        if on_gpu:
+            from grader.fake import cuda
+
+            report.notes.append(f"ran on {self.device}; relaxed for the CUDA child: " + "; ".join(cuda.RELAXED))
+        return report
+
+    def job_for(self, prep: Prepared, source: str = "", filename: str = "<buffer>",
+                limits: sandbox.Limits | None = None, fake: bool = True) -> tuple[sandbox.Job, sandbox.Limits]:
+        """The sandbox job grading `source` on `prep`'s cases, and its limits (`fake`: with the device
+        case and memory at scale, where the plan has them and the device is the CPU)."""
+        spec = prep.spec
         limits = limits or self._limits_for(spec)
         on_gpu = self.device != "cpu"
         if on_gpu:
@@ -128,26 +152,12 @@ class Grader:
             must_call=dict(spec.must_call),
             count_places=self.count_places(spec) if spec.must_call else [],
             forget=self._forget_answers,
-            fake=prep.fake if prep.fake is not None and prep.fake.active and not on_gpu and known_fake is None
-            else None,
+            fake=prep.fake if prep.fake is not None and prep.fake.active and not on_gpu and fake else None,
             device=self.device,
         )
         if job.fake is not None:
             job.warm = lambda: scale.warm(prep)
-        try:
-            outcome = sandbox.run(job, limits)
-        except OSError as exc:
-            return Report(spec.id, "internal", [], seed=prep.seed, message=f"could not start the sandbox: {exc}",
-                          variant=dict(spec.variant))
-        if known_fake is not None and outcome.finished and not outcome.load_error and not outcome.refused:
-            outcome.fake = known_fake
-        if job.fake is None and outcome.fake is None:
-            outcome.fake = []  # none were asked for: nothing is missing
-        report = judge(prep, outcome, limits)
-        report.variant = dict(spec.variant)
-        if on_gpu:
-            report.notes.append(f"ran on {self.device}; relaxed for the CUDA child: " + "; ".join(cuda.RELAXED))
-        return report
+        return job, limits
 
     def smallest(self, report: Report, source: str, filename: str = "<buffer>",
                  budget: float = smallest_case.BUDGET) -> Smallest | None:

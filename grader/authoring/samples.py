@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 from grader.cases.prepare import CaseError
 from grader.engine import Grader
@@ -217,6 +218,22 @@ def _changes_answer(grader: Grader, spec: Spec, path: Path, source: str, seed: i
             f"every one ({', '.join(tried)}): the values do not change this answer"]
 
 
+def _jobs(grader: Grader, spec: Spec, seed: int) -> list[tuple[Any, Any]]:
+    """The sandbox jobs the samples are graded in (grader.sandbox.reuse: one child can serve them all):
+    the contract's and each variant value's, with the fake-tensor runs, and each value's on the real
+    cases alone (_changes_answer). A value whose cases cannot be built is left to its own report."""
+    out = []
+    for choice in [{}] + [{a.name: v} for a in spec.variants for v in a.others()]:
+        try:
+            prep = grader.prepared(spec.under(choice) if choice else spec, seed)
+        except CaseError:
+            continue
+        out.append(grader.job_for(prep))
+        if choice:
+            out.append(grader.job_for(dataclasses.replace(prep, fake=None)))
+    return out
+
+
 def check_samples(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
     """Every sample solution of the drill (none is fine); with variants, every non-default value has
     an ok_ sample that passes it."""
@@ -225,7 +242,7 @@ def check_samples(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
     problems: list[str] = []
     covered: set[tuple[str, str]] = set()
     paths = files(spec)
-    with reuse.enabled():  # one child grades file after file of a job while each run leaves it clean
+    with reuse.enabled(_jobs(grader, spec, seed) if paths else []):  # one child grades file after file
         for path in paths:
             found, passes = _check_file(grader, spec, path, seed)
             problems.extend(found)

@@ -38,14 +38,12 @@ def _child(job: Job, limits: Limits, res_w: int, out_w: int, scratch: str, layou
 
 
 def _standby_child(template: Job, limits: Limits, res_w: int, out_w: int, scratch: str, go_r: int,
-                   layout: inputs.Layout, arena: Any, reuse: bool = False) -> None:
-    """Prepared and confined ahead of time; waits for the source, then runs it. A reused child
-    (grader.sandbox.reuse) then waits for the next source, as long as each run leaves the process
-    as it found it (grader.sandbox.clean); a standby child runs one."""
+                   layout: inputs.Layout, arena: Any) -> None:
+    """Prepared and confined ahead of time; waits for the source, then runs it."""
     if not _child_prepare(limits, res_w, out_w, scratch, go_r):
         return
     counts = _install_guards(template)
-    if template.warm is not None and not reuse:  # a reused child's first run warms it for the others
+    if template.warm is not None:
         try:
             with quiet.machinery():
                 template.warm()  # the reference's own fake run, off the clock: the solution's then costs less
@@ -54,27 +52,41 @@ def _standby_child(template: Job, limits: Limits, res_w: int, out_w: int, scratc
     _child_setup(template)
     copies = layout.arguments(arena)
     _warm(template, copies)
-    state = None
-    if reuse:
-        from grader.sandbox.clean import State
+    message = _read_go(GO_FD)
+    os.close(GO_FD)
+    if message is None:
+        os._exit(0)  # discarded, or the parent is gone
+    source, filename, _ = message
+    _run_job(dataclasses.replace(template, source=source, filename=filename), counts, copies,
+             _byte_check(layout, arena))
 
-        state = State()
+
+def _reused_child(templates: list[Job], limits: Limits, res_w: int, out_w: int, scratch: str, go_r: int,
+                  layouts: list[inputs.Layout], arenas: list[Any]) -> None:
+    """A reused child (grader.sandbox.reuse): prepared and confined once, it runs one job after
+    another, each naming one of `templates` (they share their guards), for as long as each run
+    leaves the process as it found it (grader.sandbox.clean). Each run gets fresh views of its
+    arguments (the parent keeps the arena's bytes pristine) and the random generators as they were."""
+    if not _child_prepare(limits, res_w, out_w, scratch, go_r):
+        return
+    counts = _install_guards(templates[0])
+    _child_setup(templates[0])
+    from grader.sandbox.clean import State
+
+    state = State()
     first = True
     while True:
         message = _read_go(GO_FD)
-        if message is None:
+        if message is None or not 0 <= message[2] < len(templates):
             os._exit(0)  # discarded, or the parent is gone
-        if state is None:
-            os.close(GO_FD)
-        if not first:  # a reused child: as the last run found it (the parent put the arena's bytes back)
-            assert state is not None
+        source, filename, index = message
+        if not first:
             state.restore_generators()
             _send(dict(CONFINED))
-            copies = layout.arguments(arena)
         first = False
-        clean = _run_job(dataclasses.replace(template, source=message[0], filename=message[1]), counts, copies,
-                         _byte_check(layout, arena), state.same if state is not None else None)
-        if not clean:
+        layout, arena = layouts[index], arenas[index]
+        job = dataclasses.replace(templates[index], source=source, filename=filename)
+        if not _run_job(job, counts, layout.arguments(arena), _byte_check(layout, arena), state.same):
             return
 
 

@@ -52,7 +52,7 @@ def run(job: Job, limits: Limits) -> ChildOutcome:
         outcome.unconfined.update(outside.missing)
         return outcome
     finally:
-        if not REUSE.keep(child, outcome, layout):  # a reused child that may take the next file is not finished
+        if not REUSE.keep(child, outcome):  # a reused child that may take the next file is not finished
             _finish(child, outcome)
             if outcome is not None:
                 _modified_in_parent(outcome, layout, child.arena)

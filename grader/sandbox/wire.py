@@ -35,19 +35,20 @@ def _send(header: dict, blobs: Sequence[bytes] = ()) -> None:
     transport.write_all(RESULT_FD, data)
 
 
-def go_message(source: str, filename: str) -> bytes:
+def go_message(source: str, filename: str, job: int = 0) -> bytes:
     """What the parent writes on a child's GO_FD: its job, an 8-byte length, then JSON. A standby
     child reads one and the parent closes the pipe; a reused child (grader.sandbox.reuse) reads one
-    per run from the same pipe."""
-    body = json.dumps({"source": source, "filename": filename}).encode()
+    per run from the same pipe, `job` naming which of its jobs it is."""
+    body = json.dumps({"source": source, "filename": filename, "job": job}).encode()
     return len(body).to_bytes(8, "big") + body
 
 
 _GO_LIMIT = 1 << 26  # far above any source the grader sends (grader.spec.userfile caps them)
 
 
-def _read_go(fd: int) -> tuple[str, str] | None:
-    """The next job `go_message` wrote; None when the pipe ends (discarded, or the parent is gone)."""
+def _read_go(fd: int) -> tuple[str, str, int] | None:
+    """The next job `go_message` wrote (source, filename, job); None when the pipe ends (discarded,
+    or the parent is gone)."""
     head = _read_exactly(fd, 8)
     if head is None:
         return None
@@ -57,8 +58,8 @@ def _read_go(fd: int) -> tuple[str, str] | None:
         return None
     try:
         message = json.loads(body)
-        return str(message["source"]), str(message["filename"])
-    except (ValueError, KeyError, TypeError):
+        return str(message["source"]), str(message["filename"]), int(message.get("job", 0))
+    except (ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
