@@ -96,15 +96,16 @@ class State:
     """What a run may change, taken before the first run (and the generators to put back)."""
 
     def __init__(self) -> None:
-        self.modules = {k: id(v) for k, v in list(sys.modules.items()) if k not in _OWN}
-        self.namespaces = {name: _ids(vars(sys.modules[name])) for name in _MODULES if name in sys.modules}
-        self.classes = _classes()
-        self.torch = _torch_settings()
-        self.process = _process()
-        self.interpreter = _interpreter()
         import torch
 
+        # first what may import lazily (torch's default device, numpy.random), then the modules
         self._rng = (torch.get_rng_state(), random.getstate(), _numpy_state())
+        self.torch = _torch_settings()
+        self.classes = _classes()
+        self.process = _process()
+        self.interpreter = _interpreter()
+        self.modules = {k: id(v) for k, v in list(sys.modules.items()) if k not in _OWN}
+        self.namespaces = {name: _ids(vars(sys.modules[name])) for name in _MODULES if name in sys.modules}
 
     def same(self) -> bool:
         """True when the process is as this State found it (never raises: a failure is a difference).
@@ -117,13 +118,13 @@ class State:
             new = [k for k in now if k not in self.modules]
             if not all(_installed(sys.modules[k]) for k in new):
                 return False
-            if not (all(_ids(vars(sys.modules[n])) == ids for n, ids in self.namespaces.items())
+            spaces = {n: _ids(vars(sys.modules[n])) for n in _MODULES if n in sys.modules}
+            if not (all(_same_names(ids, spaces.get(n, {})) for n, ids in self.namespaces.items())
                     and _classes() == self.classes and _torch_settings() == self.torch
                     and _process() == self.process and _interpreter() == self.interpreter):
                 return False
             self.modules.update((k, now[k]) for k in new)
-            self.namespaces.update((n, _ids(vars(sys.modules[n]))) for n in _MODULES
-                                   if n in sys.modules and n not in self.namespaces)
+            self.namespaces = spaces
             return True
         except BaseException:  # noqa: BLE001 - what cannot be read is not known to be unchanged
             return False
@@ -137,6 +138,18 @@ class State:
         random.setstate(py_state)
         if np_state is not None:
             sys.modules["numpy"].random.set_state(np_state)
+
+
+def _same_names(before: dict[str, int], now: dict[str, int]) -> bool:
+    """Every name still bound to the same object; a name added since may only be a submodule the
+    import system loaded (`import scipy.optimize` binds `optimize` in scipy)."""
+    if any(now.get(k) != v for k, v in before.items()):
+        return False
+    added = [v for k, v in now.items() if k not in before]
+    if not added:
+        return True
+    by_id = {id(m): m for m in list(sys.modules.values())}
+    return all(v in by_id and _installed(by_id[v]) for v in added)
 
 
 def _installed(module: Any) -> bool:

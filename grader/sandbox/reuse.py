@@ -157,12 +157,13 @@ class Reuse:
         if entry is None:
             return False
         group, index = entry
+        if outcome is not None:
+            outcome.reused = group.runs > 1
         if not (outcome is not None and _ended_cleanly(outcome) and self.on and group.runs < MAX_RUNS
                 and all(lay.untouched(arena) for lay, arena in zip(group.layouts, group.arenas))
                 and _left_clean(child)):
             self._let_go(group, keep_arena=index)
             return False
-        outcome.reused = group.runs > 1
         group.confined = dict(outcome.confined)
         return True
 
