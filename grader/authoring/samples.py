@@ -218,10 +218,11 @@ def _changes_answer(grader: Grader, spec: Spec, path: Path, source: str, seed: i
             f"every one ({', '.join(tried)}): the values do not change this answer"]
 
 
-def _jobs(grader: Grader, spec: Spec, seed: int) -> list[tuple[Any, Any]]:
-    """The sandbox jobs the samples are graded in (grader.sandbox.reuse: one child can serve them all):
-    the contract's and each variant value's, with the fake-tensor runs, and each value's on the real
-    cases alone (_changes_answer). A value whose cases cannot be built is left to its own report."""
+def jobs(grader: Grader, spec: Spec, seed: int) -> list[tuple[Any, Any]]:
+    """The sandbox jobs `drill validate` grades a drill's files in (grader.sandbox.reuse: one child can
+    serve them all): the contract's and each variant value's, with the fake-tensor runs and on the
+    real cases alone (the reference file, whose fake runs its plan made; _changes_answer). A value
+    whose cases cannot be built is left to its own report."""
     out = []
     for choice in [{}] + [{a.name: v} for a in spec.variants for v in a.others()]:
         try:
@@ -229,8 +230,7 @@ def _jobs(grader: Grader, spec: Spec, seed: int) -> list[tuple[Any, Any]]:
         except CaseError:
             continue
         out.append(grader.job_for(prep))
-        if choice:
-            out.append(grader.job_for(dataclasses.replace(prep, fake=None)))
+        out.append(grader.job_for(dataclasses.replace(prep, fake=None)))
     return out
 
 
@@ -242,7 +242,7 @@ def check_samples(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
     problems: list[str] = []
     covered: set[tuple[str, str]] = set()
     paths = files(spec)
-    with reuse.enabled(_jobs(grader, spec, seed) if paths else []):  # one child grades file after file
+    with reuse.enabled(jobs(grader, spec, seed) if paths else []):  # one child grades file after file
         for path in paths:
             found, passes = _check_file(grader, spec, path, seed)
             problems.extend(found)

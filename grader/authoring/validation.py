@@ -18,7 +18,7 @@ from pathlib import Path
 from grader.cases.prepare import CaseError, Prepared
 from grader.engine import Grader
 from grader.authoring.rounds import rounds_problems
-from grader.authoring.samples import check_samples
+from grader.authoring.samples import check_samples, jobs
 from grader.authoring.scaffold import left_to_fill
 from grader.authoring.trusted import bound_source, grade_trusted, reference_functions, skeleton_functions, trap_functions
 from grader.report import Report
@@ -143,10 +143,14 @@ def validate_drill(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
     (grader.authoring.samples; a drill without any is fine) and its debug rounds
     (grader.authoring.rounds). A drill `drill new` scaffolded
     with lines still marked to fill in gets those lines only: grading a stub says nothing."""
+    from grader.sandbox import reuse
+
     left = left_to_fill(spec)
     if left:
         return left
-    return validate_spec(grader, spec, seed) + check_samples(grader, spec, seed) + rounds_problems(grader, spec, seed)
+    with reuse.enabled(jobs(grader, spec, seed)):  # one sandbox child grades file after file (grader.sandbox.reuse)
+        found = validate_spec(grader, spec, seed) + check_samples(grader, spec, seed)
+    return found + rounds_problems(grader, spec, seed)
 
 
 def reference_problems(grader: Grader, prep: Prepared, ref_source: str) -> list[str]:
