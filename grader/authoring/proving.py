@@ -9,6 +9,7 @@ lines it prints, what the device case and memory at scale do per function
 from __future__ import annotations
 
 import multiprocessing
+import time
 from typing import TYPE_CHECKING, Any, Callable
 
 from grader.spec import SpecError
@@ -45,13 +46,14 @@ def prove(grader: Grader, spec: Spec, seed: int) -> Answer:
 
 
 def _cost(spec: Spec) -> int:
-    """A rough measure of a drill's proving time (sandbox runs), to start the longest first: the
-    last drill to start then ends near the others. A reference whose sizes depend on the values
-    (nonzero and friends) makes every fake run symbolic, several times slower (grader.fake.checks)."""
+    """A rough measure of a drill's proving time (sandbox runs), to start the longest first when no
+    earlier run measured it (longest_first): the last drill to start then ends near the others.
+    A reference whose sizes depend on the values (nonzero and friends) makes every fake run
+    symbolic, several times slower (grader.fake.checks)."""
     from grader.authoring.samples import files
 
-    values = 1 + sum(len(a.values) - 1 for a in spec.variants)
-    cost = (len(files(spec)) + 2) * values + (20 if spec.scale else 0)
+    values = 1 + sum(len(a.values) - 1 for a in spec.variants)  # each a plan; its files share one child
+    cost = len(files(spec)) + 2 + 4 * values + (20 if spec.scale else 0)
     try:
         source = spec.reference_path.read_text(errors="replace")
     except OSError:
@@ -61,11 +63,15 @@ def _cost(spec: Spec) -> int:
 
 
 def prove_all(catalogue: Catalogue, specs: list[Spec], seed: int, jobs: int,
-              progress: Callable[[int, int, str], None] | None = None) -> dict[str, Answer]:
-    """Every drill's answer, by id; `jobs` worker processes when above 1 (forked from this one)."""
+              progress: Callable[[int, int, str], None] | None = None,
+              seconds: dict[str, float] | None = None) -> dict[str, Answer]:
+    """Every drill's answer, by id; `jobs` worker processes when above 1 (forked from this one).
+    `seconds`: how long each drill took to prove last time (a hint: the longest start first, so
+    the last to end ends near the others); it is updated with this run's times."""
     from grader.engine import Grader
 
     out: dict[str, Answer] = {}
+    took: dict[str, float] = {}
     if jobs <= 1 or len(specs) <= 1:
         import torch
 
@@ -76,20 +82,30 @@ def prove_all(catalogue: Catalogue, specs: list[Spec], seed: int, jobs: int,
             for i, spec in enumerate(specs, 1):
                 if progress:
                     progress(i, len(specs), spec.id)
+                t0 = time.monotonic()
                 out[spec.id] = prove(grader, spec, seed)
+                took[spec.id] = time.monotonic() - t0
                 _forget_drill(grader, spec)
         finally:
             torch.set_num_threads(threads)
-        return out
-    _warm_before_fork()
-    order = sorted(specs, key=_cost, reverse=True)
-    context = multiprocessing.get_context("fork")
-    with context.Pool(min(jobs, len(specs)), initializer=_start_worker, initargs=(catalogue, seed)) as pool:
-        for i, (drill, answer) in enumerate(pool.imap_unordered(_prove_one, [s.id for s in order]), 1):
-            out[drill] = answer
-            if progress:
-                progress(i, len(specs), drill)
+    else:
+        _warm_before_fork()
+        order = longest_first(specs, seconds or {})
+        context = multiprocessing.get_context("fork")
+        with context.Pool(min(jobs, len(specs)), initializer=_start_worker, initargs=(catalogue, seed)) as pool:
+            for i, (drill, answer, spent) in enumerate(pool.imap_unordered(_prove_one, [s.id for s in order]), 1):
+                out[drill], took[drill] = answer, spent
+                if progress:
+                    progress(i, len(specs), drill)
+    if seconds is not None:
+        seconds.update(took)
     return out
+
+
+def longest_first(specs: list[Spec], seconds: dict[str, float]) -> list[Spec]:
+    """The order to start drills in: by last time's seconds where known, a drill without one first
+    (new or changed, it may be long), and by the estimate `_cost` among those."""
+    return sorted(specs, key=lambda s: (s.id not in seconds, seconds.get(s.id, 0.0), _cost(s)), reverse=True)
 
 
 def _warm_before_fork() -> None:
@@ -112,15 +128,17 @@ def _start_worker(catalogue: Catalogue, seed: int) -> None:
     _WORKER["grader"], _WORKER["seed"] = Grader(catalogue), seed
 
 
-def _prove_one(drill: str) -> tuple[str, Answer]:
+def _prove_one(drill: str) -> tuple[str, Answer, float]:
     grader = _WORKER["grader"]
     spec = grader.catalogue.get(drill)
+    t0 = time.monotonic()
     try:
-        return drill, prove(grader, spec, _WORKER["seed"])
+        answer = prove(grader, spec, _WORKER["seed"])
     except Exception as exc:  # noqa: BLE001 - one drill's crash is reported; the other workers carry on
-        return drill, ([f"{spec.path}:0: (validate): proving it failed: {type(exc).__name__}: {exc}"], [])
+        answer = ([f"{spec.path}:0: (validate): proving it failed: {type(exc).__name__}: {exc}"], [])
     finally:
         _forget_drill(grader, spec)
+    return drill, answer, time.monotonic() - t0
 
 
 def _forget_drill(grader: Grader, spec: Spec) -> None:

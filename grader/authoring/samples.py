@@ -224,7 +224,8 @@ def jobs(grader: Grader, spec: Spec, seed: int) -> list[tuple[Any, Any]]:
     real cases alone (the reference file, whose fake runs its plan made; _changes_answer). A value
     whose cases cannot be built is left to its own report."""
     out = []
-    for choice in [{}] + [{a.name: v} for a in spec.variants for v in a.others()]:
+    choices: list[dict[str, str]] = [{}] + [{a.name: v} for a in spec.variants for v in a.others()]
+    for choice in choices:
         try:
             prep = grader.prepared(spec.under(choice) if choice else spec, seed)
         except CaseError:

@@ -113,9 +113,9 @@ class State:
         may import numpy) is no difference: it joins what the next run is compared with."""
         try:
             now = {k: id(v) for k, v in list(sys.modules.items()) if k not in _OWN}
-            if any(now.get(k) != v for k, v in self.modules.items()):
+            if now != self.modules and any(now.get(k) != v for k, v in self.modules.items()):
                 return False
-            new = [k for k in now if k not in self.modules]
+            new = [k for k in now if k not in self.modules] if len(now) != len(self.modules) else []
             if not all(_installed(sys.modules[k]) for k in new):
                 return False
             spaces = {n: _ids(vars(sys.modules[n])) for n in _MODULES if n in sys.modules}
@@ -143,6 +143,8 @@ class State:
 def _same_names(before: dict[str, int], now: dict[str, int]) -> bool:
     """Every name still bound to the same object; a name added since may only be a submodule the
     import system loaded (`import scipy.optimize` binds `optimize` in scipy)."""
+    if now == before:
+        return True
     if any(now.get(k) != v for k, v in before.items()):
         return False
     added = [v for k, v in now.items() if k not in before]

@@ -210,7 +210,11 @@ def validate(
         if not path.exists():
             raise UsageError(f"{path} does not exist")
         roots = [path]
-    cat = load_catalogue(roots)
+        cat = load_catalogue(roots)
+    else:
+        from trainer import catalogue_cache
+
+        cat = catalogue_cache.load_catalogue()  # the same answer for the trainer's roots, parsed once per change
     problems: list[str] = list(cat.errors)
     if not cat.specs and not problems:
         raise UsageError(f"no drill specs found under {path}")
@@ -222,9 +226,14 @@ def validate(
     jobs = jobs or min(4, os.cpu_count() or 1)
     from grader.sandbox import quiet as machinery_logs
 
+    from trainer import validate_seconds
+
+    seconds = validate_seconds.load()  # last run's times: the longest drills start first
     with machinery_logs.machinery():  # torch's fake-tensor logger speaks for the grader, not for the drill
         results = prove_all(cat, specs, seed, jobs,
-                            progress=None if quiet else (lambda i, n, label: _progress(i, n, label, show_bar)))
+                            progress=None if quiet else (lambda i, n, label: _progress(i, n, label, show_bar)),
+                            seconds=seconds)
+    validate_seconds.save({s.id: seconds[s.id] for s in specs if s.id in seconds})
     if not quiet:
         sys.stderr.write("\n" if show_bar else "")
     checks: list[str] = []
