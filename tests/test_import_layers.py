@@ -155,6 +155,7 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "trainer.files": (),
     "trainer.paths": ("grader.catalogue",),
     "trainer.catalogue_cache": ("grader.catalogue", "trainer.files", "trainer.paths"),
+    "trainer.validate_seconds": ("trainer.files", "trainer.paths"),  # a hint under DRILL_HOME, like the cache
     "trainer.schedule": ("grader.errors", "grader.report", "trainer.clock"),
     "trainer.store": ("grader.errors", "trainer.clock", "trainer.paths", "trainer.schedule.adapter",
                       "trainer.schedule.streak"),
@@ -169,7 +170,7 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "trainer.cli": ("grader.authoring", "grader.catalogue", "grader.rounds", "grader.engine", "grader.errors", "grader.fake",
                     "grader.sandbox", "grader.spec", "trainer.catalogue_cache", "trainer.clock", "trainer.files",
                     "trainer.paths", "trainer.practice", "trainer.repl", "trainer.reports", "trainer.schedule",
-                    "trainer.store", "trainer.team", "trainer.text"),
+                    "trainer.store", "trainer.team", "trainer.text", "trainer.validate_seconds"),
     "trainer.__main__": ("trainer.cli",),
 }
 
