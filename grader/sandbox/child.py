@@ -144,10 +144,10 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
         run_source(module, job.source, job.filename)
     except bans.BannedCall as exc:
         _send({"type": "banned", "name": exc.name})
-        return _done({}, reusable)
+        return _done({}, _unless_changed(reusable, intact, tampered))
     except BaseException as exc:  # noqa: BLE001 - SystemExit too
         _send({"type": "load_error", "exc": describe_exception(exc, job.filename)})
-        return _done({}, reusable)
+        return _done({}, _unless_changed(reusable, intact, tampered))
     intact.broken()
     _send_tampered(tampered)
     _send({"type": "loaded"})
@@ -170,6 +170,16 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
     unbanned = _send_tampered(tampered)
     broken = intact.broken()[:16]
     return _done({"tampered": broken}, reusable if not broken and not unbanned else None)
+
+
+def _unless_changed(reusable: Callable[[], bool] | None, intact: Intact,
+                    tampered: Callable[[], str | None] | None) -> Callable[[], bool] | None:
+    """`reusable`, unless the file rebound the grader's own names or removed a banned kernel's ban
+    while it loaded (what a run that ends normally reports; a file that failed to load has no verdict
+    to add it to, but the next file must not meet it)."""
+    if reusable is None or intact.broken() or (tampered is not None and tampered() is not None):
+        return None
+    return reusable
 
 
 def _done(fields: dict[str, Any], reusable: Callable[[], bool] | None) -> bool:

@@ -28,7 +28,11 @@ from typing import Any
 _MODULES = ("builtins", "torch", "torch.nn", "torch.nn.functional", "torch.linalg", "torch.fft", "torch.special",
             "torch.nn.init", "torch.autograd", "torch.random", "torch.functional", "torch.overrides", "math",
             "operator", "functools", "itertools", "collections", "random", "numpy", "numpy.linalg", "scipy",
-            "scipy.optimize", "torchvision", "torchvision.ops", "einops")
+            "scipy.optimize", "torchvision", "torchvision.ops", "einops",
+            # and the grader's own code the child runs the next file with
+            "grader.sandbox.child", "grader.sandbox.wire", "grader.sandbox.clean", "grader.sandbox.inputs",
+            "grader.sandbox.solution", "grader.transport", "grader.fake.checks", "grader.fake.meter",
+            "grader.bans.calls", "grader.bans.dispatch", "grader.cases.prepare")
 _OWN = ("solution",)  # the module each run registers for its file (grader.sandbox.solution.new_module)
 _FDS = 256  # descriptors looked at: the child closed everything above its own few (grader.sandbox.prepare)
 

@@ -67,6 +67,8 @@ def test_a_run_that_changes_nothing_keeps_the_child(change):
     "import warnings; warnings.simplefilter('error')",
     "import atexit; atexit.register(print)",
     "import torch; torch.use_deterministic_algorithms(True)",
+    "import grader.sandbox.child as c; c._call = print",  # the grader's own code the next file would meet
+    "import grader.fake.meter as m; m.make_meter = print",
 ])
 def test_a_run_that_changes_what_the_next_meets_ends_the_reuse(change):
     assert not _in_fork(change)
@@ -151,6 +153,9 @@ CHANGES_STATE = {
                    "def add_one(x):\n    return x + 1\n",
     "left_file": "open('left-behind.txt', 'w').write('x')\n\ndef add_one(x):\n    return x + 1\n",
     "modified_input": "def add_one(x):\n    x.add_(1)\n    return x\n",
+    # rebinds the grader's framer, then fails to load: no verdict to report it with, and no next file
+    "tampered_then_raised": "import grader.transport as t\n_w = t.write_all\n"
+                            "t.write_all = lambda fd, data: _w(fd, data)\nraise ValueError('no')\n",
 }
 # a file whose verdict depends on what an earlier run left: it passes only in a fresh child
 NEEDS_FRESH = "import torch\n\ndef add_one(x):\n    assert torch.get_default_dtype() == torch.float32\n" \
