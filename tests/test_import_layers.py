@@ -155,7 +155,7 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "trainer.files": (),
     "trainer.paths": ("grader.catalogue",),
     "trainer.catalogue_cache": ("grader.catalogue", "trainer.files", "trainer.paths"),
-    "trainer.validate_seconds": ("trainer.files", "trainer.paths"),  # a hint under DRILL_HOME, like the cache
+    "trainer.validate_seconds": ("grader.spec", "trainer.files", "trainer.paths"),  # a hint under DRILL_HOME, like the cache
     "trainer.schedule": ("grader.errors", "grader.report", "trainer.clock"),
     "trainer.store": ("grader.errors", "trainer.clock", "trainer.paths", "trainer.schedule.adapter",
                       "trainer.schedule.streak"),

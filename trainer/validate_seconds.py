@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from pathlib import Path
 
 FILE = "validate-seconds.json"
@@ -21,19 +20,16 @@ def path() -> Path:
 
 
 def load() -> dict[str, float]:
-    """The seconds per drill id from the last run; {} when there is no usable file."""
-    try:
-        fd = os.open(path(), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
+    """The seconds per drill id from the last run; {} when there is no usable file (a link, a FIFO,
+    anything not a small regular file of JSON)."""
+    from grader.spec.userfile import UnreadableFile, read_bytes
+
+    target = path()
+    if target.is_symlink():
         return {}
     try:
-        with os.fdopen(fd, "rb") as fh:
-            if not _regular(fh.fileno()):  # a FIFO or a device is not read
-                return {}
-            raw = fh.read(_LIMIT + 1)
-    except OSError:
-        return {}
-    if len(raw) > _LIMIT:
+        raw = read_bytes(target, _LIMIT)
+    except UnreadableFile:
         return {}
     try:
         data = json.loads(raw.decode("utf-8"))
@@ -47,15 +43,6 @@ def load() -> dict[str, float]:
                 and not isinstance(value, bool) and math.isfinite(value) and 0 <= value <= 86400):
             out[key] = float(value)
     return out
-
-
-def _regular(fd: int) -> bool:
-    import stat
-
-    try:
-        return stat.S_ISREG(os.fstat(fd).st_mode)
-    except OSError:
-        return False
 
 
 def save(seconds: dict[str, float]) -> None:

@@ -22,6 +22,7 @@ Files come from an author's folder, so they are read with the capped readers.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ from grader.engine import Grader
 from grader.errors import UsageError
 from grader.report import CaseKind, Report
 from grader.spec import Spec
-from grader.spec.variants import RANDOM, describe, parse_variant_args
+from grader.spec.variants import RANDOM, describe, each_value, parse_variant_args
 from grader.spec.userfile import SOLUTION_LIMIT, UnreadableFile, read_source
 
 FIELD = "(solution)"
@@ -206,14 +207,13 @@ def _changes_answer(grader: Grader, spec: Spec, path: Path, source: str, seed: i
     """An ok_ file written for the default must fail some other value: the values change the answer,
     so it must fail a real case there (the device case and memory at scale say nothing of the answer)."""
     tried = []
-    for axis in spec.variants:
-        for value in axis.others():
-            report = _grade(grader, spec.under({axis.name: value}), path, source, seed, real_only=True)
-            if isinstance(report, str):
-                return [report]
-            if report.verdict != "pass":
-                return []
-            tried.append(f"{axis.name}={value}")
+    for choice in each_value(spec)[1:]:
+        report = _grade(grader, spec.under(choice), path, source, seed, real_only=True)
+        if isinstance(report, str):
+            return [report]
+        if report.verdict != "pass":
+            return []
+        tried.append(describe(choice))
     return [f"{path}:1: {FIELD}: an ok_ file for the default must fail some variant value, but it passes "
             f"every one ({', '.join(tried)}): the values do not change this answer"]
 
@@ -224,14 +224,13 @@ def jobs(grader: Grader, spec: Spec, seed: int) -> list[tuple[Any, Any]]:
     real cases alone (the reference file, whose fake runs its plan made; _changes_answer). A value
     whose cases cannot be built is left to its own report."""
     out = []
-    choices: list[dict[str, str]] = [{}] + [{a.name: v} for a in spec.variants for v in a.others()]
-    for choice in choices:
+    for choice in each_value(spec):
         try:
             prep = grader.prepared(spec.under(choice) if choice else spec, seed)
         except CaseError:
             continue
         out.append(grader.job_for(prep))
-        out.append(grader.job_for(dataclasses.replace(prep, fake=None)))
+        out.append(grader.job_for(prep, fake=False))
     return out
 
 
@@ -243,7 +242,8 @@ def check_samples(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
     problems: list[str] = []
     covered: set[tuple[str, str]] = set()
     paths = files(spec)
-    with reuse.enabled(jobs(grader, spec, seed) if paths else []):  # one child grades file after file
+    known = reuse.REUSE.on  # inside validate_drill's block, given these jobs: one child grades file after file
+    with contextlib.nullcontext() if known else reuse.enabled(jobs(grader, spec, seed) if paths else []):
         for path in paths:
             found, passes = _check_file(grader, spec, path, seed)
             problems.extend(found)

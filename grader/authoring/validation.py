@@ -23,7 +23,7 @@ from grader.authoring.scaffold import left_to_fill
 from grader.authoring.trusted import bound_source, grade_trusted, reference_functions, skeleton_functions, trap_functions
 from grader.report import Report
 from grader.spec import Spec
-from grader.spec.variants import describe
+from grader.spec.variants import describe, each_value
 from grader.spec.userfile import REFERENCE_LIMIT, SPEC_LIMIT, UnreadableFile, read_text
 
 
@@ -59,12 +59,6 @@ def coverage_problems(spec: Spec) -> list[str]:
     return out
 
 
-def choices(spec: Spec) -> list[dict[str, str]]:
-    """What `drill validate` proves a drill under: the contract, then every non-default value of
-    every axis on its own (grader.spec.variants)."""
-    return [{}] + [{a.name: v} for a in spec.variants for v in a.others()]
-
-
 def validate_spec(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
     """The spec alone: coverage, then under the contract and under every value of every axis:
     the reference against its oracle, every trap rejected and named, and for a variant, that the
@@ -74,7 +68,7 @@ def validate_spec(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
         ref_source = read_text(spec.reference_path, REFERENCE_LIMIT)
     except UnreadableFile as exc:
         return problems + [f"{spec.path}:1: (reference): {exc}"]
-    for choice in choices(spec):
+    for choice in each_value(spec):
         under = spec.under(choice)
         try:
             prep = grader.prepared(under, seed)

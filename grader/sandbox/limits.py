@@ -74,6 +74,12 @@ class ChildOutcome:
     reused: bool = False  # ran in a child that had graded another file of this job before (grader.sandbox.reuse)
 
 
+    @property
+    def stopped(self) -> bool:
+        """The parent stopped the child: a deadline, a budget, too much output, or a broken channel."""
+        return (self.timeout_call is not None or self.output_overflow or self.memory_killed or self.disk_overflow
+                or self.hidden_fds or self.threads_killed or self.protocol_error is not None)
+
 @dataclass
 class Job:
     """Everything the child needs; inherited through fork, never serialised."""

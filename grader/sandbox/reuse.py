@@ -34,18 +34,11 @@ from grader.sandbox.child import _reused_child
 from grader.sandbox.limits import ChildOutcome, Job, Limits
 from grader.sandbox.reaping import _alive, proc_stat
 from grader.sandbox.spawn import _Child, _close, _finish, _spawn
-from grader.sandbox.standby import _job_key
+from grader.sandbox.standby import _guard_key, _job_key
 from grader.sandbox.wire import go_message
 
 MAX_RUNS = 64  # files one child grades before it is retired (its CPU-time limit covers this many runs)
 MAX_LIVE = 8  # children kept waiting at once
-
-
-def _guard_key(job: Job, limits: Limits) -> tuple:
-    """What a child installs once for all its jobs: the jobs of one child must agree on it."""
-    return (job.banned, tuple(job.ban_places), tuple(sorted(job.ban_kernels.items())),
-            tuple(sorted(job.must_call.items())), tuple(job.count_places), job.trace, job.forget, job.device,
-            dataclasses.astuple(limits))
 
 
 @dataclass
@@ -192,8 +185,7 @@ class Reuse:
 
 
 def _ended_cleanly(o: ChildOutcome) -> bool:
-    return (o.reusable and o.finished and not o.refused and o.protocol_error is None and o.timeout_call is None
-            and not (o.output_overflow or o.memory_killed or o.threads_killed or o.disk_overflow or o.hidden_fds)
+    return (o.reusable and o.finished and not o.refused and not o.stopped
             and o.exit_status is None and o.signal is None and not o.tampered
             and "processes" in o.confined  # it cannot have started a process that outlives the run
             and not any(c.modified for c in o.calls.values()))

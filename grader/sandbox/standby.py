@@ -31,9 +31,16 @@ from grader.sandbox.wire import go_message
 def _job_key(job: Job, limits: Limits) -> tuple:
     """Everything but the source: a standby child fits a job only when this matches.
     Call arguments are compared by identity (the cached prepared cases)."""
-    return (tuple((i, f, id(a), tuple(n)) for i, f, a, n in job.calls), tuple(job.functions), job.banned,
-            tuple(job.ban_places), tuple(sorted(job.ban_kernels.items())), tuple(sorted(job.must_call.items())),
-            tuple(job.count_places), job.trace, job.forget, id(job.fake), job.device, dataclasses.astuple(limits))
+    return (tuple((i, f, id(a), tuple(n)) for i, f, a, n in job.calls), tuple(job.functions), id(job.fake),
+            *_guard_key(job, limits))
+
+
+def _guard_key(job: Job, limits: Limits) -> tuple:
+    """What a child installs before any job of it runs (guards, counters, limits): the jobs a reused
+    child serves (grader.sandbox.reuse) agree on it."""
+    return (job.banned, tuple(job.ban_places), tuple(sorted(job.ban_kernels.items())),
+            tuple(sorted(job.must_call.items())), tuple(job.count_places), job.trace, job.forget, job.device,
+            dataclasses.astuple(limits))
 
 
 @dataclass

@@ -260,9 +260,7 @@ def _after(child: _Child, limits: Limits, outcome: ChildOutcome, current: int | 
            call_started: float) -> ChildOutcome:
     """After a grading run's loop: learn how a child that closed its pipes early
     ended (or wait it out), and kill one that was stopped."""
-    stopped = (outcome.timeout_call is not None or outcome.output_overflow or outcome.memory_killed
-               or outcome.disk_overflow or outcome.hidden_fds or outcome.threads_killed
-               or outcome.protocol_error is not None)
+    stopped = outcome.stopped
     if outcome.finished and not stopped:
         return outcome  # nothing more to learn: _finish kills it and reaps it in the background
     if not stopped:

@@ -379,6 +379,12 @@ def draw(spec: Spec, seed: int | None) -> dict[str, str]:
     return rng.choice(options)
 
 
+def each_value(spec: Spec) -> list[dict[str, str]]:
+    """What `drill validate` proves a drill under: the contract ({}), then every non-default value of
+    every axis on its own."""
+    return [{}] + [{a.name: v} for a in spec.variants for v in a.others()]
+
+
 def describe(variant: Mapping[str, str]) -> str:
     """"mask=pad layout=tbd"; "default" for {}."""
     return " ".join(f"{a}={v}" for a, v in variant.items()) or "default"
