@@ -124,6 +124,7 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "grader.report": (),
     "grader.dims": (),
     "grader.transport": (),
+    "grader.threads": (),  # helper threads that leave the signals to the main thread
     "grader.oracles": ("grader.spec",),  # the torch-free list of shared oracle names (grader.spec.names)
     "grader.spec": ("grader.errors", "grader.dims", "grader.report"),
     # the parser reads two vocabularies kept beside the code that uses them; both import nothing
@@ -134,7 +135,7 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "grader.judge": ("grader.cases", "grader.dims", "grader.fake", "grader.report", "grader.spec", "grader.transport"),
     "grader.bans": ("grader.cases",),
     "grader.fake": ("grader.cases", "grader.dims", "grader.report"),
-    "grader.sandbox": ("grader.bans", "grader.cases", "grader.fake", "grader.report", "grader.transport"),
+    "grader.sandbox": ("grader.bans", "grader.cases", "grader.fake", "grader.report", "grader.threads", "grader.transport"),
     "grader.trace": ("grader.cases", "grader.dims", "grader.fake", "grader.judge", "grader.report",
                      "grader.sandbox"),
     "grader.engine": ("grader.bans", "grader.cases", "grader.catalogue", "grader.dims", "grader.errors", "grader.fake",
@@ -165,7 +166,8 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "trainer.reports": ("trainer.clock", "trainer.practice", "trainer.schedule", "trainer.store", "trainer.text"),
     "trainer.team": ("grader.errors", "grader.spec", "trainer.clock", "trainer.practice", "trainer.reports",
                      "trainer.text"),
-    "trainer.repl": ("grader.cases", "grader.engine", "grader.judge", "grader.report", "grader.spec", "grader.trace",
+    "trainer.repl": ("grader.cases", "grader.engine", "grader.judge", "grader.report", "grader.spec", "grader.threads",
+                     "grader.trace",
                      "grader.worker", "trainer.clock", "trainer.practice", "trainer.store", "trainer.text"),
     "trainer.cli": ("grader.authoring", "grader.catalogue", "grader.rounds", "grader.engine", "grader.errors", "grader.fake",
                     "grader.sandbox", "grader.spec", "trainer.catalogue_cache", "trainer.clock", "trainer.files",

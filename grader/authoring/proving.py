@@ -92,11 +92,18 @@ def prove_all(catalogue: Catalogue, specs: list[Spec], seed: int, jobs: int,
         _warm_before_fork()
         order = longest_first(specs, seconds or {})
         context = multiprocessing.get_context("fork")
-        with context.Pool(min(jobs, len(specs)), initializer=_start_worker, initargs=(catalogue, seed)) as pool:
+        pool = context.Pool(min(jobs, len(specs)), initializer=_start_worker, initargs=(catalogue, seed))
+        try:
             for i, (drill, answer, spent) in enumerate(pool.imap_unordered(_prove_one, [s.id for s in order]), 1):
                 out[drill], took[drill] = answer, spent
                 if progress:
                     progress(i, len(specs), drill)
+            # all answered: the workers end on the pool's own word, not on a SIGTERM (terminate), which
+            # finds a worker waiting on the pool's queue lock, held by that terminate, with nothing to do
+            pool.close()
+            pool.join()
+        finally:
+            pool.terminate()  # an error or Ctrl-C on the way: the workers are stopped (after join: nothing left)
     if seconds is not None:
         seconds.update(took)
     return out

@@ -15,6 +15,8 @@ import signal
 import threading
 import time
 
+from grader import threads
+
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
@@ -70,8 +72,7 @@ class Reaper:
         self._queue.put(pid)
         with self._lock:
             if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._loop, name="drill-reaper", daemon=True)
-                self._thread.start()
+                self._thread = threads.start(self._loop, "drill-reaper")
 
     def drain(self, timeout: float = 5.0) -> None:
         """Wait (bounded) until every queued child is reaped."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any, Protocol
 
+from grader import threads
 from grader.report import Report, Smallest, internal_report
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ class InProcessGrading:
         self._lock = threading.Lock()
         self._working = threading.Lock()
         if warm and grader is None:
-            threading.Thread(target=self._get, name="grader-warm-up", daemon=True).start()
+            threads.start(self._get, "grader-warm-up")
 
     def _get(self) -> Grader:
         with self._lock:
