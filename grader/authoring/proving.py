@@ -9,6 +9,7 @@ lines it prints, what the device case and memory at scale do per function
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import time
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -89,21 +90,27 @@ def prove_all(catalogue: Catalogue, specs: list[Spec], seed: int, jobs: int,
         finally:
             torch.set_num_threads(threads)
     else:
+        from grader.sandbox import scratch
+        from grader.sandbox.spawn import exit_on_signals
+
         _warm_before_fork()
+        exit_on_signals()  # SIGTERM/SIGHUP unwind here as Ctrl-C does: the finally below stops the workers
         order = longest_first(specs, seconds or {})
         context = multiprocessing.get_context("fork")
         pool = context.Pool(min(jobs, len(specs)), initializer=_start_worker, initargs=(catalogue, seed))
         try:
-            for i, (drill, answer, spent) in enumerate(pool.imap_unordered(_prove_one, [s.id for s in order]), 1):
+            answers = pool.imap_unordered(_prove_one, [s.id for s in order])
+            for i in range(1, len(order) + 1):
+                drill, answer, spent = _next(answers)
                 out[drill], took[drill] = answer, spent
                 if progress:
                     progress(i, len(specs), drill)
-            # all answered: the workers end on the pool's own word, not on a SIGTERM (terminate), which
-            # finds a worker waiting on the pool's queue lock, held by that terminate, with nothing to do
+            # all answered: the workers end on the pool's own word, not on terminate's SIGTERM
             pool.close()
             pool.join()
         finally:
-            pool.terminate()  # an error or Ctrl-C on the way: the workers are stopped (after join: nothing left)
+            pool.terminate()  # an error, Ctrl-C or SIGTERM on the way: the workers are killed (after join: none left)
+            scratch.sweep_stale()  # the sandbox folders of a killed worker (its children died with it)
     if seconds is not None:
         seconds.update(took)
     return out
@@ -126,10 +133,36 @@ def _warm_before_fork() -> None:
         pass
 
 
+def _next(answers: Any) -> Any:
+    """The next answer, waited for in short steps: a signal's handler (Ctrl-C, SIGTERM) runs in this
+    thread only, and only between steps when the signal landed on another thread of this process."""
+    while True:
+        try:
+            return answers.next(timeout=0.25)
+        except multiprocessing.TimeoutError:
+            continue
+
+
 def _start_worker(catalogue: Catalogue, seed: int) -> None:
+    from multiprocessing import util
+
     import torch
 
     from grader.engine import Grader
+    from grader.sandbox import standby
+    from grader.sandbox.spawn import parent_ready
+
+    # a pool worker leaves through os._exit, past the atexit hook: when it ends on the pool's word its
+    # sandbox children and folders are finished by the finalizer multiprocessing runs on the way out
+    util.Finalize(None, standby.finish_all, exitpriority=10)
+    parent_ready()  # what the first sandbox child would set up (it sets the handlers the next lines undo)
+    # The parent answers Ctrl-C (it reaches the whole group) and SIGTERM, and kills the workers with
+    # SIGTERM (terminate): left to the kernel, that ends a worker whichever of its threads (torch has
+    # its own) takes it, where a Python handler waits for the main thread, which may be waiting in C
+    # on the pool's queue lock. Its sandbox children die with it; the parent sweeps their folders.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
 
     torch.set_num_threads(1)  # the workers share the cores: one thread each
     _WORKER["grader"], _WORKER["seed"] = Grader(catalogue), seed

@@ -32,7 +32,7 @@ def parent_ready() -> bool:
     for name in ("grader.bans.calls", "grader.cases.prepare", "linecache", "torch.overrides"):
         __import__(name)
     scratch_dir.sweep_stale()  # folders left by a grader that was killed before it could clean up
-    _exit_on_signals()
+    exit_on_signals()
     return confine.become_subreaper()
 
 
@@ -44,7 +44,7 @@ class Terminated(SystemExit):
 _EXIT_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
-def _exit_on_signals() -> None:
+def exit_on_signals() -> None:
     """SIGTERM and SIGHUP clean up like SIGINT, where nobody handles them already
     (the REPL has its own handlers; only the main thread may set them)."""
     if threading.current_thread() is not threading.main_thread():

@@ -142,9 +142,10 @@ STANDBY = Standby()
 
 
 @atexit.register
-def _at_exit() -> None:
+def finish_all() -> None:
     """A process that graded leaves no child behind: no standby, every kill reaped,
-    every scratch folder removed (also when an exception or a signal cut a run short)."""
+    every scratch folder removed (also when an exception or a signal cut a run short).
+    At interpreter exit; a forked worker, which skips atexit, calls it on its way out."""
     STANDBY.discard()
     for child in list(_LIVE.values()):
         _finish(child, None)

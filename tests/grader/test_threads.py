@@ -58,8 +58,8 @@ def test_the_reaper_thread_blocks_sigterm():
 SCRIPT = """
 import multiprocessing, os, sys, time
 from grader import threads
-from grader.sandbox.spawn import Terminated, _exit_on_signals
-_exit_on_signals()
+from grader.sandbox.spawn import Terminated, exit_on_signals
+exit_on_signals()
 threads.start(lambda: time.sleep(60), "helper")
 lock = multiprocessing.Lock()
 lock.acquire()

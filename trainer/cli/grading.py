@@ -317,10 +317,14 @@ def new(
 
 
 def _progress(i: int, n: int, label: str, bar: bool) -> None:
-    if bar:
-        width = 30
+    if bar:  # one line, narrower than the terminal (a wider one wraps, and each update starts a new line)
+        columns = shutil.get_terminal_size((80, 24)).columns - 1
+        count = f" {i}/{n} "
+        width = max(5, min(30, columns - len(count) - 2 - 12))  # the bar shrinks first, to leave the label 12
+        room = max(0, columns - width - 2 - len(count))
+        name = label if len(label) <= room else label[:max(0, room - 1)] + "…" if room else ""
         filled = int(width * i / n)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {i}/{n} {label:<24}")
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}]{count}{name:<{min(24, room)}}"[:columns + 1])
     else:
         sys.stderr.write(f"validate {i}/{n} {label}\n")
     sys.stderr.flush()

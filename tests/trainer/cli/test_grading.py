@@ -179,3 +179,17 @@ def test_check_parses_the_catalogue_once(runner, monkeypatch):
     assert json.loads(result.stdout.splitlines()[-1])["drill"] == "mha-padding"
     files = [str(p) for p in spec_files(None)]
     assert sorted(calls) == sorted(files), "each spec file parsed once"
+
+
+@pytest.mark.parametrize("columns", [100, 60, 30, 12])
+def test_validate_progress_bar_fits_the_terminal(monkeypatch, capsys, columns):
+    """A bar wider than the terminal wraps, and each `\\r` update then starts a new line (seen at 60x20)."""
+    from trainer.cli.grading import _progress
+
+    monkeypatch.setenv("COLUMNS", str(columns))
+    for i, label in enumerate(["im2col", "causal-padding-mask", "a-very-long-drill-id-from-drill-path"], 1):
+        _progress(i, 32, label, True)
+        line = capsys.readouterr().err
+        assert line.startswith("\r") and "\n" not in line
+        assert len(line) - 1 < columns, repr(line)
+        assert f" {i}/32" in line or columns < 15

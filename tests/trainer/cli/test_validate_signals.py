@@ -1,0 +1,68 @@
+"""`drill validate --jobs 2` stopped half-way (SIGTERM, SIGHUP, Ctrl-C to its process group): it ends
+at once with 128 + the signal, no traceback from a worker, no process and no sandbox folder left.
+Before, SIGTERM killed the parent outright and its workers printed BrokenPipeError tracebacks, Ctrl-C
+left a worker waiting on the pool's queue lock, and the parent waited for it forever."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.paths import REPO
+
+pytestmark = pytest.mark.slow
+
+
+def _group_left(pgid: int) -> list[str]:
+    out = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            out.append(pid)
+    return out
+
+
+@pytest.mark.parametrize("sig, to_group", [(signal.SIGTERM, False), (signal.SIGHUP, False), (signal.SIGINT, True)])
+def test_validate_stopped_half_way_ends_cleanly(tmp_path: Path, sig: int, to_group: bool):
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = {**os.environ, "DRILL_HOME": str(tmp_path / "home"), "TMPDIR": str(temp), "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen([sys.executable, "-m", "trainer", "validate", "--jobs", "2",
+                             str(REPO / "drills" / "05-images-boxes")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+                            start_new_session=True)
+    assert proc.stderr is not None
+    try:
+        first = proc.stderr.readline()  # `validate 1/N id`: a worker answered, the others are at work
+        assert first.startswith("validate 1/"), first
+        time.sleep(0.3)
+        if to_group:
+            os.killpg(proc.pid, sig)  # as Ctrl-C in a terminal: the whole group
+        else:
+            os.kill(proc.pid, sig)
+        t0 = time.monotonic()
+        _, err = proc.communicate(timeout=30)
+        took = time.monotonic() - t0
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 128 + sig, err
+    assert "Traceback" not in err and "Process ForkPoolWorker" not in err, err
+    assert took < 15
+    deadline = time.monotonic() + 5
+    while _group_left(proc.pid) and time.monotonic() < deadline:  # children killed with their worker: reaped by init
+        time.sleep(0.05)
+    assert _group_left(proc.pid) == []
+    assert [p.name for p in temp.iterdir() if p.name.startswith("drill-sandbox")] == []
