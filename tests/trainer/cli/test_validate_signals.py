@@ -1,7 +1,9 @@
 """`drill validate --jobs 2` stopped half-way (SIGTERM, SIGHUP, Ctrl-C to its process group): it ends
 at once with 128 + the signal, no traceback from a worker, no process and no sandbox folder left.
-Before, SIGTERM killed the parent outright and its workers printed BrokenPipeError tracebacks, Ctrl-C
-left a worker waiting on the pool's queue lock, and the parent waited for it forever."""
+Before, SIGTERM killed the parent outright and its workers printed BrokenPipeError tracebacks, and Ctrl-C
+made a worker print its own `Process ForkPoolWorker` line; a worker with a Python SIGTERM handler, its main
+thread waiting on the pool's queue lock, could miss terminate's SIGTERM and hang the parent (seen once at
+the end of a run)."""
 from __future__ import annotations
 
 import os
