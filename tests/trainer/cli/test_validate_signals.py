@@ -68,3 +68,28 @@ def test_validate_stopped_half_way_ends_cleanly(tmp_path: Path, sig: int, to_gro
         time.sleep(0.05)
     assert _group_left(proc.pid) == []
     assert [p.name for p in temp.iterdir() if p.name.startswith("drill-sandbox")] == []
+
+
+def test_validate_ends_with_its_status_and_every_line_of_its_output(tmp_path: Path):
+    """validate leaves without the interpreter's teardown of torch (trainer.cli.QUICK_EXIT): the exit
+    status and everything written to a pipe must still be there, a failing drill's problems included."""
+    import shutil
+
+    folder = tmp_path / "drills"
+    (folder / "solutions").mkdir(parents=True)
+    src = REPO / "drills" / "03-ragged"
+    for name in ("masked-mean.yaml", "masked-mean.py", "masked-mean.rounds.yaml"):
+        shutil.copy(src / name, folder / name)
+    shutil.copytree(src / "solutions" / "masked-mean", folder / "solutions" / "masked-mean")
+    env = {**os.environ, "DRILL_HOME": str(tmp_path / "home"), "PYTHONPATH": str(REPO)}
+    run = [sys.executable, "-m", "trainer", "validate", "--quiet", "--jobs", "1", str(folder)]
+    good = subprocess.run(run, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert good.returncode == 0, good.stderr
+    assert good.stdout.endswith(" each proved)\n") and "masked_mean(): device case: yes" in good.stdout
+
+    (folder / "solutions" / "masked-mean" / "ok_wrong.py").write_text(
+        "def masked_mean(x, mask):\n    return x.mean(1)\n")
+    bad = subprocess.run(run, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert bad.returncode == 1, bad.stdout + bad.stderr
+    assert "ok_wrong.py:1: (solution): an ok_ file must pass" in bad.stderr
+    assert bad.stderr.rstrip().splitlines()[-1].startswith("validate: 1 problem(s) in 1 file(s)")
