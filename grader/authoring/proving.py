@@ -100,8 +100,9 @@ def prove_all(catalogue: Catalogue, specs: list[Spec], seed: int, jobs: int,
         pool = context.Pool(min(jobs, len(specs)), initializer=_start_worker, initargs=(catalogue, seed))
         try:
             answers = pool.imap_unordered(_prove_one, [s.id for s in order])
+            workers = {p.pid for p in multiprocessing.active_children()}
             for i in range(1, len(order) + 1):
-                drill, answer, spent = _next(answers)
+                drill, answer, spent = _next(answers, workers)
                 out[drill], took[drill] = answer, spent
                 if progress:
                     progress(i, len(specs), drill)
@@ -133,14 +134,22 @@ def _warm_before_fork() -> None:
         pass
 
 
-def _next(answers: Any) -> Any:
+def _next(answers: Any, workers: set[int | None]) -> Any:
     """The next answer, waited for in short steps: a signal's handler (Ctrl-C, SIGTERM) runs in this
-    thread only, and only between steps when the signal landed on another thread of this process."""
+    thread only, and only between steps when the signal landed on another thread of this process.
+    A worker that ended before the pool closed was killed (out of memory, say): its drill's answer
+    never comes, so that is said instead of waiting for it. `workers`: the pids seen so far."""
     while True:
         try:
             return answers.next(timeout=0.25)
         except multiprocessing.TimeoutError:
-            continue
+            alive = {p.pid for p in multiprocessing.active_children()}
+            if workers - alive:
+                from grader.errors import DrillError
+
+                raise DrillError("validate: a worker process was killed while proving a drill (out of memory, or "
+                                 "a signal sent to it alone); run drill validate --jobs 1 to see which drill") from None
+            workers |= alive
 
 
 def _start_worker(catalogue: Catalogue, seed: int) -> None:

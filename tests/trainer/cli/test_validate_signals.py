@@ -93,3 +93,27 @@ def test_validate_ends_with_its_status_and_every_line_of_its_output(tmp_path: Pa
     assert bad.returncode == 1, bad.stdout + bad.stderr
     assert "ok_wrong.py:1: (solution): an ok_ file must pass" in bad.stderr
     assert bad.stderr.rstrip().splitlines()[-1].startswith("validate: 1 problem(s) in 1 file(s)")
+
+
+def test_a_worker_killed_on_its_own_is_said_not_waited_for(tmp_path: Path):
+    """A worker killed alone (the kernel's OOM killer, say) takes its drill's answer with it: the pool
+    would wait for that answer forever. validate says so and exits 1 instead."""
+    env = {**os.environ, "DRILL_HOME": str(tmp_path / "home"), "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen([sys.executable, "-m", "trainer", "validate", "--jobs", "2",
+                             str(REPO / "drills" / "05-images-boxes")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+                            start_new_session=True)
+    assert proc.stderr is not None
+    try:
+        assert proc.stderr.readline().startswith("validate 1/")
+        with open(f"/proc/{proc.pid}/task/{proc.pid}/children") as f:
+            workers = [int(pid) for pid in f.read().split()]
+        assert workers
+        os.kill(workers[0], signal.SIGKILL)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 1, err
+    assert "a worker process was killed while proving a drill" in err and "Traceback" not in err, err
