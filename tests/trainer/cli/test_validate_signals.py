@@ -35,19 +35,29 @@ def _group_left(pgid: int) -> list[str]:
     return out
 
 
+def _validate_at_work(tmp_path: Path, **env: str) -> subprocess.Popen[str]:
+    """`drill validate --jobs 2` over a folder of drills, in a session of its own, once a worker has
+    answered (its `validate 1/N id` line): the other worker is at work."""
+    proc = subprocess.Popen([sys.executable, "-m", "trainer", "validate", "--jobs", "2",
+                             str(REPO / "drills" / "05-images-boxes")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                            env={**os.environ, "DRILL_HOME": str(tmp_path / "home"), "PYTHONPATH": str(REPO), **env},
+                            start_new_session=True)
+    assert proc.stderr is not None
+    first = proc.stderr.readline()
+    if not first.startswith("validate 1/"):
+        os.killpg(proc.pid, signal.SIGKILL)  # its workers too
+        proc.wait()
+        raise AssertionError(first)
+    return proc
+
+
 @pytest.mark.parametrize("sig, to_group", [(signal.SIGTERM, False), (signal.SIGHUP, False), (signal.SIGINT, True)])
 def test_validate_stopped_half_way_ends_cleanly(tmp_path: Path, sig: int, to_group: bool):
     temp = tmp_path / "tmp"
     temp.mkdir()
-    env = {**os.environ, "DRILL_HOME": str(tmp_path / "home"), "TMPDIR": str(temp), "PYTHONPATH": str(REPO)}
-    proc = subprocess.Popen([sys.executable, "-m", "trainer", "validate", "--jobs", "2",
-                             str(REPO / "drills" / "05-images-boxes")],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
-                            start_new_session=True)
-    assert proc.stderr is not None
+    proc = _validate_at_work(tmp_path, TMPDIR=str(temp))
     try:
-        first = proc.stderr.readline()  # `validate 1/N id`: a worker answered, the others are at work
-        assert first.startswith("validate 1/"), first
         time.sleep(0.3)
         if to_group:
             os.killpg(proc.pid, sig)  # as Ctrl-C in a terminal: the whole group
@@ -98,14 +108,8 @@ def test_validate_ends_with_its_status_and_every_line_of_its_output(tmp_path: Pa
 def test_a_worker_killed_on_its_own_is_said_not_waited_for(tmp_path: Path):
     """A worker killed alone (the kernel's OOM killer, say) takes its drill's answer with it: the pool
     would wait for that answer forever. validate says so and exits 1 instead."""
-    env = {**os.environ, "DRILL_HOME": str(tmp_path / "home"), "PYTHONPATH": str(REPO)}
-    proc = subprocess.Popen([sys.executable, "-m", "trainer", "validate", "--jobs", "2",
-                             str(REPO / "drills" / "05-images-boxes")],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
-                            start_new_session=True)
-    assert proc.stderr is not None
+    proc = _validate_at_work(tmp_path)
     try:
-        assert proc.stderr.readline().startswith("validate 1/")
         with open(f"/proc/{proc.pid}/task/{proc.pid}/children") as f:
             workers = [int(pid) for pid in f.read().split()]
         assert workers
