@@ -11,6 +11,8 @@ import signal
 import threading
 from typing import Callable
 
+from grader import roomy
+
 # the asynchronous signals a handler in this project or the libraries may act on (grader.sandbox.spawn,
 # grader.cases.prepare's alarm, the REPL's SIGWINCH and SIGTSTP); faults (SIGSEGV, ...) stay with the thread
 SIGNALS = frozenset(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGALRM", "SIGUSR1",
@@ -21,7 +23,7 @@ SIGNALS = frozenset(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIG
 def start(target: Callable[[], object], name: str) -> threading.Thread:
     """A started daemon thread running `target`, with SIGNALS blocked from its first instruction
     (a new thread inherits the mask of the one that starts it: blocked here, restored after)."""
-    thread = threading.Thread(target=target, name=name, daemon=True)
+    thread = threading.Thread(target=roomy.call, args=(target,), name=name, daemon=True)  # grader.roomy
     if not hasattr(signal, "pthread_sigmask"):  # not POSIX: nothing to block
         thread.start()
         return thread

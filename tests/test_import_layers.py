@@ -124,7 +124,8 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "grader.report": (),
     "grader.dims": (),
     "grader.transport": (),
-    "grader.threads": (),  # helper threads that leave the signals to the main thread
+    "grader.roomy": (),  # room on the frame stack for deep work, where a process or thread starts
+    "grader.threads": ("grader.roomy",),  # helper threads that leave the signals to the main thread
     "grader.oracles": ("grader.spec",),  # the torch-free list of shared oracle names (grader.spec.names)
     "grader.spec": ("grader.errors", "grader.dims", "grader.report"),
     # the parser reads two vocabularies kept beside the code that uses them; both import nothing
@@ -135,7 +136,8 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "grader.judge": ("grader.cases", "grader.dims", "grader.fake", "grader.report", "grader.spec", "grader.transport"),
     "grader.bans": ("grader.cases",),
     "grader.fake": ("grader.cases", "grader.dims", "grader.report"),
-    "grader.sandbox": ("grader.bans", "grader.cases", "grader.fake", "grader.report", "grader.threads", "grader.transport"),
+    "grader.sandbox": ("grader.bans", "grader.cases", "grader.fake", "grader.report", "grader.roomy", "grader.threads",
+                       "grader.transport"),
     "grader.trace": ("grader.cases", "grader.dims", "grader.fake", "grader.judge", "grader.report",
                      "grader.sandbox"),
     "grader.engine": ("grader.bans", "grader.cases", "grader.catalogue", "grader.dims", "grader.errors", "grader.fake",
@@ -170,7 +172,7 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
                      "grader.trace",
                      "grader.worker", "trainer.clock", "trainer.practice", "trainer.store", "trainer.text"),
     "trainer.cli": ("grader.authoring", "grader.catalogue", "grader.rounds", "grader.engine", "grader.errors", "grader.fake",
-                    "grader.sandbox", "grader.spec", "trainer.catalogue_cache", "trainer.clock", "trainer.files",
+                    "grader.roomy", "grader.sandbox", "grader.spec", "trainer.catalogue_cache", "trainer.clock", "trainer.files",
                     "trainer.paths", "trainer.practice", "trainer.repl", "trainer.reports", "trainer.schedule",
                     "trainer.store", "trainer.team", "trainer.text", "trainer.validate_seconds"),
     "trainer.__main__": ("trainer.cli",),

@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from grader import roomy
 from grader.sandbox import scratch as scratch_dir
 from grader.sandbox import confine
 from grader.sandbox.limits import ChildOutcome, Limits
@@ -113,7 +114,7 @@ def _spawn(limits: Limits, body: Callable[[int, int, str], None], close_in_child
             confine.die_with_parent(parent)
             for fd in (res_r, out_r, *close_in_child):
                 os.close(fd)
-            body(res_w, out_w, scratch)
+            roomy.call(body, res_w, out_w, scratch)  # torch's dispatch is deep: grader.roomy
         finally:
             os._exit(70)
     for fd in (res_w, out_w, *close_in_parent):

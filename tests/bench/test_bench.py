@@ -17,6 +17,7 @@ BENCH = REPO / "bench"
 # each script with the arguments of its smallest setting
 SMALLEST = {
     "bans.py": ["--runs", "1"],
+    "frame_room.py": ["--depths", "12", "--step", "6", "--runs", "1"],
     "latency.py": ["--runs", "1", "--gap", "0.05", "--no-cold"],
     "memorised_month.py": ["--days", "3", "--drills", "1"],
     "optimize_sim.py": ["--epochs", "1"],

@@ -19,6 +19,7 @@ import errno
 import os
 import sys
 
+from grader import roomy
 from trainer.cli import streams
 from trainer.cli.app import COMMANDS, app
 
@@ -128,7 +129,7 @@ def main() -> None:
     command = _command_from(sys.argv[1:])
     _register(command)
     try:
-        app()
+        roomy.call(app)  # room on the frame stack for torch's deep dispatch (grader.roomy)
     except SystemExit as done:
         failed = _flush_stdout()
         if failed is not None and not done.code:
