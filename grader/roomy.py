@@ -34,7 +34,7 @@ def _roomy() -> Callable[[Callable[..., Any], tuple, dict], Any]:
     code = _plain.__code__
     try:
         # the frame's evaluation stack is sized by co_stacksize and never written past what the code uses
-        code = code.replace(co_stacksize=code.co_stacksize + ROOM // 8)
+        code = code.replace(co_stacksize=code.co_stacksize + ROOM // 8, co_name="_roomy", co_qualname="_roomy")
     except (TypeError, ValueError):
         return _plain
     return types.FunctionType(code, _plain.__globals__, "_roomy")
