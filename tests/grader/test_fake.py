@@ -178,6 +178,23 @@ def test_device_mix_is_an_error_naming_the_lines_and_the_fix(grader):
     assert all(c.verdict == "pass" for c in report.cases if c.name != "device")
 
 
+
+def test_a_stub_returning_none_gets_no_memory_pass(grader):
+    # its peak at scale is nothing: a `scale: pass` would tell the person its memory is fine
+    report = grader.grade("pairwise-sqdist", "def pairwise_sq_dists(A, B):\n    pass\n", FILE, seed=3)
+    assert report.verdict == "wrong" and not [c for c in report.cases if c.name == "scale"] and report.scale is None
+    (note,) = [n for n in report.not_checked if n["check"] == "scale"]
+    assert note["why"] == ("at N=2000, M=1500, d=512 it returns None where the reference returns a tensor: "
+                           "no memory to compare")
+    (device,) = [c for c in report.cases if c.name == "device"]
+    assert device.verdict == "wrong" and device.message.endswith("value 0 is None where the reference returns a tensor")
+
+
+def test_a_wrong_shape_is_still_memory_the_code_made(grader):
+    report = grader.grade("pairwise-sqdist", "def pairwise_sq_dists(A, B):\n    return A @ A.T\n", FILE, seed=3)
+    assert report.verdict == "wrong" and [c.verdict for c in report.cases if c.name == "scale"] == ["pass"]
+    assert not [n for n in report.not_checked if n["check"] == "scale"]
+
 def _sample(drill: str, name: str) -> tuple[str, str]:
     from grader.catalogue import load_catalogue
 
