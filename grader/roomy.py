@@ -21,7 +21,7 @@ from typing import Any, Callable, TypeVar
 
 T = TypeVar("T")
 
-ROOM = 256 * 1024  # bytes: some 1,500 frames of a few dozen slots, more than the recursion limit lets a thread use
+ROOM = 256 * 1024  # bytes: some 1,500 frames of a few dozen slots (the default recursion limit is 1,000 frames)
 
 
 def _plain(fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
