@@ -45,8 +45,8 @@ class Screen(Protocol):
 
     buffer: CodeBuffer
 
-    def show(self, fragments: Fragments) -> None:
-        """Put `fragments` in the output pane."""
+    def show(self, fragments: Fragments, remake: Callable[[int], Fragments] | None = None) -> None:
+        """Put `fragments` in the output pane; `remake(width)` makes them again for another terminal width."""
 
     def say(self, message: str) -> None:
         """The bottom bar's message (shown at the next redraw)."""
@@ -88,7 +88,7 @@ class DrillCommands:
         self.screen = screen
         self.jobs = jobs
         self.questions = questions
-        self.last_verdict: Fragments = []  # the last verdict as shown (:last shows it again)
+        self.last_verdict: Callable[[int], Fragments] | None = None  # the last verdict at a width (:last)
 
     def _now(self) -> float:
         return self.setup.clock.monotonic()
@@ -132,12 +132,8 @@ class DrillCommands:
         footer = "The buffer is kept: fix it and :submit again."
         if len(result.failing) > 1 and not result.alone:
             footer += " :verbose lists every failing case."
-        fragments = render(result, "full", width=self.screen.columns() - 1, info=info, footer=footer,
-                           title=False)
-        if verdict == Verdict.PASS and first_pass and self.options.debug is not None:
-            fragments += self._debrief(source)
-        if result.shrink_target is not None and self.options.mode != "mock":  # a mock gives no help
-            self._find_smallest(result, source, footer)
+        debriefed = verdict == Verdict.PASS and first_pass and self.options.debug is not None
+        nxt = ""
         if verdict == Verdict.PASS:
             if not self.options.in_flow and self.state.next_offer is None and self.options.next_drill is not None:
                 self.state.offer_next(self._next_drill())
@@ -148,9 +144,22 @@ class DrillCommands:
                 nxt = f"Enter: the next drill, {self.state.next_offer[0]}; :quit (^Q) to leave"
             else:
                 nxt = ":quit (^Q) to leave"
-            fragments.append(("class:dim", f"  {nxt}\n"))
-        self.last_verdict = fragments
-        self.screen.show(fragments)
+
+        def at(width: int) -> Fragments:  # made again at the new width when the terminal is resized
+            fragments = render(result, "full", width=width, info=info, footer=footer, title=False)
+            if debriefed:
+                fragments += self._debrief(source, width)
+            if nxt:
+                fragments.append(("class:dim", f"  {nxt}\n"))
+            return fragments
+
+        self._show_verdict(at)
+        if result.shrink_target is not None and self.options.mode != "mock":  # a mock gives no help
+            self._find_smallest(result, source, footer)
+
+    def _show_verdict(self, at: Callable[[int], Fragments]) -> None:
+        self.last_verdict = at
+        self.screen.show(at(self.screen.columns() - 1), remake=at)
 
     def _find_smallest(self, result: Report, source: str, footer: str) -> None:
         """After a failure is shown: search for the smallest sizes that still fail (grader.judge.smallest,
@@ -165,17 +174,16 @@ class DrillCommands:
             if found is None or self.state.last_result is not result:
                 return  # nothing found, or graded again meanwhile
             result.smallest = found
-            self.last_verdict = render(result, "full", width=self.screen.columns() - 1,
-                                       footer=footer + " :try runs the smallest failing case.", title=False)
-            self.screen.show(self.last_verdict)
+            self._show_verdict(lambda width: render(result, "full", width=width, title=False,
+                                                    footer=footer + " :try runs the smallest failing case."))
 
         self.jobs.background(job())
 
-    def _debrief(self, source: str) -> Fragments:
+    def _debrief(self, source: str, width: int) -> Fragments:
         planted = self.options.debug
         assert planted is not None
         message = next((t.message for t in self.spec.traps if t.id == planted.trap), "")
-        return debrief(planted, source, message, width=self.screen.columns() - 1)
+        return debrief(planted, source, message, width=width)
 
     def _next_drill(self) -> tuple[str, str] | None:
         try:
@@ -232,10 +240,10 @@ class DrillCommands:
 
     @command("last", help="the last verdict again")
     def cmd_last(self, _arg: str = "") -> None:
-        if not self.last_verdict:
+        if self.last_verdict is None:
             self.screen.show([("class:dim", "Nothing graded yet: :submit (^S) grades the buffer.\n")])
             return
-        self.screen.show(self.last_verdict)
+        self._show_verdict(self.last_verdict)
 
     @command("verbose", help="the last verdict with every case (as drill check --verbose)")
     def cmd_verbose(self, _arg: str = "") -> None:
@@ -243,7 +251,8 @@ class DrillCommands:
         if result is None:
             self.screen.show([("class:dim", "Nothing graded yet: :submit (^S) grades the buffer.\n")])
             return
-        self.screen.show(render(result, "full", width=self.screen.columns() - 1, verbose=True, title=False))
+        at = lambda width: render(result, "full", width=width, verbose=True, title=False)  # noqa: E731
+        self.screen.show(at(self.screen.columns() - 1), remake=at)
 
     @command("try", help="run on the smallest failing case found (`:try example`: the example inputs) and show "
                         "every intermediate shape", key="c-t",

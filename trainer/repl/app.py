@@ -94,6 +94,8 @@ class DrillRepl:
         self.state = SittingState(spec.id, self.skeleton, self.clock.monotonic(), self.options.deadline)
         self.output: Fragments = []
         self.output_offset = 0
+        self._remake: Callable[[int], Fragments] | None = None  # the output made again for a new width
+        self._made_for = 0  # the width the output was made for
         self.header_open = True
         self.questions = Questions(self.redraw)
         self.jobs = Jobs(grading, redraw=self.redraw, background=self.background, say=self.say,
@@ -170,10 +172,13 @@ class DrillRepl:
         """The buffer holds work that no submit has graded."""
         return self.state.unsubmitted(self.buffer.text)
 
-    def show(self, fragments: Fragments) -> None:
+    def show(self, fragments: Fragments, remake: Callable[[int], Fragments] | None = None) -> None:
         """Replace the output pane with `fragments`; output of a command typed ahead while a
-        grade ran goes below that verdict instead, scrolled to (PgUp brings the verdict back)."""
+        grade ran goes below that verdict instead, scrolled to (PgUp brings the verdict back).
+        `remake(width)`: the same output for another width, made when the terminal is resized
+        (a verdict folded at the old width would otherwise be folded again, raggedly)."""
         new = list(fragments)
+        self._remake, self._made_for = None, self.columns() - 1
         if self._keep_output and self.output:
             width = self.columns() - 1
             above = self.output
@@ -185,6 +190,7 @@ class DrillRepl:
         else:
             self.output = new
             self.output_offset = 0
+            self._remake = remake
         self.header_open = False
         self.app.invalidate()
 
@@ -344,6 +350,9 @@ class DrillRepl:
     def output_view(self) -> Fragments:
         """The output pane's text from the scroll offset on, without a trailing newline."""
         width = self.columns()
+        if self._remake is not None and width - 1 != self._made_for:  # resized: made again, from the top
+            self._made_for = width - 1
+            self.output, self.output_offset = list(self._remake(width - 1)), 0
         lines = [piece for line in lines_of(self.output) for piece in wrap_line(line, width - 1)]
         lines = lines[self.output_offset:]
         while lines and not plain(lines[-1]).strip():

@@ -671,3 +671,38 @@ def test_alt_p_right_after_a_submit_goes_to_the_one_before(mha, _drill_home):
             pipe.send_text("y")
 
     run_repl(mha, grading, _drill_home, script, history=__import__("prompt_toolkit.history").history.InMemoryHistory())
+
+
+class _LongMessageGrading(_GatedGrading):
+    """A wrong verdict whose message is long enough to fold at any width."""
+
+    def grade(self, drill_id, source, filename="<buffer>", seed=None, timeout=120):
+        from grader.report import CaseResult, Report
+
+        message = ("with fake CUDA inputs at B=8, T=2048, H=32, dh=128, d=4096: value 0 is None where "
+                   "the reference returns a tensor, and every word of this must still be there")
+        return Report(drill_id, "wrong", [CaseResult("device", "f", "wrong", message)], 0.1, seed=seed)
+
+
+def test_a_resize_shows_the_verdict_made_again_for_the_new_width(mha, _drill_home):
+    """A verdict shown at 80 columns and then at 50 was the 80-column lines folded again (a long line,
+    then a stub of a few words, over and over); it is rendered again for 50 columns instead."""
+    from trainer.repl.wrap import lines_of, wrap_line
+
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        pipe.send_text(CTRL_S)
+        await until(lambda: repl.state.results and "WRONG" in plain(repl.output))
+        wide = repl.output
+        refolded = [plain(p) for line in lines_of(wide) for p in wrap_line(line, 49)]
+        repl.columns = lambda: 50  # type: ignore[method-assign]  # as after the terminal was resized
+        rows = plain(repl.output_view()).split("\n")
+        assert all(len(row) <= 49 for row in rows)
+        assert rows != [r.rstrip() for r in refolded][:len(rows)]  # not the 80-column lines folded again
+        words = " ".join(" ".join(rows).split())
+        assert "value 0 is None where the reference returns a tensor, and every word of this" in words
+        assert plain(repl.output) != plain(wide)  # made again, not only displayed
+        pipe.send_text(":last\r")  # :last shows it at the width of now, too
+        await until(lambda: all(len(r) <= 49 for r in plain(repl.output).split("\n")))
+        await leave(repl, pipe)
+
+    run_repl(mha, _LongMessageGrading(), _drill_home, script)

@@ -128,7 +128,7 @@ class PlainScreen:
         self.said: list[str] = []
         self.finished: list[tuple[str, bool]] = []
 
-    def show(self, fragments) -> None:
+    def show(self, fragments, remake=None) -> None:
         self.shown.append("".join(text for _, text in fragments))
 
     def say(self, message: str) -> None:
