@@ -284,7 +284,8 @@ class DrillCommands:
 
     @command("shapes", help="the prompt and the shape ledger", key="c-l", aliases=("ledger", "prompt"))
     def cmd_shapes(self, _arg: str = "") -> None:
-        self.screen.show(header_fragments(self.spec, self.screen.columns() - 1, title=False))
+        at = lambda width: header_fragments(self.spec, width, title=False)  # noqa: E731
+        self.screen.show(at(self.screen.columns() - 1), remake=at)
 
     @command("reset", help="start again from the skeleton (asks first)")
     def cmd_reset(self, _arg: str = "") -> None:
