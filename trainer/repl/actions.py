@@ -159,6 +159,10 @@ class DrillCommands:
 
     def _show_verdict(self, at: Callable[[int], Fragments]) -> None:
         self.last_verdict = at
+        self._show_at(at)
+
+    def _show_at(self, at: Callable[[int], Fragments]) -> None:
+        """Show what `at(width)` makes for the terminal's width, made again if the terminal is resized."""
         self.screen.show(at(self.screen.columns() - 1), remake=at)
 
     def _find_smallest(self, result: Report, source: str, footer: str) -> None:
@@ -251,8 +255,7 @@ class DrillCommands:
         if result is None:
             self.screen.show([("class:dim", "Nothing graded yet: :submit (^S) grades the buffer.\n")])
             return
-        at = lambda width: render(result, "full", width=width, verbose=True, title=False)  # noqa: E731
-        self.screen.show(at(self.screen.columns() - 1), remake=at)
+        self._show_at(lambda width: render(result, "full", width=width, verbose=True, title=False))
 
     @command("try", help="run on the smallest failing case found (`:try example`: the example inputs) and show "
                         "every intermediate shape", key="c-t",
@@ -284,8 +287,7 @@ class DrillCommands:
 
     @command("shapes", help="the prompt and the shape ledger", key="c-l", aliases=("ledger", "prompt"))
     def cmd_shapes(self, _arg: str = "") -> None:
-        at = lambda width: header_fragments(self.spec, width, title=False)  # noqa: E731
-        self.screen.show(at(self.screen.columns() - 1), remake=at)
+        self._show_at(lambda width: header_fragments(self.spec, width, title=False))
 
     @command("reset", help="start again from the skeleton (asks first)")
     def cmd_reset(self, _arg: str = "") -> None:
