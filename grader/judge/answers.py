@@ -6,6 +6,12 @@ English number words up to the millions: `four`, `twenty-four`, `one
 hundred and twenty`); `error`,
 `Error!` and ` error ` are one word, and a simple phrasing of a one-word answer
 says it (`it raises an error` is `error`; `no error` is not). Torch-free.
+
+People say more than the answer: where the canonical answer is a shape, `N x N`,
+`B × 1 × 1 × S` and `3x4x5` are shapes too (`x` between dimensions); and an answer
+whose first clause is right is right (`raises an error, view needs contiguous`,
+`error (not contiguous)`, `(B, T, 1) because of keepdim`), unless what follows
+offers another answer (`(N, N) or (N, 1)`).
 """
 from __future__ import annotations
 
@@ -115,7 +121,72 @@ def _is_bare_shape(raw: str) -> bool:
 
 
 def answers_match(given: str, canonical: str) -> bool:
-    """True when `given` says the same thing as `canonical`."""
+    """True when `given`, or the first clause of it, says the same thing as `canonical`."""
+    given = _LEAD.sub("", str(given), count=1)
+    if _whole_match(given, canonical):
+        return True
+    try:
+        shape_answer = parse_answer(canonical).kind == "shape"
+    except ValueError:
+        return False
+    if shape_answer:
+        spoken = _times_as_commas(given)
+        if spoken != given and _whole_match(spoken, canonical):
+            return True
+    clause = first_clause(given, shape_answer)
+    if clause is None or clause == given.strip():
+        return False
+    return answers_match(clause, canonical)
+
+
+# Words before an answer that change nothing: "about 40 GB", "it's (N, N)".
+_LEAD = re.compile(r"^\s*(?:(?:it'?s|it is|that'?s|that is|the answer is|about|roughly|around|approximately|approx\.?|"
+                   r"~|\u2248)\s*)+", re.IGNORECASE)
+
+
+# What ends the first clause of a spoken answer: a comma or semicolon followed by a space, a dash
+# between spaces, a colon, an opening parenthesis after a word, or a word that starts a reason.
+_CLAUSE_END = re.compile(r",\s|;|:\s|\s[-\u2013\u2014]+\s|(?<=[\w!.])\s*\(|\s(?:because|since|as|so|due|when|if|but)\b",
+                         re.IGNORECASE)
+_ALTERNATIVE = re.compile(r"\b(?:or|maybe|perhaps|either)\b", re.IGNORECASE)
+
+
+def first_clause(given: str, shape_answer: bool = False) -> str | None:
+    """The answer's first clause (None when it has no other), unless the rest offers another answer.
+
+    A shape answer's first clause is its leading bracketed group when it has one, so the commas
+    inside `(B, T, 1), because ...` stay part of it."""
+    text = given.strip()
+    if shape_answer and text[:1] in ("(", "["):
+        close = ")" if text[0] == "(" else "]"
+        end = text.find(close)
+        if end < 0:
+            return None
+        head, rest = text[:end + 1], text[end + 1:]
+    else:
+        m = _CLAUSE_END.search(text)
+        if not m or m.start() == 0:
+            return None
+        head, rest = text[:m.start()], text[m.start():]
+    if not rest.strip(" .!") or _ALTERNATIVE.search(rest):
+        return None
+    return head.strip()
+
+
+def _times_as_commas(given: str) -> str:
+    """`N x N` -> `N, N`; `3x4x5` -> `3, 4, 5`; `BxT` stays (a name may hold an x), unless
+    every piece between the x's is a digit run or an upper-case dimension name."""
+    text = given.strip()
+    spaced = re.sub(r"\s+[x\u00d7]\s+|\u00d7", ", ", text)
+    if spaced != text:
+        return spaced
+    pieces = re.split(r"x", text.strip("()[] "))
+    if len(pieces) >= 2 and all(re.fullmatch(r"\d+|[A-Z][A-Z0-9_]*", p) for p in pieces):
+        return ", ".join(pieces)
+    return given
+
+
+def _whole_match(given: str, canonical: str) -> bool:
     try:
         a, b = parse_answer(given), parse_answer(canonical)
     except ValueError:
