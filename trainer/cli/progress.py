@@ -49,14 +49,19 @@ def known_drill_ids(plan: StudyPlan | None = None) -> set[str]:
 
 def _empty_export() -> dict[str, Any]:
     return {"format": EXPORT_FORMAT, "exported_at": utc_now().isoformat(),
-            "attempts": [], "cards": [], "sessions": []}
+            "attempts": [], "cards": [], "sessions": [], "settings": {}, "holds": []}
 
 
 @app.command("export")
 def export_command(
     file: str = typer.Argument(..., metavar="FILE", help="Where to write the JSON ('-' for stdout)."),
+    force: bool = typer.Option(False, "--force", help="Replace FILE when it exists."),
 ) -> None:
-    """Write all progress (attempts, cards, sessions) to FILE as JSON."""
+    """Write all progress (attempts, cards, sessions, settings, suspended and buried drills) to FILE as JSON."""
+    target = Path(file).expanduser()
+    if file != "-" and not force and (target.exists() or target.is_symlink()):
+        raise UsageError(f"{printable(target)} exists; nothing was written. Give another FILE, or add --force "
+                         f"to replace it.")
     if database_exists():
         with open_store() as store:
             data = store.export()
@@ -66,13 +71,13 @@ def export_command(
     if file == "-":
         sys.stdout.write(text)
         return
-    target = Path(file).expanduser()
     try:
         write_atomically(target, text)
     except OSError as exc:
         raise DrillError(f"cannot write {printable(target)}: {exc.strerror or exc}") from None
-    typer.echo(f"Exported {plural(len(data['attempts']), 'attempt')}, {plural(len(data['cards']), 'card')} and "
-               f"{plural(len(data['sessions']), 'session')} to {printable(target)}.")
+    typer.echo(f"Exported {plural(len(data['attempts']), 'attempt')}, {plural(len(data['cards']), 'card')}, "
+               f"{plural(len(data['sessions']), 'session')}, {plural(len(data['settings']), 'setting')} and "
+               f"{plural(len(data['holds']), 'suspended or buried drill')} to {printable(target)}.")
 
 
 @app.command("import")
@@ -103,7 +108,12 @@ def import_command(
     with open_store() as store:
         result = store.import_(data, source=source)
     typer.echo(f"Imported {result.attempts_added} attempts ({result.attempts_skipped} already present, "
-               f"skipped), {result.sessions_added} sessions, {result.cards_updated} cards updated.")
+               f"skipped), {result.sessions_added} sessions, {result.cards_updated} cards updated, "
+               f"{plural(result.settings_taken, 'setting')} taken (a setting already set here is kept), "
+               f"{plural(result.holds_changed, 'hold')} merged.")
+    if result.backup is not None:
+        typer.echo(f"A backup was saved first: {printable(result.backup)} "
+                   f"(undo with `drill restore {printable(result.backup)}`).")
 
 
 # ---------------------------------------------------------------- reset / restore

@@ -3,7 +3,11 @@
 Format 1: ``{"format": 1, "exported_at", "attempts", "cards", "sessions"}``, times
 UTC ISO-8601, attempts linked to their session and sitting by uid. An attempt's
 ``variant``, ``kind`` and ``debug_trap`` came later: a file without them imports them
-as the defaults ({}, "write", null). Importing
+as the defaults ({}, "write", null). So did ``settings`` (an object of the settings a
+person set, each checked as `drill settings` checks it) and ``holds`` (suspended and
+buried drills); a file without them imports none. A setting is taken only where this
+database has none of its own (what was chosen here stays); a hold is merged (suspended
+when either says so, buried until the later time). Importing
 merges in one transaction: attempts already present (same uid) are skipped, a
 card is taken when it is newer than ours. A file is checked whole first
 (``validate_export``, every field against a range), so anything that is not an
@@ -21,7 +25,9 @@ from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from trainer.schedule.adapter import STATES, VERDICTS, CardState, as_utc, derive_rating
+from trainer.store.control import Hold, read_holds, set_buried, set_suspended
 from trainer.store.records import ATTEMPT_KINDS, SESSION_KINDS, AttemptRecord, ImportResult, NewAttempt, SessionRecord
+from trainer.store.settings import PARAMETERS_KEY, SETTING_DEFAULTS, validate_setting
 from trainer.store.rows import insert_attempt, insert_sitting, iso, last_id, parse, read_card, write_card
 
 if TYPE_CHECKING:
@@ -58,7 +64,14 @@ def export_data(store: Store) -> dict[str, Any]:
         "attempts": attempts,
         "cards": cards,
         "sessions": [_session_to_json(s) for s in sessions.values()],
+        "settings": store.stored_settings(),
+        "holds": [_hold_to_json(h) for h in store.holds().values()],
     }
+
+
+def _hold_to_json(h: Hold) -> dict[str, Any]:
+    return {"drill": h.drill, "suspended": h.suspended,
+            "buried_until": h.buried_until.isoformat() if h.buried_until else None}
 
 
 def _attempt_to_json(a: AttemptRecord, sessions: Mapping[int, SessionRecord],
@@ -125,7 +138,35 @@ def import_data(conn: sqlite3.Connection, data: Mapping[str, Any]) -> ImportResu
         if current is None or _newer(incoming, current):
             write_card(conn, incoming)
             cards_updated += 1
-    return ImportResult(added, skipped, sessions_added, cards_updated)
+    settings_taken = _import_settings(conn, data.get("settings") or {})
+    holds_changed = _import_holds(conn, data.get("holds") or [])
+    return ImportResult(added, skipped, sessions_added, cards_updated, settings_taken, holds_changed)
+
+
+def _import_settings(conn: sqlite3.Connection, settings: Mapping[str, Any]) -> int:
+    """The file's settings this database has none of (validated already); how many were taken."""
+    taken = 0
+    for key, value in settings.items():
+        if conn.execute("SELECT 1 FROM settings WHERE key = ?", (key,)).fetchone() is None:
+            conn.execute("INSERT INTO settings(key, value) VALUES (?, ?)", (key, json.dumps(value)))
+            taken += 1
+    return taken
+
+
+def _import_holds(conn: sqlite3.Connection, holds: list[Mapping[str, Any]]) -> int:
+    """Suspended when either side says so; buried until the later of the two times. How many drills changed."""
+    current = read_holds(conn)
+    changed = 0
+    for h in holds:
+        drill, mine = h["drill"], current.get(h["drill"])
+        suspended = bool(h.get("suspended")) or (mine is not None and mine.suspended)
+        theirs = as_utc(parse(h["buried_until"])) if h.get("buried_until") else None
+        buried = max((t for t in (theirs, mine.buried_until if mine else None) if t is not None), default=None)
+        if mine is None or (suspended, buried) != (mine.suspended, mine.buried_until):
+            set_suspended(conn, drill, suspended)
+            set_buried(conn, drill, buried)
+            changed += 1
+    return changed
 
 
 def _import_attempt(conn: sqlite3.Connection, uid: str, a: Mapping[str, Any], session_id: int | None) -> None:
@@ -348,4 +389,40 @@ def validate_export(data: Any) -> list[str]:
     drills = [c.get("drill") for c in data["cards"] if isinstance(c, dict) and isinstance(c.get("drill"), str)]
     if len(drills) != len(set(drills)):
         problems.append("cards lists the same drill twice")
+    _check_settings(data.get("settings", {}), problems)
+    _check_holds(data.get("holds", []), problems)
     return problems
+
+
+def _check_settings(settings: Any, problems: list[str]) -> None:
+    """Only the settings drill knows, each as `drill settings` would accept it."""
+    if not isinstance(settings, dict):
+        problems.append("settings must be an object of setting names to values")
+        return
+    for key, value in settings.items():
+        if not isinstance(key, str) or key not in SETTING_DEFAULTS and key != PARAMETERS_KEY:
+            problems.append(f"settings has an unknown key {key!r:.40}")
+            continue
+        try:
+            validate_setting(key, value)
+        except ValueError as exc:
+            problems.append(f"settings.{key}: {str(exc)[:160]}")
+
+
+_HOLD_SPEC: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "drill": (_matches(_DRILL_ID), "a drill id (lower-case words joined by '-')"),
+    "suspended": (lambda v: isinstance(v, bool), "true or false"),
+}
+
+
+def _check_holds(holds: Any, problems: list[str]) -> None:
+    if not isinstance(holds, list):
+        problems.append("holds must be a list")
+        return
+    seen: set[str] = set()
+    for i, h in enumerate(holds):
+        if _check_fields(h, f"holds[{i}]", _HOLD_SPEC, ("drill", "suspended"), problems):
+            _check_time(h.get("buried_until"), f"holds[{i}].buried_until", problems, optional=True)
+            if h["drill"] in seen:
+                problems.append(f"holds lists {h['drill']!r:.70} twice")
+            seen.add(h["drill"])

@@ -170,6 +170,9 @@ class ImportResult:
     attempts_skipped: int
     sessions_added: int
     cards_updated: int
+    settings_taken: int = 0  # settings the file had and this database did not
+    holds_changed: int = 0  # drills whose suspension or burial the file changed
+    backup: Any = None  # the backup taken before the import (a Path), None when there was nothing to keep
 
 
 @dataclass(frozen=True)

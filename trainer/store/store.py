@@ -66,7 +66,13 @@ from trainer.store.rows import (
     read_card,
     sitting_from_row,
 )
-from trainer.store.settings import SETTING_DEFAULTS, fitted_parameters, scheduler_config, validate_setting
+from trainer.store.settings import (
+    PARAMETERS_KEY,
+    SETTING_DEFAULTS,
+    fitted_parameters,
+    scheduler_config,
+    validate_setting,
+)
 from trainer.schedule.streak import streak
 from trainer.clock import Now  # a clock's `now`: a function returning UTC now
 
@@ -185,6 +191,21 @@ class Store:
         known = {k: stored.get(k, d) for k, d in SETTING_DEFAULTS.items()}
         extra = {k: v for k, v in stored.items() if k not in SETTING_DEFAULTS}
         return Settings(**known, extra=extra)
+
+    def stored_settings(self) -> dict[str, Any]:
+        """The settings a person set (not the defaults), each as it validates; a row that does
+        not (not JSON, out of range) is left out."""
+        with self._reading() as conn:
+            rows = conn.execute("SELECT key, value FROM settings").fetchall()
+        out: dict[str, Any] = {}
+        for key, text in rows:
+            if key not in SETTING_DEFAULTS and key != PARAMETERS_KEY:
+                continue
+            try:
+                out[key] = validate_setting(key, json.loads(text))
+            except (TypeError, ValueError):
+                continue
+        return out
 
     def get_setting(self, key: str, default: Any = None) -> Any:
         with self._reading() as conn:
@@ -514,8 +535,10 @@ class Store:
         problems = validate_export(data)
         if problems:
             raise ImportRefusedError(source, problems)
+        counts = self.counts()
+        backup = self.backup("pre-import") if any(counts.values()) or self.stored_settings() or self.holds() else None
         with self._writing() as conn:
-            return import_data(conn, data)
+            return replace(import_data(conn, data), backup=backup)
 
     def reset(self, drill: str | None = None) -> ResetResult:
         """Forget one drill's progress (attempts, reviews, card) or everything (also

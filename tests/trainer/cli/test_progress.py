@@ -110,20 +110,77 @@ def test_export_import_round_trip_and_duplicates_are_not_imported(app, home, tmp
     out = tmp_path / "progress.json"
     result = run(app, "export", str(out))
     assert result.exit_code == 0, result.output
-    assert "Exported 3 attempts, 2 cards and 1 session to" in result.stdout
+    assert "Exported 3 attempts, 2 cards, 1 session, 0 settings and 0 suspended or buried drills to" in result.stdout
     exported = json.loads(out.read_text())
-    assert set(exported) == {"format", "exported_at", "attempts", "cards", "sessions"}
+    assert set(exported) == {"format", "exported_at", "attempts", "cards", "sessions", "settings", "holds"}
 
     monkeypatch.setenv("DRILL_HOME", str(tmp_path / "new-machine"))
     result = run(app, "import", str(out))
     assert result.exit_code == 0, result.output
-    assert "Imported 3 attempts (0 already present, skipped), 1 sessions, 2 cards updated." in result.stdout
+    assert "Imported 3 attempts (0 already present, skipped), 1 sessions, 2 cards updated" in result.stdout
     again = run(app, "import", str(out))
     assert again.exit_code == 0 and "Imported 0 attempts (3 already present" in again.stdout
     second = tmp_path / "second.json"
     assert run(app, "export", str(second)).exit_code == 0
     strip = lambda d: {k: v for k, v in d.items() if k != "exported_at"}  # noqa: E731
     assert strip(json.loads(second.read_text())) == strip(exported)
+
+
+def test_export_over_an_existing_file_is_refused_without_force(app, home, tmp_path):
+    _fill(home)
+    out = tmp_path / "progress.json"
+    assert run(app, "export", str(out)).exit_code == 0
+    before = out.read_bytes()
+    with open_store(home) as store:  # a fresh machine's empty export must not replace a full one
+        store.reset()
+    refused = run(app, "export", str(out))
+    assert refused.exit_code == 2 and "exists; nothing was written" in refused.stderr and "--force" in refused.stderr
+    assert out.read_bytes() == before
+    forced = run(app, "export", str(out), "--force")
+    assert forced.exit_code == 0 and json.loads(out.read_text())["attempts"] == []
+
+
+def test_export_and_import_carry_settings_suspensions_and_buries(app, home, tmp_path, monkeypatch):
+    _fill(home)
+    assert run(app, "settings", "retention", "0.85").exit_code == 0
+    assert run(app, "settings", "vi_mode", "true").exit_code == 0
+    assert run(app, "suspend", "gqa").exit_code == 0
+    assert run(app, "bury", "top-p").exit_code == 0
+    out = tmp_path / "progress.json"
+    assert run(app, "export", str(out)).exit_code == 0
+    exported = json.loads(out.read_text())
+    assert exported["settings"] == {"retention": 0.85, "vi_mode": True}
+    holds = {h["drill"]: h for h in exported["holds"]}
+    assert holds["gqa"]["suspended"] is True and holds["top-p"]["buried_until"]
+
+    monkeypatch.setenv("DRILL_HOME", str(tmp_path / "new-machine"))
+    assert run(app, "settings", "retention", "0.95").exit_code == 0  # chosen on this machine: kept
+    result = run(app, "import", str(out))
+    assert result.exit_code == 0, result.output
+    assert "1 setting taken (a setting already set here is kept), 2 holds merged." in result.stdout
+    backup = re.search(r"A backup was saved first: (\S+) \(undo with `drill restore (\S+)`\)", result.stdout)
+    assert backup and Path(backup.group(1)).is_file() and backup.group(1) == backup.group(2)
+    with open_store(tmp_path / "new-machine") as store:
+        settings = store.settings()
+        assert (settings.retention, settings.vi_mode) == (0.95, True)
+        held = store.holds()
+        assert held["gqa"].suspended and held["top-p"].buried_until is not None
+        assert store.counts()["attempts"] == 3
+
+
+@pytest.mark.parametrize("extra, reason", [
+    ({"settings": {"retention": "nan"}}, "settings.retention"),
+    ({"settings": {"no_such_key": 1}}, "unknown key"),
+    ({"settings": []}, "settings must be an object"),
+    ({"holds": [{"drill": "gqa", "suspended": "yes"}]}, "holds[0].suspended"),
+    ({"holds": [{"drill": "gqa", "suspended": False, "buried_until": "tomorrow"}]}, "holds[0].buried_until"),
+])
+def test_import_refuses_bad_settings_and_holds(app, home, tmp_path, extra, reason):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": 1, "exported_at": "2025-01-01T00:00:00+00:00", "attempts": [],
+                               "cards": [], "sessions": [], **extra}))
+    result = run(app, "import", str(bad))
+    assert result.exit_code == 2 and reason in result.stderr and "Nothing was imported" in result.stderr
 
 
 def test_export_to_stdout_and_with_no_database(app, home):

@@ -431,7 +431,7 @@ def test_export_shape(home):
     with open_store(clock=Clock()) as store:
         _fill(store)
         data = json.loads(json.dumps(store.export()))
-    assert set(data) == {"format", "exported_at", "attempts", "cards", "sessions"}
+    assert set(data) == {"format", "exported_at", "attempts", "cards", "sessions", "settings", "holds"}
     assert data["format"] == 1 and datetime.fromisoformat(data["exported_at"]) == T0
     for a in data["attempts"]:
         assert {"drill", "mode", "started_at", "seconds", "verdict", "hints", "code", "uid"} <= set(a)
