@@ -18,6 +18,12 @@ from trainer.clock import utc_now
 from trainer.store import PARAMETERS_KEY, open_store
 
 
+def _say(text: str) -> None:
+    from trainer.text.fold import fold_line, terminal_width
+
+    typer.echo("\n".join(fold_line(text, terminal_width(), more="")))
+
+
 def _stamp(moment: datetime) -> str:
     return moment.astimezone().strftime("%Y-%m-%d")
 
@@ -42,9 +48,9 @@ def optimize(
         current_retention = store.settings().retention
     try:
         result = fit(points, fitted["parameters"] if fitted else None, retention=retention)
-    except NotEnoughReviews as exc:
-        typer.echo(str(exc))
-        raise typer.Exit(1) from None
+    except NotEnoughReviews as exc:  # not a failure: too early to fit; said folded to the terminal's width
+        _say(str(exc))
+        return
     if result.partial:
         names = ", ".join(f"w{i}" for i in result.fitted)
         said = [f"{RATING_WORDS[i]} ({result.firsts[i]} drills)" for i in result.fitted]

@@ -226,7 +226,7 @@ def _list_backups(backups: list[Path]) -> None:
 SETTING_HELP = {
     "retention": "the recall probability reviews aim for (0.7 to 0.97)",
     "daily_new_limit": "new drills introduced per day (0 to 32)",
-    "vi_mode": "vi key bindings in the editor (true or false)",
+    "vi_mode": "vi key bindings in the editor (true or false; yes/no and on/off too)",
     "plan": "the study plan that orders new drills",
     "debug_share": "of a warm-up's reviews of passed drills, the share that come as debug rounds (0 to 1)",
 }
@@ -267,6 +267,7 @@ def settings_command(
         parsed: Any = json.loads(value)
     except json.JSONDecodeError:
         parsed = value
+    parsed = _switch_word(key, parsed)
     if key == "plan":
         try:
             load_plan(str(parsed))
@@ -279,6 +280,18 @@ def settings_command(
         except ValueError as exc:
             raise UsageError(str(exc))
     typer.echo(f"{printable(key)} = {json.dumps(parsed)}")
+
+
+_SWITCH_WORDS = {"yes": True, "on": True, "1": True, "no": False, "off": False, "0": False}
+
+
+def _switch_word(key: str | None, value: Any) -> Any:
+    """A true/false setting also takes yes/no, on/off and 1/0, as git's do."""
+    if key in SETTING_DEFAULTS and isinstance(SETTING_DEFAULTS[key], bool):
+        word = str(value).strip().lower() if isinstance(value, (str, int)) and not isinstance(value, bool) else None
+        if word in _SWITCH_WORDS:
+            return _SWITCH_WORDS[word]
+    return value
 
 
 def _unset_setting(unset: str) -> None:

@@ -154,8 +154,13 @@ def undo_review(conn: sqlite3.Connection, row: tuple) -> ReviewChange:
 
 def rerate_review(conn: sqlite3.Connection, row: tuple, rating: int) -> ReviewChange:
     """Review the card as it was before ``row`` again, at the same time, with ``rating``; the
-    log keeps the rating it first had (``overridden_from``). The caller holds the transaction."""
+    log keeps the rating it first had (``overridden_from``). Once: a review already re-rated
+    raises CannotChange. The caller holds the transaction."""
     review_id, drill, old, reviewed_at, _, sitting_id, duration, overridden_from = row
+    if overridden_from is not None:
+        raise CannotChange(f"the review of {drill} was re-rated already ({RATING_NAMES.get(int(overridden_from), '?')} "
+                           f"-> {RATING_NAMES.get(int(old), '?')}); a review's rating is overridden once. "
+                           f"`drill undo` takes the whole review back")
     before = _card_before(row)
     retention, parameters = scheduler_config(conn)
     from fsrs import Rating

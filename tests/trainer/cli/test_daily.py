@@ -409,3 +409,11 @@ def test_every_bad_setting_value_exits_2(app, key, value):
     result = run(app, "settings", key, value)
     assert result.exit_code == 2, (result.exit_code, result.output)
     assert result.stderr.startswith("drill: ") and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("value,stored", [("yes", "true"), ("no", "false"), ("on", "true"), ("OFF", "false"),
+                                          ("1", "true"), ("0", "false"), ("true", "true")])
+def test_a_switch_takes_yes_no_and_on_off_as_git_does(app, value, stored):
+    result = run(app, "settings", "vi_mode", value)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == f"vi_mode = {stored}"

@@ -106,6 +106,16 @@ def test_rerate_reviews_the_card_before_again_with_the_new_rating(home):
         assert store.rerate_last_review("top-p", 3) is None
 
 
+def test_a_review_is_re_rated_once(home):
+    with open_store(clock=Clock()) as store:
+        _pass(store, "gqa", T0)
+        assert store.rerate_last_review("gqa", 1) is not None
+        card = store.card("gqa")
+        with pytest.raises(CannotChange, match="re-rated already .* overridden once"):
+            store.rerate_last_review("gqa", 4)
+        assert store.card("gqa") == card and [r.rating for r in store.reviews()] == [1]
+
+
 # ------------------------------------------------------------ migration v4
 
 def test_v4_from_an_empty_file(home):
