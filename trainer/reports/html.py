@@ -3,6 +3,8 @@ script, no network). Every string from the store or the catalogue is escaped.
 """
 from __future__ import annotations
 
+import re
+
 from trainer.reports import (
     MOCK_SCORE_FORMULA,
     Report,
@@ -164,6 +166,18 @@ def _trends(report: Report) -> str:
             + note_html)
 
 
+_TICKED = re.compile(r"`([^`<>\n]+)`")
+_SVG = re.compile(r"(<svg\b.*?</svg>)", re.DOTALL)
+
+
+def _ticks_as_code(html: str) -> str:
+    """The report's words put commands and code between backticks (`drill optimize`), as the
+    text report shows them; on the page they are <code>, never literal backticks. SVG is left
+    as it is (it has no <code>)."""
+    parts = _SVG.split(html)
+    return "".join(p if p.startswith("<svg") else _TICKED.sub(r"<code>\1</code>", p) for p in parts)
+
+
 def render_html(report: Report) -> str:
     if report.empty:
         return page("Drill progress", _header(report) + _empty(report))
@@ -185,4 +199,4 @@ def render_html(report: Report) -> str:
         _panel("Mock interviews", _mocks(report), "score out of 100, oldest → newest"),
         _panel("Next", "<p>" + " · ".join(_cmd(s) for s in report.next_steps) + "</p>"),
     ]
-    return page("Drill progress", "".join(body))
+    return page("Drill progress", _ticks_as_code("".join(body)))

@@ -335,6 +335,7 @@ def test_every_format_on_a_seeded_history(app, fixed_clock, tmp_path):
     assert html.startswith("<!DOCTYPE html>") and html.count("<svg") >= 4
     assert "<script" not in html and "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert 'data-level="4"' in html
+    assert "`" not in html and "<code>drill optimize</code>" in html  # the words' backticks are <code> on the page
 
     data = json.loads(invoke(app, "report", "--format", "json").stdout)
     assert data["empty"] is False and data["streak"] == 4 and data["today"] == "2026-12-01"
