@@ -399,25 +399,27 @@ def score_formula(followups: bool = False, narrate: bool = False) -> str:
 
 
 def score(rows: Sequence[MockRow], followups: bool = False, narrate: bool = False) -> int:
-    """Out of 100, by `score_formula`: each drill an equal share; a pass earns 70% of it, the
-    rest for speed against the target (full at half the target) and first-try accuracy; with
-    follow-ups that is 80% and the follow-up the other 20%; with narrate each wrong or missing
-    shape comment costs 5% of the share, at most 30%."""
+    """Out of 100, by `score_formula`: each drill an equal share (`earned`)."""
     if not rows:
         return 0
-    total = 0.0
-    for r in rows:
-        if r.status != "passed":
-            continue
-        speed = 1.0 if not r.target else max(0.0, min(1.0, (r.target - r.seconds) / (r.target / 2)))
-        first = 1.0 if r.attempts <= 1 else 0.0
-        earned = 0.7 + 0.2 * speed + 0.1 * first
-        if followups:
-            earned = (1 - FOLLOWUP_SHARE) * earned + FOLLOWUP_SHARE * bool(r.followup is not None and r.followup.ok)
-        if narrate:
-            earned = max(0.0, earned - min(NARRATE_MOST, NARRATE_COST * r.narration_misses))
-        total += earned
-    return int(round(100 * total / len(rows)))
+    return int(round(100 * sum(earned(r, followups, narrate) for r in rows) / len(rows)))
+
+
+def earned(r: MockRow, followups: bool = False, narrate: bool = False) -> float:
+    """The share of one drill earned, 0 to 1: a pass earns 70% of it, the rest for speed against the
+    target (full at half the target) and first-try accuracy; with follow-ups that is 80% and the
+    follow-up the other 20%; with narrate each wrong or missing shape comment costs 5% of the share,
+    at most 30%. Kept per drill in the summary, so `drill undo` of one drill can take its share back."""
+    if r.status != "passed":
+        return 0.0
+    speed = 1.0 if not r.target else max(0.0, min(1.0, (r.target - r.seconds) / (r.target / 2)))
+    first = 1.0 if r.attempts <= 1 else 0.0
+    share = 0.7 + 0.2 * speed + 0.1 * first
+    if followups:
+        share = (1 - FOLLOWUP_SHARE) * share + FOLLOWUP_SHARE * bool(r.followup is not None and r.followup.ok)
+    if narrate:
+        share = max(0.0, share - min(NARRATE_MOST, NARRATE_COST * r.narration_misses))
+    return share
 
 
 @dataclass(frozen=True)
@@ -465,6 +467,7 @@ class MockReport:
                 "followups_passed": right, "followups_asked": asked,
                 "shape_comments_wrong": wrong, "shape_comments_missing": missing,
                 "drills": [{"drill": r.drill, "status": r.status, "seconds": round(r.seconds, 1),
+                            "earned": round(earned(r, self.followups, self.narrate), 6),
                             "target": r.target, "attempts": r.attempts, "traps": list(r.traps),
                             "verdict": r.verdict, "failing_case": r.failing_case, "code": r.code,
                             "variant": dict(r.variant),

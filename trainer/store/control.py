@@ -147,9 +147,43 @@ def undo_review(conn: sqlite3.Connection, row: tuple) -> ReviewChange:
     conn.execute("DELETE FROM review_logs WHERE id = ?", (review_id,))
     removed = 0
     if sitting_id is not None:
+        session = conn.execute("SELECT session_id FROM sittings WHERE id = ?", (sitting_id,)).fetchone()
         removed = conn.execute("DELETE FROM attempts WHERE sitting_id = ?", (sitting_id,)).rowcount
         conn.execute("DELETE FROM sittings WHERE id = ?", (sitting_id,))
+        if session is not None and session[0] is not None:
+            _undo_in_mock(conn, int(session[0]), drill)
     return ReviewChange(drill, parse(reviewed_at), int(rating), None, before, removed)
+
+
+def _undo_in_mock(conn: sqlite3.Connection, session_id: int, drill: str) -> None:
+    """An undone drill of a mock interview no longer counts in its score: its row says `undone`,
+    its share (`earned`, kept per drill by trainer.practice.flows) is taken back and the score is
+    that of the rest. A summary written before shares were kept has its score removed instead
+    (the report leaves such a mock out rather than show a score that counts the undone drill)."""
+    row = conn.execute("SELECT summary FROM sessions WHERE id = ? AND kind = 'mock'", (session_id,)).fetchone()
+    try:
+        summary = json.loads(row[0]) if row is not None and row[0] else None
+    except ValueError:
+        return
+    if not isinstance(summary, dict):
+        return
+    drills = summary.get("drills")
+    if not isinstance(drills, list) or not drills or not all(isinstance(d, dict) for d in drills):
+        return
+    hit = next((d for d in drills if d.get("drill") == drill and d.get("status") != "undone"), None)
+    if hit is None:
+        return
+    kept = all(isinstance(x, (int, float)) and not isinstance(x, bool) and 0 <= x <= 1
+               for x in (d.get("earned") for d in drills))
+    hit["status"], hit["earned"] = "undone", 0.0
+    summary["passed"] = sum(1 for d in drills if d.get("status") == "passed")
+    summary["undone"] = [*summary.get("undone", []), drill] if isinstance(summary.get("undone"), list) else [drill]
+    shares = [d["earned"] for d in drills]
+    if kept:
+        summary["score"] = int(round(100 * sum(shares) / len(drills)))
+    else:
+        summary.pop("score", None)
+    conn.execute("UPDATE sessions SET summary = ? WHERE id = ?", (json.dumps(summary), session_id))
 
 
 def rerate_review(conn: sqlite3.Connection, row: tuple, rating: int) -> ReviewChange:

@@ -88,6 +88,36 @@ def test_undo_puts_the_card_back_removes_the_sitting_and_keeps_a_backup(home):
         assert store.attempts() == [] and store.undo_last_review() is None
 
 
+def test_undo_of_a_mock_drill_takes_its_share_out_of_the_mock_score(home):
+    from trainer.practice.flows import MockReport, MockRow, score
+
+    rows = [MockRow("gqa", "passed", 60.0, 300.0, 1, ()), MockRow("top-p", "passed", 200.0, 300.0, 2, ())]
+    report = MockReport(1, 30.0, rows, 2, 2, score(rows), 260.0)
+    with open_store(clock=Clock()) as store:
+        sid = store.start_session("mock")
+        store.record_attempt(NewAttempt("gqa", "mock", T0, 60, "pass", session_id=sid, target_seconds=300))
+        store.record_attempt(NewAttempt("top-p", "mock", T0 + timedelta(minutes=2), 200, "pass", session_id=sid,
+                                        target_seconds=300, first_try=False))
+        store.end_session(sid, report.to_dict())
+        before = store.sessions()[-1].summary
+        assert before["score"] == report.score == 92  # gqa 1.0, top-p 0.7 + 0.2 * 2/3, second try
+        change = store.undo_last_review()
+        assert change is not None and change.drill == "top-p"
+        after = store.sessions()[-1].summary
+        assert after["score"] == 50 and after["passed"] == 1 and after["undone"] == ["top-p"]
+        assert [d["status"] for d in after["drills"]] == ["passed", "undone"]
+
+
+def test_undo_of_a_mock_drill_in_an_old_summary_drops_its_score(home):
+    with open_store(clock=Clock()) as store:
+        sid = store.start_session("mock")
+        store.record_attempt(NewAttempt("gqa", "mock", T0, 60, "pass", session_id=sid, target_seconds=300))
+        store.end_session(sid, {"score": 100, "passed": 1, "total": 1, "drills": [{"drill": "gqa", "status": "passed"}]})
+        assert store.undo_last_review() is not None
+        after = store.sessions()[-1].summary
+        assert "score" not in after and after["passed"] == 0 and after["drills"][0]["status"] == "undone"
+
+
 def test_rerate_reviews_the_card_before_again_with_the_new_rating(home):
     with open_store(clock=Clock()) as store:
         _pass(store, "gqa", T0)
