@@ -6,7 +6,9 @@ reading for durations and a UTC wall clock for records; ``MonotonicClock`` is
 the part a countdown needs; ``Now`` is a clock's wall-clock part alone, what
 the store and the scheduler take (``clock.now``, or ``utc_now``, a function
 returning the current UTC time). ``SystemClock`` is the real one, ``FakeClock``
-the one tests move.
+the one tests move. ``PersonClock`` wraps either: the person's time, which stops
+while the grader works (from a submit to its verdict), so a slow first grade costs
+the person nothing on the countdown, the recorded time or the rating.
 
 ``mmss`` is how every screen and report writes a duration: ``1:05``, and
 ``1:02:05`` from an hour up. Torch-free and import-light: the CLI loads it on
@@ -62,6 +64,55 @@ class FakeClock:
 
     def advance(self, seconds: float) -> None:
         self._mono += seconds
+
+
+class PersonClock:
+    """The time a person is judged by: `base`'s, less the spans between `pause()` and
+    `resume()` (the grader at work). `now()` stays the wall clock: records say when things
+    happened. Pauses nest; `grading_seconds` is what they took out so far."""
+
+    def __init__(self, base: Clock):
+        self.base = base
+        self._paused_total = 0.0
+        self._paused_since: float | None = None
+        self._depth = 0
+
+    def monotonic(self) -> float:
+        now = self.base.monotonic()
+        return now - self._paused_total - (now - self._paused_since if self._paused_since is not None else 0.0)
+
+    def now(self) -> datetime:
+        return self.base.now()
+
+    def pause(self) -> None:
+        if self._depth == 0:
+            self._paused_since = self.base.monotonic()
+        self._depth += 1
+
+    def resume(self) -> None:
+        if self._depth == 0:
+            return
+        self._depth -= 1
+        if self._depth == 0 and self._paused_since is not None:
+            self._paused_total += self.base.monotonic() - self._paused_since
+            self._paused_since = None
+
+    @property
+    def paused(self) -> bool:
+        return self._depth > 0
+
+    @property
+    def grading_seconds(self) -> float:
+        """Seconds taken out so far (a pause in progress counted up to now)."""
+        running = self.base.monotonic() - self._paused_since if self._paused_since is not None else 0.0
+        return self._paused_total + running
+
+
+def person_clock(clock: Clock | None = None) -> PersonClock:
+    """`clock` as a PersonClock (itself when it is one already; the system clock when None)."""
+    if isinstance(clock, PersonClock):
+        return clock
+    return PersonClock(clock if clock is not None else SystemClock())
 
 
 def mmss(seconds: float | None) -> str:

@@ -33,3 +33,25 @@ def test_the_fake_clock_moves_both_readings_together():
     start = fake.now()
     fake.advance(90)
     assert fake.monotonic() == 1090.0 and fake.now() - start == timedelta(seconds=90)
+
+
+def test_the_persons_clock_stops_while_paused_and_pauses_nest():
+    from trainer.clock import FakeClock, PersonClock, person_clock
+
+    base = FakeClock(mono=100.0)
+    clock = PersonClock(base)
+    assert clock.monotonic() == 100.0 and clock.now() == base.now()
+    base.advance(10)
+    clock.pause()
+    clock.pause()  # nested: one span
+    base.advance(30)
+    assert clock.monotonic() == 110.0 and clock.paused and clock.grading_seconds == 30
+    clock.resume()
+    base.advance(5)
+    assert clock.monotonic() == 110.0  # still paused once
+    clock.resume()
+    clock.resume()  # one too many: no effect
+    base.advance(2)
+    assert clock.monotonic() == 112.0 and not clock.paused and clock.grading_seconds == 35
+    assert clock.now() == base.now()  # the wall clock is never paused: records say when things happened
+    assert person_clock(clock) is clock and isinstance(person_clock(base), PersonClock)

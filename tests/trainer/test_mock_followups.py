@@ -140,7 +140,7 @@ def _mock_cli(monkeypatch, drills, followup_status="passed", grading=None):
     runner, app, seen = _cli(monkeypatch, {})
     calls: list[tuple[Any, Any, Any]] = []
 
-    def fake_drill(spec, grading_, options, sitting=None):
+    def fake_drill(spec, grading_, options, sitting=None, **_):
         calls.append((spec, options, sitting))
         if options.followup is not None:
             return DrillOutcome(spec.id, followup_status, "pass" if followup_status == "passed" else "wrong", 30.0, 1,

@@ -34,7 +34,7 @@ from trainer.repl import quickfire
 from trainer.repl.app import DrillOutcome, ReplOptions
 from trainer.repl.state import FollowUpAsk
 from trainer.repl.trace_view import unnarrated_lines
-from trainer.clock import SystemClock
+from trainer.clock import PersonClock, SystemClock
 from trainer.repl.style import repl_style
 from trainer.practice.watch import watch
 from trainer.practice.flows import (
@@ -55,7 +55,7 @@ from trainer.practice.flows import (
 from trainer.practice.sittings import SittingRecorder, WatchSitting
 from trainer.practice.variants import followup_variant, history_of, served
 from trainer.store import StoreError, open_store
-from trainer.text.verdict import mmss, plain, render
+from trainer.text.verdict import grading_note, mmss, plain, render
 
 if TYPE_CHECKING:
     from grader.spec import Spec
@@ -159,8 +159,8 @@ def _outcome_line(outcome: DrillOutcome) -> str:
     """The line printed when the person leaves a drill. Submits count the graded ones up to the
     first pass: a revealed solution is said apart, and re-submits after a pass are not counted."""
     if outcome.status == "passed":
-        return (f"{outcome.drill}: passed in {mmss(outcome.seconds)} after {_submits(outcome.submits)}."
-                + _revealed(outcome))
+        return (f"{outcome.drill}: passed in {mmss(outcome.seconds)}{grading_note(outcome.grading_seconds)} "
+                f"after {_submits(outcome.submits)}." + _revealed(outcome))
     if outcome.status == "timeout":
         graded = f" Your last buffer was graded: {outcome.verdict}." if outcome.verdict else ""
         return f"{outcome.drill}: time ran out.{graded}" + _revealed(outcome)
@@ -168,7 +168,8 @@ def _outcome_line(outcome: DrillOutcome) -> str:
         return f"{outcome.drill}: skipped; nothing recorded."
     tail = f" Your buffer is saved as a draft; `drill solve {outcome.drill}` picks it up." \
         if outcome.draft else ""
-    return (f"{outcome.drill}: left after {mmss(outcome.seconds)} ({_submits(outcome.submits)})."
+    return (f"{outcome.drill}: left after {mmss(outcome.seconds)}{grading_note(outcome.grading_seconds)} "
+            f"({_submits(outcome.submits)})."
             + _revealed(outcome) + tail)
 
 
@@ -176,10 +177,11 @@ def _outcome_line(outcome: DrillOutcome) -> str:
 
 
 def _run_drill(spec: Spec, grading: Grading, options: ReplOptions,
-               sitting: SittingRecorder | None = None) -> DrillOutcome:
+               sitting: SittingRecorder | None = None, clock: PersonClock | None = None) -> DrillOutcome:
     """One drill of a warm-up or mock in the REPL (tests replace it with a stand-in); with
-    `sitting`, its submits go into that sitting, which the caller closes."""
-    return open_drill(spec, grading, options, sitting=sitting)
+    `sitting`, its submits go into that sitting, which the caller closes. `clock` is the flow's:
+    the one its countdown runs on, stopped while a submit is graded."""
+    return open_drill(spec, grading, options, clock=clock, sitting=sitting)
 
 
 def _drill_result(item: DrillItem, outcome: DrillOutcome, spec: Spec | None = None, indent: int = 2) -> ItemResult:
@@ -210,7 +212,7 @@ def warmup(
     cat = load_catalogue_or_exit()
     check_topic(topic, cat)
     _need_terminal()
-    clock = SystemClock()
+    clock = PersonClock(SystemClock())  # the person's time: it stops while a submit is graded
     now = clock.now().astimezone()
     in_topic = [d for d, s in cat.specs.items() if topic is None or s.topic == topic]
     with open_store() as store:
@@ -263,7 +265,7 @@ def warmup(
             options.label += " · debug: find the bug"
         else:
             spec = _served(cat.get(item.drill), warmup_id)
-        outcome = _run_drill(spec, grading, options)
+        outcome = _run_drill(spec, grading, options, clock=clock)
         _say(_outcome_line(outcome))
         return Done(_drill_result(item, outcome, spec), stop=outcome.stop and outcome.status != "timeout")
 
@@ -354,7 +356,7 @@ def mock(
     cat = load_catalogue_or_exit()
     check_topic(topic, cat)
     _need_terminal()
-    clock = SystemClock()
+    clock = PersonClock(SystemClock())  # the person's time: it stops while a submit is graded
     seed = seed if seed is not None else random.SystemRandom().randrange(1, 10**6)
     now = clock.now()
     with open_store() as store:
@@ -394,7 +396,7 @@ def mock(
         spec = _served(cat.get(drill_id), seed)
         sitting = SittingRecorder()  # the drill and its follow-up: one sitting, one review
         follow: FollowUp | None = None
-        outcome = _run_drill(spec, grading, options, sitting=sitting)
+        outcome = _run_drill(spec, grading, options, sitting=sitting, clock=clock)
         stop = outcome.stop and outcome.status != "timeout"
         try:
             if followups and outcome.status == "passed" and not outcome.stop and not flow.queue.time_up():
@@ -429,7 +431,7 @@ def mock(
 
 
 def _mock_followup(spec: Spec, outcome: DrillOutcome, grading: Grading, options: ReplOptions,
-                   sitting: SittingRecorder, seed: int, clock: SystemClock) -> tuple[FollowUp, bool]:
+                   sitting: SittingRecorder, seed: int, clock: PersonClock) -> tuple[FollowUp, bool]:
     """The interviewer's follow-up on a drill just passed, in the mock's remaining time: a variant
     of it with one axis changed (trainer.practice.variants.followup_variant), opened on the
     person's passing code and recorded in the drill's sitting as kind 'followup' (its review was
@@ -446,7 +448,7 @@ def _mock_followup(spec: Spec, outcome: DrillOutcome, grading: Grading, options:
         asked = base.under(variant)
         ask = followup_ask(spec, spec.variant, variant)
         fopts = replace(options, followup=FollowUpAsk(outcome.code, ask), label=f"{options.label} · follow-up")
-        got = _run_drill(asked, grading, fopts, sitting=sitting)
+        got = _run_drill(asked, grading, fopts, sitting=sitting, clock=clock)
         result = _drill_result(DrillItem(spec.id, "mock"), got, asked, indent=4)  # the summary's follow-up detail
         return (FollowUp("variant", ask[0], got.status, got.seconds, dict(variant), got.attempts, got.verdict,
                          result.detail, got.code), got.stop and got.status != "timeout")

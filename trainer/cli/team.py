@@ -43,7 +43,7 @@ from trainer.cli.timed import Done, open_drill, run_queue
 from trainer.files import write_atomically
 from trainer.text.markup import printable
 from trainer.repl.app import DrillOutcome, ReplOptions
-from trainer.clock import Clock, SystemClock
+from trainer.clock import Clock, PersonClock, SystemClock
 from trainer.reports import plural
 from trainer.clock import utc_now
 from trainer.store import NewAttempt, RecordResult, open_store
@@ -297,8 +297,9 @@ def _run_repl(session: TeamSession, flow: TeamRun, session_id: int, save: Callab
 
 
 def make_clock() -> Clock:
-    """The session clock: monotonic for the countdown, UTC for the records (tests use a fake)."""
-    return SystemClock()
+    """The session clock: monotonic for the countdown, UTC for the records (tests use a fake); the
+    person's time, stopped while a submit is graded (trainer.clock.PersonClock)."""
+    return PersonClock(SystemClock())
 
 
 @team_app.command("run")

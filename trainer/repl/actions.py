@@ -18,7 +18,7 @@ from prompt_toolkit.application import run_in_terminal
 from prompt_toolkit.document import Document
 
 from trainer.clock import Clock
-from trainer.repl.code import CodeBuffer, opening, untouched
+from trainer.repl.code import CodeBuffer, not_an_attempt, opening, untouched
 from trainer.repl.commands import command, commands_of, key_label
 from trainer.repl.drafts import Drafts
 from trainer.repl.grading import Grading, variant_of
@@ -89,9 +89,17 @@ class DrillCommands:
         self.jobs = jobs
         self.questions = questions
         self.last_verdict: Callable[[int], Fragments] | None = None  # the last verdict at a width (:last)
+        self._grading_at_open: float = getattr(setup.clock, "grading_seconds", 0.0)  # a flow's clock runs on
+        self._grading_at_pass: float | None = None
 
     def _now(self) -> float:
         return self.setup.clock.monotonic()
+
+    def grading_seconds(self) -> float:
+        """The grader's time on this drill so far, left out of the person's (frozen at the first pass)."""
+        if self._grading_at_pass is not None:
+            return self._grading_at_pass
+        return max(0.0, getattr(self.setup.clock, "grading_seconds", 0.0) - self._grading_at_open)
 
     def _elapsed(self) -> float:
         return self.state.elapsed(self._now())
@@ -103,17 +111,25 @@ class DrillCommands:
     def cmd_submit(self, _arg: str = "") -> None:
         source = self.screen.buffer.text
         self.screen.buffer.append_to_history()
+        why = not_an_attempt(source, self.state.skeleton, unchanged_counts=self.options.followup is not None)
+        if why is not None:
+            self.screen.show([("class:fail bold", "Not graded, not counted"),
+                              ("", f": {why}. It is no submit (the rating and the submit count are as they were); "
+                                   f"the clock goes on.\n")])
+            return
         self.state.submitting(source)
         elapsed = self._elapsed()
         seed = self.options.seed
         variant = variant_of(self.spec)  # the variant the drill was opened under (Spec.under)
         self.jobs.spawn("grading…", lambda: self.setup.grading.grade(self.spec.id, source, "<buffer>", seed, **variant),
-                    lambda result: self._graded(result, source, elapsed))
+                        lambda result: self._graded(result, source, elapsed), grading=True)
 
     def _graded(self, result: Report, source: str, elapsed: float) -> None:
         first_pass = not self.state.passed()
         verdict = self.state.graded(result, source, elapsed)
         first_pass = first_pass and self.state.passed()
+        if first_pass:
+            self._grading_at_pass = self.grading_seconds()
         recorded = self._record(result, source, elapsed)
         if first_pass and self.options.on_pass is not None:
             try:
@@ -126,7 +142,8 @@ class DrillCommands:
             info = PassInfo(elapsed, float(self.spec.target_seconds), due,
                             self.setup.clock.now(),
                             self._reference() if self.options.show_reference else "",
-                            self.spec.seed_trap if self.options.show_reference else "")
+                            self.spec.seed_trap if self.options.show_reference else "",
+                            self.grading_seconds())
             if self.setup.drafts is not None:
                 self.setup.drafts.clear(self.spec.id)
         footer = "The buffer is kept: fix it and :submit again."
@@ -236,8 +253,13 @@ class DrillCommands:
             jobs.busy = "time is up: grading your last buffer…"
             self.screen.redraw()
             drill, seed, grading, variant = self.spec.id, self.options.seed, self.setup.grading, variant_of(self.spec)
-            result = await asyncio.get_running_loop().run_in_executor(
-                None, lambda: grading.grade(drill, source, "<buffer>", seed, **variant))
+            token = object()
+            jobs.pause_for(token)
+            try:
+                result = await asyncio.get_running_loop().run_in_executor(
+                    None, lambda: grading.grade(drill, source, "<buffer>", seed, **variant))
+            finally:
+                jobs.resume_for(token)
             jobs.busy = ""
             self._graded(result, source, elapsed)
         self.screen.finish("timeout", stop=True)

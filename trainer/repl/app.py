@@ -32,7 +32,7 @@ from pygments.lexers.python import PythonLexer
 
 from trainer.repl import editor as editor_mod
 from trainer.repl.code import CodeBuffer, opening, untouched, without_commands
-from trainer.clock import Clock, SystemClock
+from trainer.clock import Clock, person_clock
 from trainer.repl.actions import DrillCommands, Recorder, Setup
 from trainer.repl.commands import Command, commands_of, key_label, parse_command_line
 from trainer.repl.drafts import Drafts
@@ -82,7 +82,8 @@ class DrillRepl:
         self.spec = spec
         self.grading = grading
         self.record = record
-        self.clock = clock or SystemClock()
+        # the person's time: it stops while a submit is graded (a flow passes the one its countdown runs on)
+        self.clock = person_clock(clock)
         self.options = options or ReplOptions()
         debug, followup = self.options.debug, self.options.followup
         # a round's buffer, and a follow-up's (the person's own passing code), is no draft
@@ -99,7 +100,7 @@ class DrillRepl:
         self.header_open = True
         self.questions = Questions(self.redraw)
         self.jobs = Jobs(grading, redraw=self.redraw, background=self.background, say=self.say,
-                         asking=lambda: self.question is not None, run_command=self._run_queued)
+                         asking=lambda: self.question is not None, run_command=self._run_queued, clock=self.clock)
         self._keep_output = False  # a queued command is running: its output goes below the verdict
         setup = Setup(spec, self.options, grading, self.clock, self.started_at, record, self.drafts, self.edit)
         self.actions = DrillCommands(setup, self.state, self, self.jobs, self.questions)
@@ -211,7 +212,9 @@ class DrillRepl:
 
     def outcome(self, status: str, stop: bool = False) -> DrillOutcome:
         draft = self.drafts is not None and self.drafts.path(self.spec.id).exists()
-        return self.state.outcome(status, self.elapsed(), stop=stop, draft=draft)
+        outcome = self.state.outcome(status, self.elapsed(), stop=stop, draft=draft)
+        outcome.grading_seconds = self.actions.grading_seconds()
+        return outcome
 
     # -------------------------------------------------------------- drafts
 

@@ -50,6 +50,27 @@ def untouched(text: str, skeleton: str) -> bool:
     return essence(text) == essence(skeleton)
 
 
+def not_an_attempt(text: str, skeleton: str, *, unchanged_counts: bool = False) -> str | None:
+    """Why a submit of `text` is no real attempt (None when it is one): an empty buffer, the
+    untouched skeleton (unless `unchanged_counts`: a follow-up opens on code that may already
+    answer it), or a file that does not parse. Such a submit is not graded or counted."""
+    if not text.strip():
+        return "the buffer is empty"
+    if not unchanged_counts and untouched(text, skeleton):
+        return "the buffer is still the code it opened with"
+    try:
+        compile(text, "<buffer>", "exec", dont_inherit=True)
+    except SyntaxError as exc:  # IndentationError and TabError are SyntaxErrors
+        where = f" at line {exc.lineno}" if exc.lineno else ""
+        shown = (exc.text or "").strip()[:60]
+        return f"{type(exc).__name__}{where}: {exc.msg}" + (f" ({shown})" if shown else "")
+    except ValueError as exc:  # a NUL byte
+        return f"it does not parse ({str(exc)[:80]})"
+    except (RecursionError, MemoryError):
+        return None  # too deep to parse here: the grader's sandbox says what it makes of it
+    return None
+
+
 def emptied_line(text: str, row: int) -> Document:
     """The text with command line `row` emptied down to its indentation, the cursor at its end."""
     lines = text.split("\n")

@@ -72,6 +72,7 @@ class DrillOutcome:
     next_drill: str | None = None  # solve: the person asked for this drill next
     submits: int = 0  # graded submits up to the first pass (a revealed solution and re-submits after it aside)
     revealed_at: float | None = None  # seconds into the drill when the reference was revealed
+    grading_seconds: float = 0.0  # the grader's time up to the pass (or the leaving), not in `seconds`
 
 
 class SittingState:

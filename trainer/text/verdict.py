@@ -49,6 +49,7 @@ class PassInfo:
     now: datetime | None = None
     reference: str = ""
     seed_trap: str = ""
+    grading: float = 0.0  # seconds the grader worked, left out of `elapsed` (trainer.clock.PersonClock)
 
 
 def render(report: Report, density: Density = "full", *, width: int = 80, path: str = "",
@@ -243,10 +244,16 @@ def _scale_line(report: Report, width: int) -> Fragments:
     return [("class:dim", _wrap(text, width, "  ", "    "))]
 
 
+def grading_note(seconds: float) -> str:
+    """`, grading excluded (0:31)` once the grader's time is worth saying (a second or more): the
+    time shown is the person's, not the grader's."""
+    return f", grading excluded ({mmss(seconds)})" if seconds >= 1.0 else ""
+
+
 def _pass_lines(info: PassInfo, width: int, scale: Fragments) -> Fragments:
     out: Fragments = []
     spare = info.target - info.elapsed
-    out.append(("", f" · solved in {mmss(info.elapsed)}, target {mmss(info.target)}"))
+    out.append(("", f" · solved in {mmss(info.elapsed)}{grading_note(info.grading)}, target {mmss(info.target)}"))
     if spare >= 0:
         out.append(("class:pass", f" ({mmss(spare)} to spare)\n"))
     else:

@@ -56,6 +56,11 @@ def set_text(repl: DrillRepl, text: str) -> None:
     repl.buffer.set_document(Document(text, len(text)))
 
 
+def touch(repl: DrillRepl) -> None:
+    """A first try: the skeleton with a line of the person's own (an untouched skeleton is no submit)."""
+    set_text(repl, repl.skeleton + "\n# a first try\n")
+
+
 async def leave(repl: DrillRepl, pipe: Any) -> None:
     """:quit, answering yes when it asks about unsubmitted changes."""
     pipe.send_text(":quit\r")
@@ -504,6 +509,7 @@ def test_a_command_queued_while_grading_keeps_the_verdict_above_it(mha, _drill_h
     gated = _GatedGrading()
 
     async def script(repl: DrillRepl, pipe: Any) -> None:
+        touch(repl)
         pipe.send_text(CTRL_S)
         await until(lambda: repl.busy)
         pipe.send_text(":hint\r")
@@ -534,6 +540,7 @@ def test_verbose_shows_every_failing_case_and_help_lists_it(mha, _drill_home):
     async def script(repl: DrillRepl, pipe: Any) -> None:
         pipe.send_text(":verbose\r")
         await until(lambda: "Nothing graded yet" in plain(repl.output))
+        touch(repl)
         pipe.send_text(CTRL_S)
         await until(lambda: repl.state.results)
         short = " ".join(plain(repl.output).split())
@@ -690,6 +697,7 @@ def test_a_resize_shows_the_verdict_made_again_for_the_new_width(mha, _drill_hom
     from trainer.repl.wrap import lines_of, wrap_line
 
     async def script(repl: DrillRepl, pipe: Any) -> None:
+        touch(repl)
         pipe.send_text(CTRL_S)
         await until(lambda: repl.state.results and "WRONG" in plain(repl.output))
         wide = repl.output
@@ -706,3 +714,69 @@ def test_a_resize_shows_the_verdict_made_again_for_the_new_width(mha, _drill_hom
         await leave(repl, pipe)
 
     run_repl(mha, _LongMessageGrading(), _drill_home, script)
+
+
+@pytest.mark.parametrize("buffer, why", [
+    (None, "still the code it opened with"),
+    ("", "the buffer is empty"),
+    ("def f(x):\n    return x +\n", "SyntaxError at line 2"),
+    ("def f(x):\n  return x\n   y = 1\n", "IndentationError at line 3"),
+])
+def test_a_skeleton_empty_or_unparsable_submit_is_not_graded_or_counted(mha, _drill_home, buffer, why):
+    gated = _GatedGrading()
+    gated.gate.set()
+    clock = FakeClock()
+
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        if buffer is not None:
+            set_text(repl, buffer)
+        clock.advance(30)
+        pipe.send_text(CTRL_S)
+        await until(lambda: "Not graded, not counted" in plain(repl.output))
+        text = " ".join(plain(repl.output).split())
+        assert why in text and "the clock goes on" in text
+        assert repl.state.attempts == repl.state.submits == 0 and not repl.state.results and not repl.busy
+        clock.advance(10)
+        assert repl.elapsed() == 40  # the clock went on
+        touch(repl)  # a real first try is counted as the first submit
+        pipe.send_text(CTRL_S)
+        await until(lambda: repl.state.results)
+        assert repl.state.submits == 1
+        await leave(repl, pipe)
+
+    _, outcome = run_repl(mha, gated, _drill_home, script, clock=clock)
+    assert outcome.submits == 1 and outcome.attempts == 1
+
+
+def test_the_grading_time_is_not_the_persons_time(mha, _drill_home):
+    """A first grade that takes 31 s (a worker starting on a loaded machine): the countdown stands
+    still while it runs, the pass is timed at the submit, and the screen says grading was left out."""
+    from grader.report import CaseResult, Report
+
+    clock = FakeClock()
+
+    class SlowPass(_GatedGrading):
+        def grade(self, drill_id, source, filename="<buffer>", seed=None, timeout=120):
+            self.gate.wait(20)
+            return Report(drill_id, "pass", [CaseResult("small", "f", "pass")], 0.1, seed=seed)
+
+    slow = SlowPass()
+
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        clock.advance(42)
+        touch(repl)
+        pipe.send_text(CTRL_S)
+        await until(lambda: repl.busy)
+        before = plain(bar_text(repl))
+        clock.advance(31)  # the grader works
+        repl.redraw()
+        assert repl.elapsed() == 42 and plain(bar_text(repl)) == before  # the countdown did not move
+        slow.gate.set()
+        await until(lambda: repl.state.results)
+        assert "solved in 0:42, grading excluded (0:31), target" in " ".join(plain(repl.output).split())
+        clock.advance(5)
+        assert repl.elapsed() == 42  # stopped at the pass
+        await leave(repl, pipe)
+
+    _, outcome = run_repl(mha, slow, _drill_home, script, clock=clock)
+    assert outcome.status == "passed" and outcome.seconds == 42 and round(outcome.grading_seconds) == 31
