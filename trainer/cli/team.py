@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Callable, List, Optional
 
 import typer
 
-from grader.errors import DrillError, UsageError
+from grader.errors import DrillError, UsageError, cut
 import trainer.repl.grading as repl_grading
 from grader.spec.userfile import SESSION_LIMIT, SOLUTION_LIMIT, UnreadableFile, read_bytes, read_text
 from grader.spec.variants import describe
@@ -185,7 +185,7 @@ def _variant_options(pairs: list[str]) -> dict[str, dict[str, str]]:
         drill, sep, choice = raw.partition(":")
         axis, eq, value = choice.partition("=")
         if not sep or not eq or not drill or not axis or not value:
-            raise UsageError(f"--variant {printable(raw)!r}: write ID:AXIS=VALUE, e.g. mha-padding:mask=pad")
+            raise UsageError(f"--variant {cut(raw)!r}: write ID:AXIS=VALUE, e.g. mha-padding:mask=pad")
         out.setdefault(drill.strip(), {})[axis.strip()] = value.strip()
     return out
 
