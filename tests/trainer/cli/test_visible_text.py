@@ -84,3 +84,21 @@ def test_the_repl_header_shows_them_escaped_too(pack):
         text = plain(fragments)
         _no_hidden(text)
         assert "\\u200b" in text
+
+
+def test_the_repl_output_pane_shows_them_escaped(pack):
+    """A hint, a note or a trap's message from the pack reaches the output pane escaped."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from trainer.catalogue_cache import load_catalogue
+    from trainer.repl.app import DrillRepl
+    from trainer.text.verdict import plain
+
+    spec = load_catalogue().get("fmt-drill")
+    with create_pipe_input() as pipe:
+        repl = DrillRepl(spec, object(), input=pipe, output=DummyOutput())
+        repl.output = [("class:hint", "hint 1/2: reduce\u200b over\u2028the last axis\n"), ("", "\tkept\n")]
+        view = plain(repl.output_view())
+    _no_hidden(view)
+    assert "hint 1/2: reduce\\u200b over\\u2028the last axis" in view and "\tkept" in view
