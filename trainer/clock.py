@@ -9,7 +9,10 @@ returning the current UTC time). ``SystemClock`` is the real one, ``FakeClock``
 the one tests move.
 
 ``mmss`` is how every screen and report writes a duration: ``1:05``, and
-``1:02:05`` from an hour up. Torch-free and import-light: the CLI loads it on
+``1:02:05`` from an hour up. A time read from a file or a commit someone else
+wrote is placed with ``in_utc`` / ``from_epoch`` (clamped to what a datetime
+holds) and shown with ``minute_text`` (local, or UTC where the local zone
+overflows), so no date anyone writes is fatal. Torch-free and import-light: the CLI loads it on
 paths that never grade.
 """
 from __future__ import annotations
