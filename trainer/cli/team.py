@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -457,14 +458,21 @@ def load_results(folder: Path, known: set[str]) -> tuple[list[MemberResult], lis
 
 
 def _folder_session(folder: Path, known: Mapping[str, Spec]) -> TeamSession | None:
-    """The session file beside the results, when the folder holds exactly one that parses."""
+    """The session file beside the results, when the folder holds exactly one that parses. A file that
+    says it is a session (a top-level `drills:`) and is refused is named on stderr with the reason;
+    other YAML files are passed over quietly."""
     found = []
     for path in sorted(folder.iterdir()):
         if path.suffix.lower() in (".yaml", ".yml") and not path.is_symlink():
             try:
-                found.append(parse_session(read_text(path, SESSION_LIMIT), known, str(path)))
-            except (UnreadableFile, TeamError):
+                text = read_text(path, SESSION_LIMIT)
+            except UnreadableFile:
                 continue
+            try:
+                found.append(parse_session(text, known, str(path)))
+            except TeamError as exc:
+                if re.search(r"^drills\s*:", text, re.MULTILINE):
+                    _warn(f"not using {path} as the session: {cut(exc.problems[0], 300)}")
     return found[0] if len(found) == 1 else None
 
 

@@ -191,3 +191,16 @@ def test_a_valid_session_variant_still_reads():
 
     text = "format: 1\ndrills: [mha-padding]\nminutes: 30\nseed: 7\nvariants:\n  mha-padding: {mask: pad}\n"
     assert t.parse_session(text, SPECS).variant("mha-padding") == {"mask": "pad"}
+
+
+def test_a_refused_session_file_in_the_folder_is_named_by_board_and_status(app, tmp_path):
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    session = _session_file(folder / "s.yaml", "  mha-padding: {colour: red}\n")
+    (folder / "notes.yaml").write_text("kind: not a session\n")  # another YAML file: passed over quietly
+    for command in ("board", "status"):
+        out = invoke(app, "team", command, folder)
+        assert out.exit_code == 0, out.output
+        assert out.stderr.splitlines() == [
+            f"drill: not using {session} as the session: {session}: variants.mha-padding: mha-padding has no "
+            "variant axis 'colour'; its axes: mask, layout"], out.stderr
