@@ -105,8 +105,9 @@ def write(scaffold: Scaffold, drill_id: str, topic: str, root: Path) -> None:
     try:
         for path, template in texts.items():
             _make_folders(root, path.parent, folders)
-            # O_EXCL: never overwrite, even if a file appeared meanwhile; O_NOFOLLOW: never through a link
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+            # O_EXCL: never overwrite, even if a file appeared meanwhile; O_NOFOLLOW: never through a link;
+            # 0o666 less the umask, as open(path, "x") made them
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
             files.append(path)
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 fh.write(template.format(id=drill_id, topic=topic, fn=fn, marker=MARKER))
