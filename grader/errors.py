@@ -41,11 +41,21 @@ class UnknownDrill(UsageError, LookupError):
     worker client raises it again for an id the worker does not know."""
 
 
+MAX_SHOWN = 60  # characters of a value a person typed or a file held, echoed in a message
+
+
+def cut(text: object, limit: int = MAX_SHOWN) -> str:
+    """A value echoed in a message, cut at ``limit`` characters with "..." after it: a message
+    names what was wrong, it does not repeat 120 KB of it. The one cutting helper."""
+    value = str(text)
+    return value if len(value) <= limit else value[:limit] + "..."
+
+
 def unknown_drill_message(drill_id: object, known: Iterable[str]) -> str:
     """The one message for a drill id the catalogue lacks, everywhere: with the closest
     ids when there are any, else a pointer to `drill list`."""
     import difflib
 
-    close = difflib.get_close_matches(str(drill_id), list(known), n=3)
+    close = difflib.get_close_matches(str(drill_id)[:200], list(known), n=3)
     hint = f"did you mean {', '.join(close)}?" if close else "`drill list` shows every id"
-    return f"unknown drill id {str(drill_id)!r}; {hint}"
+    return f"unknown drill id {cut(drill_id)!r}; {hint}"

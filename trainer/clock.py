@@ -11,7 +11,10 @@ while the grader works (from a submit to its verdict), so a slow first grade cos
 the person nothing on the countdown, the recorded time or the rating.
 
 ``mmss`` is how every screen and report writes a duration: ``1:05``, and
-``1:02:05`` from an hour up. Torch-free and import-light: the CLI loads it on
+``1:02:05`` from an hour up. A time read from a file or a commit someone else
+wrote is placed with ``in_utc`` / ``from_epoch`` (clamped to what a datetime
+holds) and shown with ``minute_text`` (local, or UTC where the local zone
+overflows), so no date anyone writes is fatal. Torch-free and import-light: the CLI loads it on
 paths that never grade.
 """
 from __future__ import annotations
@@ -121,3 +124,39 @@ def mmss(seconds: float | None) -> str:
         return "—"
     s = max(0, int(round(seconds)))
     return f"{s // 60}:{s % 60:02d}" if s < 3600 else f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
+
+
+EARLIEST = datetime.min.replace(tzinfo=timezone.utc)
+LATEST = datetime.max.replace(tzinfo=timezone.utc)
+
+
+def in_utc(moment: datetime) -> datetime:
+    """An aware time in UTC, clamped to what a datetime holds: a time written as 9999-12-31T23:00-05:00
+    is 10000-01-01 in UTC, which no datetime holds, and becomes the last one (a team file's or a
+    commit's date is anyone's to write; it is placed, never fatal)."""
+    try:
+        return moment.astimezone(timezone.utc)
+    except (OverflowError, ValueError):
+        offset = moment.utcoffset() or timedelta(0)
+        return LATEST if offset < timedelta(0) else EARLIEST
+
+
+def from_epoch(seconds: int) -> datetime:
+    """A Unix time (git's %ct) in UTC, clamped to what a datetime holds (git takes any 64-bit date)."""
+    try:
+        return datetime.fromtimestamp(seconds, timezone.utc)
+    except (OverflowError, ValueError, OSError):
+        return LATEST if seconds > 0 else EARLIEST
+
+
+def minute_text(moment: datetime) -> str:
+    """A time to the minute in the local zone, `2026-12-01 18:30`; where the local zone cannot
+    hold it (9999-12-31 23:00 UTC is year 10000 in Tokyo, 0001-01-01 00:00 UTC year 0 in New
+    York), in UTC as it is, marked: `9999-12-31 23:00 UTC`. Never raises."""
+    try:
+        local = moment.astimezone()
+        mark = ""
+    except (OverflowError, ValueError, OSError):
+        local, mark = in_utc(moment), " UTC"
+    # written out: strftime's %Y gives "1", not "0001", for year 1 on glibc
+    return f"{local.year:04d}-{local.month:02d}-{local.day:02d} {local.hour:02d}:{local.minute:02d}{mark}"

@@ -10,6 +10,7 @@ nothing here grades.
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +24,7 @@ MAX_ID = 60  # characters: the id names files and appears in every listing
 
 
 class ScaffoldError(Exception):
-    """Why no drill was scaffolded (nothing was written)."""
+    """Why no drill was scaffolded (nothing was written, or what was written was removed)."""
 
 
 @dataclass(frozen=True)
@@ -62,25 +63,83 @@ def topic_folder(root: Path, topic: str) -> Path:
 
 
 def plan(root: Path, drill_id: str, topic: str) -> Scaffold:
-    """Where the drill's files go; a ScaffoldError when any of them (or its oracle file) exists already."""
+    """Where the drill's files go; a ScaffoldError when any of them (or its oracle file) exists already,
+    or when a folder on the way is a symbolic link that leads outside ``root``."""
     folder = topic_folder(root, topic)
     solutions = folder / "solutions" / drill_id
     out = Scaffold(folder / f"{drill_id}.yaml", folder / f"{drill_id}.py", solutions / "ok_rowwise_sum.py",
                    solutions / "bad_slip_column_mean.py")
+    inside(root, solutions)
     for path in (out.spec, out.reference, oracle_file(out.spec), solutions):
         if path.exists() or path.is_symlink():
             raise ScaffoldError(f"{path} exists already; `drill new` never overwrites a file: choose another id")
     return out
 
 
-def write(scaffold: Scaffold, drill_id: str, topic: str) -> None:
-    """Write the four files (the folders they need are made)."""
+def inside(root: Path, folder: Path) -> None:
+    """A ScaffoldError when a folder between ``root`` and ``folder`` that exists is not a folder, or is
+    a symbolic link that leads outside ``root`` (a link that stays inside is followed)."""
+    top = root.resolve()
+    at = root
+    for part in folder.relative_to(root).parts:
+        at = at / part
+        if not (at.exists() or at.is_symlink()):
+            return  # made by `write`, as a real folder
+        if at.is_symlink():
+            target = at.resolve()
+            if not target.is_relative_to(top):
+                raise ScaffoldError(f"{at} is a symbolic link to {target}, outside {root}; `drill new` writes "
+                                    f"only inside the first DRILL_PATH folder (nothing was written)")
+        if not at.is_dir():
+            raise ScaffoldError(f"{at} is in the way: not a folder (nothing was written)")
+
+
+def write(scaffold: Scaffold, drill_id: str, topic: str, root: Path) -> None:
+    """Write the four files, all or nothing: the folders they need are made, each checked to lie
+    inside ``root`` as it is made; when any step fails, the files and folders made so far are removed
+    and the error is raised again (an OSError, or a ScaffoldError for a link that appeared meanwhile)."""
     fn = _function_name(drill_id)
     texts = {scaffold.spec: SPEC, scaffold.reference: REFERENCE, scaffold.ok: OK, scaffold.slip: SLIP}
-    for path, template in texts.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "x", encoding="utf-8") as fh:  # "x": never overwrite, even if one appeared meanwhile
-            fh.write(template.format(id=drill_id, topic=topic, fn=fn, marker=MARKER))
+    folders: list[Path] = []
+    files: list[Path] = []
+    try:
+        for path, template in texts.items():
+            _make_folders(root, path.parent, folders)
+            # O_EXCL: never overwrite, even if a file appeared meanwhile; O_NOFOLLOW: never through a link;
+            # 0o666 less the umask, as open(path, "x") made them
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
+            files.append(path)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(template.format(id=drill_id, topic=topic, fn=fn, marker=MARKER))
+    except BaseException:
+        _remove(files, folders)
+        raise
+
+
+def _make_folders(root: Path, folder: Path, made: list[Path]) -> None:
+    """Make the missing folders from ``root`` down to ``folder``, appending each one made to ``made``."""
+    inside(root, folder)
+    at = root
+    for part in folder.relative_to(root).parts:
+        at = at / part
+        if not at.is_dir():
+            os.mkdir(at)
+            made.append(at)
+    inside(root, folder)  # nothing swapped for a link while the folders were made
+
+
+def _remove(files: list[Path], folders: list[Path]) -> None:
+    """Undo a write that failed half-way: the files it made, then the folders it made, newest first."""
+    for path in reversed(files):
+        try:
+            path.unlink()
+        except OSError:
+            pass
+    for folder in reversed(folders):
+        try:
+            folder.rmdir()
+        except OSError:
+            pass
 
 
 def _function_name(drill_id: str) -> str:

@@ -10,6 +10,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from grader.errors import cut
 from grader.spec.records import MAX_TIMEOUT
 from grader.spec.schema import SECTIONS
 from grader.spec.yaml_lines import _line_of
@@ -80,8 +81,7 @@ class _Reader:
 
 def _k(key: Any, limit: int = 40) -> str:
     """A key as it appears in a problem's field path: its text, cut at ``limit`` characters."""
-    text = str(key)
-    return text if len(text) <= limit else text[:limit] + "..."
+    return cut(key, limit)
 
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:

@@ -12,7 +12,7 @@ import dataclasses
 import re
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from grader.errors import UsageError
+from grader.errors import UsageError, cut
 
 if TYPE_CHECKING:
     from grader.spec.records import Axis, FunctionSpec, Spec, Trap, VariantValue
@@ -40,9 +40,9 @@ def choices(spec: Spec, variant: Mapping[str, str]) -> dict[str, str]:
         axis = axes.get(name)
         if axis is None:
             known = ", ".join(axes) if axes else "none: it has no variants"
-            raise UsageError(f"{spec.id} has no variant axis {name!r}; its axes: {known}")
+            raise UsageError(f"{spec.id} has no variant axis {cut(name)!r}; its axes: {known}")
         if value not in axis.values:
-            raise UsageError(f"{spec.id}: {name}={value!r} is not a value of {name}; "
+            raise UsageError(f"{spec.id}: {name}={cut(value)!r} is not a value of {name}; "
                              f"its values: {', '.join(axis.values)} (default {axis.default})")
         if value != axis.default:
             out[name] = value

@@ -20,7 +20,7 @@ import random
 import re
 from typing import Any, Mapping, Sequence
 
-from grader.errors import UsageError
+from grader.errors import UsageError, cut
 from grader.spec import names
 from grader.spec.reader import _k, _Problems, _Reader
 from grader.spec.records import (
@@ -344,9 +344,9 @@ def parse_variant_args(spec: Spec, args: Sequence[str], seed: int | None = None)
     for word in words:
         axis, sep, value = word.partition("=")
         if not sep or not axis or not value:
-            raise UsageError(f"--variant {word!r}: write axis=value (e.g. {_example(base)}), or random")
+            raise UsageError(f"--variant {cut(word)!r}: write axis=value (e.g. {_example(base)}), or random")
         if axis in variant and variant[axis] != value:
-            raise UsageError(f"--variant gives {axis} twice ({variant[axis]} and {value})")
+            raise UsageError(f"--variant gives {cut(axis)} twice ({cut(variant[axis])} and {cut(value)})")
         variant[axis] = value
     return choices(base, variant)
 

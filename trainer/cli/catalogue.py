@@ -61,15 +61,17 @@ def show(drill_id: str = typer.Argument(..., metavar="ID", help="the drill id, e
          variant: List[str] = typer.Option([], "--variant", metavar="AXIS=VALUE",
                                            help="show it under a variant (repeatable; `random` draws one)")) -> None:
     """Prompt, shape ledger, signature(s) to write, target time, and the variants."""
+    # a DRILL_PATH pack's text is the author's: its format characters (U+200B, U+2028, U+FEFF...)
+    # are shown as escapes (trainer.text.markup.printable), never printed raw
     from grader.spec.variants import describe, labels, parse_variant_args
 
     spec = get_spec_or_exit(drill_id)
     spec = spec.under(parse_variant_args(spec, variant))
     width = terminal_width()
-    out = fold_line(f"{spec.id}: {spec.title}" + (f"  [variant: {describe(spec.variant)}]" if spec.variant else ""),
-                    width)
+    variant_note = f"  [variant: {describe(spec.variant)}]" if spec.variant else ""
+    out = fold_line(f"{spec.id}: {printable(spec.title)}{variant_note}", width)
     out += fold_line(f"topic: {spec.topic}    target: {_mmss(spec.target_seconds)}", width) + [""]
-    out += fold(spec.prompt.rstrip(), width) + [""]
+    out += fold(printable(spec.prompt.rstrip(), keep="\n"), width) + [""]
     if spec.dims:
         out.append("dimensions:")
         for rule in spec.dims.values():
@@ -77,14 +79,14 @@ def show(drill_id: str = typer.Argument(..., metavar="ID", help="the drill id, e
         out.append("")
     out.append("write:")
     for line in ledger_lines(spec, signatures=True, indent="  "):
-        out += fold_line(line, width)
+        out += fold_line(printable(line), width)
     if spec.banned:
         out += [""] + fold_line("banned: " + ", ".join(spec.banned), width)
     if spec.variants:
         out += ["", "variants (* = shown here; reviews vary them):"]
         for _axis, lines in labels(spec):
             for line in lines:
-                out += fold_line(line, width, "  ")
+                out += fold_line(printable(line), width, "  ")
     flag = "".join(f" --variant {a}={v}" for a, v in spec.variant.items())
     out += [""] + fold_line(f"practise it: drill solve {spec.id}{flag}", width) \
         + fold_line(f"grade a file: drill check {spec.id} FILE{flag}", width)
@@ -123,7 +125,7 @@ def list_drills(
         best = info.best_seconds if info else None
         rows.append((f"{s.number:>2}" if s.number else "  ", s.id, s.topic, state,
                      _due_text(s.id, info, agenda), _mmss(int(round(best))) if best is not None else "-",
-                     _mmss(s.target_seconds), _variants_text(s, passed.get(s.id, [])), s.title))
+                     _mmss(s.target_seconds), _variants_text(s, passed.get(s.id, [])), printable(s.title)))
     lines = table_lines(rows, terminal_width())
     if due and not rows:
         lines = fold_line(_nothing_due(agenda), terminal_width(), more="")

@@ -304,11 +304,13 @@ def new(
     try:
         check_new_id(drill_id, topic, known)
         scaffold = plan(root, drill_id, topic)
-        write(scaffold, drill_id, topic)
+        write(scaffold, drill_id, topic, root)  # all or nothing
     except ScaffoldError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(printable(str(exc))) from None
     except OSError as exc:
-        raise UsageError(f"cannot write the new drill under {root}: {exc.strerror or exc}") from None
+        where = f" ({printable(exc.filename)})" if exc.filename else ""
+        raise UsageError(f"cannot write the new drill under {printable(root)}: {exc.strerror or exc}{where}; "
+                         f"nothing was written") from None
     typer.echo(f"drill new: wrote {drill_id}, a small drill that works, to rewrite into yours (drills/README.md):")
     for path, what in zip(scaffold.files, ("the spec", "the reference, with one trap left to write",
                                             "a solution that must pass", "a slip that must fail, naming no trap")):

@@ -17,20 +17,22 @@
   members the session file lists, else those with a results file).
 - `--git` (run, board, status) treats the folder as a git clone (trainer.team.gitsync):
   pull with rebase first; `run` then commits the member's own file and pushes it,
-  and the board says when each file's commits landed (from `git log`).
+  and the board says when each file's commits landed (from `git log`), flagging a member's file
+  changed by a commit of another identity than the one that first added it (docs/CLI.md).
 """
 from __future__ import annotations
 
 import dataclasses
 import random
+import re
 import shutil
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, List, Optional
+from typing import TYPE_CHECKING, Callable, List, Mapping, Optional
 
 import typer
 
-from grader.errors import DrillError, UsageError
+from grader.errors import DrillError, UsageError, cut
 import trainer.repl.grading as repl_grading
 from grader.spec.userfile import SESSION_LIMIT, SOLUTION_LIMIT, UnreadableFile, read_bytes, read_text
 from grader.spec.variants import describe
@@ -45,7 +47,7 @@ from trainer.text.markup import printable
 from trainer.repl.app import DrillOutcome, ReplOptions
 from trainer.clock import Clock, PersonClock, SystemClock
 from trainer.reports import plural
-from trainer.clock import utc_now
+from trainer.clock import minute_text, utc_now
 from trainer.store import NewAttempt, RecordResult, open_store
 from trainer.team import gitsync
 from trainer.team import (
@@ -99,7 +101,8 @@ def open_grading() -> Grading:
     return repl_grading.open_grading()
 
 
-def _read_session(path: Path, known: set[str]) -> TeamSession:
+def _read_session(path: Path, known: Mapping[str, Spec]) -> TeamSession:
+    """The session file at ``path``, its variants checked against the drills' own (``known``: the specs)."""
     if path.is_dir():
         raise UsageError(f"{path} is a folder; give the session .yaml file")
     try:
@@ -185,7 +188,7 @@ def _variant_options(pairs: list[str]) -> dict[str, dict[str, str]]:
         drill, sep, choice = raw.partition(":")
         axis, eq, value = choice.partition("=")
         if not sep or not eq or not drill or not axis or not value:
-            raise UsageError(f"--variant {printable(raw)!r}: write ID:AXIS=VALUE, e.g. mha-padding:mask=pad")
+            raise UsageError(f"--variant {cut(raw)!r}: write ID:AXIS=VALUE, e.g. mha-padding:mask=pad")
         out.setdefault(drill.strip(), {})[axis.strip()] = value.strip()
     return out
 
@@ -315,7 +318,7 @@ def team_run(
 ) -> None:
     """Do the session: its drills in the REPL under one countdown, graded with its seed."""
     cat = load_catalogue_or_exit()
-    session = _read_session(session_file, set(cat.specs))
+    session = _read_session(session_file, cat.specs)
     try:
         name = check_name(name)
     except ValueError as exc:
@@ -401,20 +404,30 @@ def _git_sync(folder: Path) -> Path:
     return holder[0]
 
 
-def _landed_lines(root: Path, results: list[MemberResult]) -> list[str]:
+def _landed_lines(root: Path, results: list[MemberResult]) -> tuple[list[str], list[str]]:
+    """The board's "landed" line per member, and a warning per member file whose commits include
+    one by another identity than the file's first commit (gitsync.stranger)."""
     paths = [Path(r.source) for r in results]
     found = gitsync.landed(root, paths)
-    lines = []
+    lines, warnings = [], []
     for r in results:
-        commits = found.get(Path(r.source).name, [])
+        name = Path(r.source).name
+        commits = found.get(name, [])
         if not commits:
-            lines.append(f"{r.name}: {Path(r.source).name} is not committed yet")
+            lines.append(f"{r.name}: {name} is not committed yet")
             continue
         last = commits[0]
         n = len(commits)
-        lines.append(f"{r.name}: last landed {last.when.astimezone():%Y-%m-%d %H:%M} "
-                     f"({n} commit{'s' if n != 1 else ''}; {last.commit[:8]} {last.subject})")
-    return lines
+        line = (f"{r.name}: last landed {last.when_text()} "
+                f"({n} commit{'s' if n != 1 else ''}; {last.commit[:8]} {cut(last.subject, 120)})")
+        other = gitsync.stranger(commits)
+        if other is not None:
+            flag = (f"{name} {'last ' if other is last else ''}changed by a commit of {cut(other.email)} "
+                    f"({other.commit[:8]}), not of {cut(commits[-1].email)}, whose commit first added it")
+            line += f"; flagged: {flag}"
+            warnings.append(f"flagged {r.source}: {flag}")
+        lines.append(line)
+    return lines, warnings
 
 
 # ------------------------------------------------------------------- board
@@ -445,15 +458,22 @@ def load_results(folder: Path, known: set[str]) -> tuple[list[MemberResult], lis
     return good, warnings
 
 
-def _folder_session(folder: Path, known: set[str]) -> TeamSession | None:
-    """The session file beside the results, when the folder holds exactly one that parses."""
+def _folder_session(folder: Path, known: Mapping[str, Spec]) -> TeamSession | None:
+    """The session file beside the results, when the folder holds exactly one that parses. A file that
+    says it is a session (a top-level `drills:`) and is refused is named on stderr with the reason;
+    other YAML files are passed over quietly."""
     found = []
     for path in sorted(folder.iterdir()):
         if path.suffix.lower() in (".yaml", ".yml") and not path.is_symlink():
             try:
-                found.append(parse_session(read_text(path, SESSION_LIMIT), known, str(path)))
-            except (UnreadableFile, TeamError):
+                text = read_text(path, SESSION_LIMIT)
+            except UnreadableFile:
                 continue
+            try:
+                found.append(parse_session(text, known, str(path)))
+            except TeamError as exc:
+                if re.search(r"^drills\s*:", text, re.MULTILINE):
+                    _warn(f"not using {path} as the session: {cut(exc.problems[0], 300)}")
     return found[0] if len(found) == 1 else None
 
 
@@ -475,8 +495,9 @@ def team_board(
     if not folder.is_dir():
         raise UsageError(f"{folder} is not a folder of results files")
     root = _git_sync_quiet(folder) if git else None
-    known = set(load_catalogue_or_exit().specs)
-    session = _read_session(session_file, known) if session_file is not None else _folder_session(folder, known)
+    specs = load_catalogue_or_exit().specs
+    known = set(specs)
+    session = _read_session(session_file, specs) if session_file is not None else _folder_session(folder, specs)
     results, warnings = load_results(folder, known)
     chosen = choose_session(results, session.id if session else None)
     mine, foreign = split_foreign(results, chosen)
@@ -493,7 +514,11 @@ def team_board(
     for w in skipped + [printable(f"not ranked {f.source}: {f.reason}") for f in board.flagged]:
         _warn(w)
     title = (session.title if session and session.title else "Team board")
-    landed = _landed_lines(root, [row.member for row in board.rows]) if root is not None else None
+    landed = None
+    if root is not None:
+        landed, strangers = _landed_lines(root, [row.member for row in board.rows])
+        for w in strangers:
+            _warn(w)
     if fmt == "md":
         text = render_board_md(board, title, skipped, landed)
     elif fmt == "html":
@@ -529,8 +554,9 @@ def team_status(
         raise UsageError(f"{folder} is not a folder of results files")
     if git:
         _git_sync_quiet(folder)
-    known = set(load_catalogue_or_exit().specs)
-    session = _read_session(session_file, known) if session_file is not None else _folder_session(folder, known)
+    specs = load_catalogue_or_exit().specs
+    known = set(specs)
+    session = _read_session(session_file, specs) if session_file is not None else _folder_session(folder, specs)
     results, warnings = load_results(folder, known)
     for w in warnings:
         _warn(printable(w))
@@ -552,7 +578,7 @@ def team_status(
         r = submitted[n]
         last = r.runs[-1]
         typer.echo(f"  submitted  {printable(n)}: {plural(len(r.runs), 'run')}, last "
-                   f"{last.finished_at.astimezone():%Y-%m-%d %H:%M}, solved {last.solved}/{len(last.drills)}")
+                   f"{minute_text(last.finished_at)}, solved {last.solved}/{len(last.drills)}")
     for n in waiting:
         typer.echo(f"  not yet    {printable(n)}")
     for n in extra:

@@ -45,7 +45,7 @@ from trainer.repl.state import DrillOutcome, FollowUpAsk, ReplOptions, SittingSt
 from trainer.repl.style import repl_style
 from trainer.repl.toolbar import BarState, bar
 from trainer.text.verdict import Fragments, plain
-from trainer.repl.wrap import lines_of, wrap_line
+from trainer.repl.wrap import lines_of, visible, wrap_line
 
 
 def rows(fragments: Fragments, width: int) -> int:
@@ -356,7 +356,7 @@ class DrillRepl:
         if self._remake is not None and width - 1 != self._made_for:  # resized: made again, from the top
             self._made_for = width - 1
             self.output, self.output_offset = list(self._remake(width - 1)), 0
-        lines = [piece for line in lines_of(self.output) for piece in wrap_line(line, width - 1)]
+        lines = [piece for line in lines_of(visible(self.output)) for piece in wrap_line(line, width - 1)]
         lines = lines[self.output_offset:]
         while lines and not plain(lines[-1]).strip():
             lines.pop()

@@ -4,6 +4,7 @@ from __future__ import annotations
 from grader.spec import DimRule, Spec, shape_names
 from grader.spec.variants import describe
 from trainer.text.ledger import ledger_lines
+from trainer.text.markup import printable
 from trainer.text.verdict import Fragments, mmss, plain
 
 
@@ -22,12 +23,13 @@ def title_fragments(spec: Spec, width: int = 200, hint: bool = True) -> Fragment
     when they fit, '^L prompt' when folded."""
     head = f" {spec.id} "
     variant = variant_text(spec, width)
-    parts = [f" {spec.title}", f" · {spec.topic}", f" · target {mmss(spec.target_seconds)}"]
+    title = printable(spec.title)  # a pack's format characters shown as escapes, as in `drill show`
+    parts = [f" {title}", f" · {spec.topic}", f" · target {mmss(spec.target_seconds)}"]
     tail = "  ^L prompt" if hint else ""
     width -= len(variant)
     room = width - len(head) - len(parts[2]) - 1  # for the title cut short, with "…"
     alone = f" target {mmss(spec.target_seconds)}"  # no title before it: no separator either
-    cut = f" {spec.title[:room - 1].rstrip()}…" + parts[2] if room > 12 else alone
+    cut = f" {title[:room - 1].rstrip()}…" + parts[2] if room > 12 else alone
     for rest, end in (("".join(parts), tail), (parts[0] + parts[2], tail), (parts[0] + parts[2], ""),
                       (cut, ""), (alone, "")):
         if len(head) + len(rest) + len(end) <= width:
@@ -68,7 +70,8 @@ def fitted_header(spec: Spec, width: int, max_rows: int) -> Fragments:
     import textwrap
 
     room = max(1, max_rows - _rows(wrap_all(out, width)) - 1)
-    lines = textwrap.wrap(" ".join(spec.prompt.split()), width - 1, initial_indent=" ", subsequent_indent=" ")
+    words = printable(spec.prompt, keep="\n").split()
+    lines = textwrap.wrap(" ".join(words), width - 1, initial_indent=" ", subsequent_indent=" ")
     shown = lines[:room]
     if len(lines) > room:
         shown[-1] = shown[-1][: max(0, width - 16)].rstrip() + " … (^L: all)"
@@ -103,10 +106,11 @@ def prompt_lines(prompt: str, width: int) -> list[str]:
     written line wrapped into a long and a short one."""
     from trainer.text.fold import fold
 
-    lines = prompt.rstrip().splitlines()
+    prompt = printable(prompt.rstrip(), keep="\n")  # U+2028 shown, not a line break of splitlines
+    lines = prompt.splitlines()
     if all(len(line) + 1 <= width for line in lines):
         return [f" {line}" for line in lines]
-    return fold(prompt.rstrip(), width, indent=" ")
+    return fold(prompt, width, indent=" ")
 
 
 def _dim(rule: DimRule) -> str:

@@ -1,7 +1,18 @@
 """Word-wrap styled lines for the output pane (prompt_toolkit wraps mid-word)."""
 from __future__ import annotations
 
+from trainer.text.markup import printable
 from trainer.text.verdict import Fragments
+
+
+def visible(fragments: Fragments) -> Fragments:
+    """`fragments` with every hidden character shown as an escape (trainer.text.markup.printable),
+    newlines and tabs kept: what a pane shows comes from a pack's hints and notes, a solution's
+    output, a trap's message, and none of it may reach the terminal raw."""
+    out: Fragments = []
+    for style, text, *rest in fragments:
+        out.append((style, printable(text, keep="\n\t"), *rest))  # type: ignore[arg-type]
+    return out
 
 
 def wrap_line(line: Fragments, width: int) -> list[Fragments]:

@@ -13,11 +13,14 @@ git missing, not a clone, no remote, a pull that cannot rebase, a push refused t
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Sequence
+
+from trainer.clock import EARLIEST, LATEST, from_epoch, minute_text
 
 GIT_TIMEOUT_S = 120  # one git command (a push over a slow network); then it is reported, not waited on
 
@@ -28,18 +31,42 @@ class GitError(Exception):
 
 @dataclass(frozen=True)
 class Landed:
-    """One commit of a results file: when it landed and its message."""
+    """One commit of a results file: when it landed, who made it and its message. Everything here
+    is what a teammate's clone wrote into the history: text to show escaped, a date to place."""
 
     path: str  # relative to the clone's top
-    when: datetime
+    when: datetime  # the committer date in UTC, clamped to what a datetime holds
     subject: str
     commit: str
+    stamp: str = ""  # the committer date as git wrote it (%cI): year 3170843 is shown as it is
+    email: str = ""  # the author's email, as that clone's git config had it (%ae)
+
+    @property
+    def clamped(self) -> bool:
+        """Whether ``when`` is not the commit's date but the nearest a datetime holds."""
+        return self.when in (EARLIEST, LATEST)
+
+    def when_text(self) -> str:
+        """The date to show: local to the minute, or git's own text when it lies beyond year 9999."""
+        return self.stamp[:40] if self.clamped and self.stamp else minute_text(self.when)
+
+
+def stranger(commits: Sequence[Landed]) -> Landed | None:
+    """The newest of a results file's commits (newest first) made by another identity than its
+    first commit: whoever first committed a member's file is that member's identity (the email
+    their clone's git config gives). None when every commit is theirs. A flag, not a proof:
+    git records whatever email a clone is configured with."""
+    if not commits:
+        return None
+    owner = commits[-1].email
+    return next((c for c in commits if c.email != owner), None)
 
 
 def _git(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, GIT_TERMINAL_PROMPT="0", GIT_EDITOR="true", LC_ALL="C")
     try:
         done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, env=env,
+                              encoding="utf-8", errors="replace",  # a commit's bytes are anyone's
                               timeout=GIT_TIMEOUT_S, stdin=subprocess.DEVNULL)
     except FileNotFoundError:
         raise GitError("git is not installed (or not on PATH); install git, or run without --git "
@@ -154,13 +181,20 @@ def _rejected(done: subprocess.CompletedProcess[str]) -> bool:
 
 
 def landed(root: Path, paths: Sequence[Path]) -> dict[str, list[Landed]]:
-    """Per results file (its name), its commits newest first, from `git log` of the clone."""
+    """Per results file (its name), its commits newest first, from `git log` of the clone.
+    Fields are read as hostile text: NUL-separated, a date git prints beyond year 9999 clamped."""
     out: dict[str, list[Landed]] = {}
     for path in paths:
         rel = os.path.relpath(path.resolve(), root.resolve())
-        done = _git(root, "log", "--format=%H%x09%cI%x09%s", "--", rel, check=False)
+        done = _git(root, "log", "--format=%H%x00%ct%x00%cI%x00%ae%x00%s", "--", rel, check=False)
         if done.returncode != 0:
             continue  # no commits yet (a fresh clone of an empty repository)
-        rows = [line.split("\t", 2) for line in done.stdout.splitlines() if line.count("\t") >= 2]
-        out[path.name] = [Landed(rel, datetime.fromisoformat(w), s, h) for h, w, s in rows]
+        rows = []
+        for line in done.stdout.splitlines():
+            fields = line.split("\0", 4)
+            if len(fields) != 5 or not re.fullmatch(r"-?[0-9]{1,20}", fields[1]):
+                continue
+            commit, epoch, stamp, email, subject = fields
+            rows.append(Landed(rel, from_epoch(int(epoch)), subject, commit, stamp, email))
+        out[path.name] = rows
     return out

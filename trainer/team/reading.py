@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any, Iterable
 
 from grader.errors import UsageError
+from trainer.clock import in_utc
 from trainer.team.results import (
     MODES,
     RESULTS_FORMAT,
@@ -81,9 +82,9 @@ def _run(item: Any, i: int, known: set[str], source: str) -> Run:
         finished = datetime.fromisoformat(str(item.get("finished_at"))[:64])
         if finished.tzinfo is None:
             raise ValueError
-        finished = finished.astimezone(timezone.utc)  # a time that cannot be placed in UTC is refused
     except (ValueError, OverflowError):
         raise ResultsError(source, f"{where}.finished_at must be an ISO-8601 time with a zone") from None
+    finished = in_utc(finished)  # 9999-12-31T23:00-05:00 (year 10000 in UTC) is clamped, not refused
     mode = item.get("mode")
     if mode not in MODES:
         raise ResultsError(source, f"{where}.mode must be one of {', '.join(MODES)}")

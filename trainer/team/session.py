@@ -20,12 +20,14 @@ from typing import Any, Iterable, Sequence, TypeGuard
 
 import yaml
 
-from grader.errors import UsageError
+from grader.errors import UsageError, cut
 from grader.spec import safe_yaml
+from grader.spec.variants import AXIS_RE, VALUE_RE
 
 SESSION_FORMAT = 1
 MAX_DRILLS = 50
 MAX_MINUTES = 600
+MAX_VARIANT_AXES = 8  # per drill: the built-in drills have at most 3
 
 
 class TeamError(UsageError):
@@ -113,17 +115,26 @@ def _variants(raw: Any, ids: list[str], known: Any, problems: list[str]) -> dict
     out: dict[str, dict[str, str]] = {}
     for drill, choice in raw.items():
         if drill not in ids:
-            problems.append(f"variants: {str(drill)[:40]!r} is not one of the session's drills")
+            problems.append(f"variants: {cut(drill)!r} is not one of the session's drills")
             continue
         if not all(isinstance(k, str) and isinstance(v, str) for k, v in choice.items()):
-            problems.append(f"variants: {drill}: each axis and value is text")
+            problems.append(f"variants.{drill}: each axis and value is text")
+            continue
+        if len(choice) > MAX_VARIANT_AXES:
+            problems.append(f"variants.{drill}: {len(choice)} axes; a drill has at most {MAX_VARIANT_AXES}")
+            continue
+        bad = next((f"axis {cut(k)!r}" if not (len(k) <= 40 and AXIS_RE.fullmatch(k))
+                    else f"value {cut(v)!r} of {k}" for k, v in choice.items()
+                    if not (len(k) <= 40 and AXIS_RE.fullmatch(k) and len(v) <= 40 and VALUE_RE.fullmatch(v))), None)
+        if bad is not None:  # before any spec sees it: an escape sequence, a 100 KB name
+            problems.append(f"variants.{drill}: {bad} is not a variant name (lower-case letters, digits, - and _)")
             continue
         spec = known.get(drill) if isinstance(known, dict) else None
         if spec is not None and hasattr(spec, "under"):
             try:
                 choice = dict(spec.under(choice).variant)
             except _Usage as exc:
-                problems.append(f"variants: {exc}")
+                problems.append(f"variants.{drill}: {exc}")
                 continue
         if choice:
             out[drill] = dict(choice)

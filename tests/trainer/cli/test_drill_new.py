@@ -137,3 +137,101 @@ def test_the_catalogue_cache_is_keyed_on_a_drills_oracle_file_too(tmp_path):
     before = cache_key([spec])
     oracle_file(spec).write_text("def mine_oracle(x):\n    return x\n")
     assert cache_key([spec]) != before
+
+
+# ------------------------------------------------- all or nothing, only inside DRILL_PATH (issue 34, item 5)
+
+
+def _everything(root: Path) -> list[str]:
+    """Every file, folder and link under ``root`` (a folder left behind counts too)."""
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+
+
+@pytest.mark.parametrize("link", ["ragged", "ragged/solutions"])
+def test_new_refuses_a_symlinked_folder_that_leads_outside_drill_path(runner, drill_path, tmp_path, link):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (drill_path / link).parent.mkdir(parents=True, exist_ok=True)
+    (drill_path / link).symlink_to(outside)
+    before = _everything(drill_path)
+    result = runner.invoke(app, ["new", "my-drill", "--topic", "ragged"])
+    assert result.exit_code == 2, result.output
+    assert f"{drill_path / link} is a symbolic link to {outside}, outside {drill_path}" in result.output
+    assert "nothing was written" in result.output and "Traceback" not in result.output
+    assert _everything(outside) == [] and _everything(drill_path) == before
+
+
+def test_new_follows_a_symlinked_folder_that_stays_inside(runner, drill_path):
+    (drill_path / "ragged" / "kept").mkdir(parents=True)
+    (drill_path / "ragged" / "solutions").symlink_to("kept")
+    result = runner.invoke(app, ["new", "my-drill", "--topic", "ragged"])
+    assert result.exit_code == 0, result.output
+    assert (drill_path / "ragged" / "kept" / "my-drill" / "ok_rowwise_sum.py").is_file()
+
+
+@pytest.fixture
+def read_only_as_for_anyone(monkeypatch):
+    """A folder without write permission refuses new entries, for root too: root ignores the mode
+    bits, so there os.mkdir and os.open(O_CREAT) answer EACCES in such a folder as the kernel does
+    for anyone else (as another user the kernel's own refusal is what the test meets)."""
+    import errno
+    import os
+
+    if os.geteuid() != 0:
+        return
+    real_mkdir, real_open = os.mkdir, os.open
+
+    def refused(path) -> bool:
+        parent = os.path.dirname(os.path.abspath(path))
+        return not os.stat(parent).st_mode & 0o200
+
+    def mkdir(path, *args, **kwargs):
+        if refused(path):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_mkdir(path, *args, **kwargs)
+
+    def open_(path, flags, *args, **kwargs):
+        if flags & os.O_CREAT and not os.path.exists(path) and refused(path):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "mkdir", mkdir)
+    monkeypatch.setattr(os, "open", open_)
+
+
+def test_new_with_a_read_only_solutions_folder_writes_nothing_and_says_so(runner, drill_path,
+                                                                           read_only_as_for_anyone):
+    """The spec and the reference can be written, the solutions cannot: neither is left behind."""
+    solutions = drill_path / "ragged" / "solutions"
+    solutions.mkdir(parents=True)
+    before = _everything(drill_path)
+    solutions.chmod(0o555)
+    try:
+        result = runner.invoke(app, ["new", "my-drill", "--topic", "ragged"])
+    finally:
+        solutions.chmod(0o755)
+    assert result.exit_code == 2, result.output
+    assert f"cannot write the new drill under {drill_path}: Permission denied ({solutions / 'my-drill'})" \
+        in result.output
+    assert "nothing was written" in result.output and "Traceback" not in result.output
+    assert _everything(drill_path) == before
+
+
+def test_new_removes_the_folders_it_made_when_a_later_file_fails(runner, drill_path, monkeypatch):
+    """The topic folder did not exist: the spec and reference are written in a new folder, then the
+    last solution file fails (a full disk): nothing of it is left, the new folders included."""
+    import errno
+    import os
+
+    real_open = os.open
+
+    def open_(path, flags, *args, **kwargs):
+        if str(path).endswith("bad_slip_column_mean.py"):
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", open_)
+    result = runner.invoke(app, ["new", "my-drill", "--topic", "ragged"])
+    assert result.exit_code == 2 and "No space left on device" in result.output, result.output
+    assert "nothing was written" in result.output
+    assert _everything(drill_path) == []

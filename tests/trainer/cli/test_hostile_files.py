@@ -494,7 +494,7 @@ def test_a_progress_database_that_is_a_fifo_is_named_not_read(tmp_path):
     no_traceback(proc)
 
 
-def test_team_files_with_numbers_and_times_out_of_range_are_refused():
+def test_team_files_with_numbers_out_of_range_are_refused_and_times_clamped():
     from trainer.team import ResultsError, TeamError, parse_results, parse_session
 
     with pytest.raises(TeamError, match="minutes must be a number from 1 to 600"):
@@ -505,7 +505,14 @@ def test_team_files_with_numbers_and_times_out_of_range_are_refused():
     huge = json.dumps(base).replace('"seconds": 10', '"seconds": ' + "9" * 400).encode()
     with pytest.raises(ResultsError, match="seconds must be a number from 0 to 86400"):
         parse_results(huge, "r.json", {"gqa"})
-    for when in ("9999-12-31T23:59:59-14:00", "0001-01-01T00:00:00+14:00"):
+    # a time no datetime holds in UTC is clamped to the last or first one, not refused (issue 34: dates
+    # are placed, never fatal); text that is not a time with a zone is still refused
+    from trainer.clock import EARLIEST, LATEST
+
+    for when, placed in (("9999-12-31T23:59:59-14:00", LATEST), ("0001-01-01T00:00:00+14:00", EARLIEST)):
+        member = parse_results(json.dumps(dict(base, runs=[dict(run, finished_at=when)])).encode(), "r.json", {"gqa"})
+        assert member.runs[0].finished_at == placed
+    for when in ("10000-01-01T00:00:00+00:00", "2026-12-01T00:00:00"):
         with pytest.raises(ResultsError, match="finished_at must be an ISO-8601 time"):
             parse_results(json.dumps(dict(base, runs=[dict(run, finished_at=when)])).encode(), "r.json", {"gqa"})
 
