@@ -229,7 +229,7 @@ def _earlier(target: Path, session: TeamSession, name: str, known: set[str]) -> 
 
 
 def _grade_files(session: TeamSession, files: dict[str, str], flow: TeamRun, session_id: int,
-                 save: Callable[[DrillResult | None], None]) -> None:
+                 save: Callable[[DrillResult | None], None], said: Callable[[], None] = lambda: None) -> None:
     """Non-interactive: grade each given file once with the session's seed; other drills are skipped."""
     sources = {}
     for drill, path in files.items():
@@ -257,6 +257,7 @@ def _grade_files(session: TeamSession, files: dict[str, str], flow: TeamRun, ses
     def after(drill: str, done: Done[DrillResult]) -> None:
         if drill in sources:
             save(None)
+            said()
 
     run_queue(flow.queue, grading, grade, after=after)
 
@@ -272,7 +273,7 @@ def run_drill(spec: Spec, grading: Grading, options: ReplOptions, clock: Clock) 
 
 def _run_repl(session: TeamSession, flow: TeamRun, session_id: int, save: Callable[[DrillResult | None], None],
               clock: Clock,
-              vi: bool = False) -> None:
+              vi: bool = False, said: Callable[[], None] = lambda: None) -> None:
     """The session's drills in order, one countdown (the flow's deadline), the session's seed."""
     cat = load_catalogue_or_exit()
     grading = open_grading()
@@ -295,6 +296,7 @@ def _run_repl(session: TeamSession, flow: TeamRun, session_id: int, save: Callab
     def after(drill_id: str, done: Done[DrillResult]) -> None:
         typer.echo(f"{drill_id}: {done.result.status}")
         save(None)
+        said()
 
     run_queue(flow.queue, grading, drill, after=after)
 
@@ -336,6 +338,10 @@ def team_run(
         raise UsageError(f"{folder} is not a folder")
     target = _results_path(folder, name)
     root = _git_sync(folder) if git else None
+    if root is not None and any(Path(p.path).name == target.name for p in _pending(root, folder)):
+        _git_step(lambda: gitsync.publish(root, target, f"drill team: {name}'s results of an earlier run, "
+                                                         f"not pushed then"),
+                  f"your earlier results are in {printable(target)} but not pushed")
     earlier = _earlier(target, session, name, set(cat.specs))
     clock = make_clock()
     flow = TeamRun(session, clock)
@@ -346,9 +352,26 @@ def team_run(
                                                   "minutes": session.minutes, "seed": session.seed,
                                                   "name": name, "mode": mode})
 
+    unpushed: list[str] = []  # why the last push after a drill failed ("" once one succeeds)
+
     def save(current: DrillResult | None = None) -> None:
-        """The member's file as the run stands; ``current``: the drill open in the REPL, just passed."""
+        """The member's file as the run stands; ``current``: the drill open in the REPL, just passed.
+        Under --git it is committed and pushed at once (a pass, and every drill's end), so a terminal
+        closed or killed after a pass does not keep the result from the team; said nothing on the
+        screen (the REPL may be on it), a failure is kept for the line after the drill."""
         _save(target, add_run(earlier, session, name, flow.run(clock.now(), mode, current)))
+        if root is not None:
+            try:
+                gitsync.publish(root, target, f"drill team: {name} in session {session.id}, "
+                                              f"{flow.run(clock.now(), mode, current).solved} solved so far")
+                unpushed[:] = []
+            except gitsync.GitError as exc:
+                unpushed[:] = [str(exc)]
+
+    def said_unpushed() -> None:
+        if unpushed:
+            _warn(f"git: not pushed yet ({unpushed[0]}); the next `drill team run`, `team status --git --push` "
+                  f"or `team board --git --push` here retries")
 
     again = ""
     if earlier is not None:
@@ -357,9 +380,9 @@ def team_run(
     typer.echo(f"Team session {session.id}: {plural(len(session.drills), 'drill')} in {_minutes(session.minutes)}, "
                f"seed {session.seed}. Results go to {printable(target)}{again}.")
     if files:
-        _grade_files(session, files, flow, session_id, save)
+        _grade_files(session, files, flow, session_id, save, said_unpushed)
     else:
-        _run_repl(session, flow, session_id, save, clock, vi_mode)
+        _run_repl(session, flow, session_id, save, clock, vi_mode, said_unpushed)
     final = flow.run(clock.now(), mode)
     _save(target, add_run(earlier, session, name, final))
     with open_store() as store:
@@ -487,6 +510,8 @@ def team_board(
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="write to FILE"),
     git: bool = typer.Option(False, "--git", help="the folder is a git clone: pull first, and say when "
                              "each member's results landed (git log)"),
+    push: bool = typer.Option(False, "--push", help="with --git: commit and push this clone's results files "
+                              "that a run left uncommitted or unpushed"),
 ) -> None:
     """The leaderboard and per-drill breakdown merged from every member's results file."""
     fmt = fmt.lower()
@@ -495,6 +520,8 @@ def team_board(
     if not folder.is_dir():
         raise UsageError(f"{folder} is not a folder of results files")
     root = _git_sync_quiet(folder) if git else None
+    if root is not None:
+        _unlanded(root, folder, push, "board")
     specs = load_catalogue_or_exit().specs
     known = set(specs)
     session = _read_session(session_file, specs) if session_file is not None else _folder_session(folder, specs)
@@ -530,6 +557,31 @@ def team_board(
     emit(text, output, f"the {fmt} board")
 
 
+def _pending(root: Path, folder: Path) -> list[gitsync.Pending]:
+    try:
+        return gitsync.pending(root, folder)
+    except gitsync.GitError as exc:
+        _warn(f"git: cannot tell which results files are not pushed: {exc}")
+        return []
+
+
+def _unlanded(root: Path, folder: Path, push: bool, command: str) -> None:
+    """This clone's results files the team cannot see yet (a run killed after a pass, a failed push):
+    each said on stderr with the command that lands it, or, with --push, committed and pushed."""
+    for p in _pending(root, folder):
+        if not push:
+            _warn(f"{p.name} is {p.state} yet, so only this clone counts it: run `drill team {command} "
+                  f"{folder} --git --push` to land it")
+            continue
+        try:
+            said = gitsync.publish(root, root / p.path, f"drill team: {Path(p.path).stem}'s results, "
+                                                        f"not pushed when they were written")
+        except gitsync.GitError as exc:
+            _warn(f"git: {exc}")
+            raise typer.Exit(1) from None
+        typer.echo(f"git: {printable(said)}", err=True)
+
+
 def _git_sync_quiet(folder: Path) -> Path:
     """As _git_sync, saying what git did on stderr (stdout is the board)."""
     try:
@@ -548,12 +600,14 @@ def team_status(
     session_file: Optional[Path] = typer.Option(None, "--session", metavar="SESSION.yaml",
                                                 help="the session (default: the one session file in DIR)"),
     git: bool = typer.Option(False, "--git", help="the folder is a git clone: pull first"),
+    push: bool = typer.Option(False, "--push", help="with --git: commit and push this clone's results files "
+                              "that a run left uncommitted or unpushed"),
 ) -> None:
     """Who has submitted a run of the session and who has not yet."""
     if not folder.is_dir():
         raise UsageError(f"{folder} is not a folder of results files")
     if git:
-        _git_sync_quiet(folder)
+        _unlanded(_git_sync_quiet(folder), folder, push, "status")
     specs = load_catalogue_or_exit().specs
     known = set(specs)
     session = _read_session(session_file, specs) if session_file is not None else _folder_session(folder, specs)

@@ -128,7 +128,9 @@ def sync(root: Path) -> str:
     remote = _remote(root, branch)
     if not _remote_has(root, remote, branch):
         return f"{remote} has no branch {branch} yet: this run makes the first commit"
-    done = _git(root, "pull", "--rebase", "--quiet", remote, branch, check=False)
+    # --autostash: a member's results file written but not yet committed (a run killed after a
+    # pass) must not stop the pull; `pending` says it, and `--push` commits it
+    done = _git(root, "pull", "--rebase", "--autostash", "--quiet", remote, branch, check=False)
     if done.returncode != 0:
         _git(root, "rebase", "--abort", check=False)
         raise GitError(f"cannot pull {remote}/{branch} into {root} with rebase: {_last_line(done)}; "
@@ -173,6 +175,48 @@ def publish(root: Path, path: Path, message: str) -> str:
                        f"committed in {root}: `git pull --rebase && git push` there")
     return f"committed {rel}; the first push was rejected (a teammate pushed first), so it pulled with " \
            f"rebase and pushed again to {remote}/{branch}"
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A results file of this clone that the team cannot see yet."""
+
+    path: str  # relative to the clone's top
+    state: str  # "not committed" | "committed, not pushed"
+
+    @property
+    def name(self) -> str:
+        return Path(self.path).name
+
+
+def pending(root: Path, folder: Path) -> list[Pending]:
+    """The results files (``*.json`` in ``folder``) changed here and not committed, or committed
+    and not pushed: what a run killed after a pass, or a push that failed, left behind."""
+    rel = os.path.relpath(folder.resolve(), root.resolve())
+    out: dict[str, Pending] = {}
+    status = _git(root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", rel, check=False)
+    for entry in status.stdout.split("\0"):
+        path = entry[3:]
+        if len(entry) > 3 and _results_file(path, rel):
+            out[path] = Pending(path, "not committed")
+    try:
+        branch = _branch(root)
+        remote = _remote(root, branch)
+    except GitError:
+        return sorted(out.values(), key=lambda p: p.path)
+    known = _git(root, "rev-parse", "--verify", "--quiet", f"{remote}/{branch}", check=False).returncode == 0
+    span = f"{remote}/{branch}..HEAD" if known else "HEAD"
+    ahead = _git(root, "log", "--format=", "--name-only", "-z", span, "--", rel, check=False)
+    if ahead.returncode == 0:
+        for path in ahead.stdout.replace("\n", "\0").split("\0"):
+            path = path.strip()
+            if _results_file(path, rel) and path not in out:
+                out[path] = Pending(path, "committed, not pushed")
+    return sorted(out.values(), key=lambda p: p.path)
+
+
+def _results_file(path: str, folder: str) -> bool:
+    return path.endswith(".json") and Path(path).parent == Path(folder)
 
 
 def _rejected(done: subprocess.CompletedProcess[str]) -> bool:

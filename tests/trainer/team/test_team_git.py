@@ -81,16 +81,20 @@ def test_two_members_push_to_one_bare_repository_without_conflict(app, team, tmp
     # both members start from the same commit: Bo's push is rejected once (Ada pushed first), then rebased
     ada = run(app, "team", "run", clones["ada"] / "session.yaml", "--name", "Ada", "--git", *_files(tmp_path, "a"))
     assert ada.exit_code == 0, ada.output
-    assert "git: pulled origin/main" in ada.stdout and "git: committed Ada.json and pushed to origin/main" in ada.stdout
+    assert "git: pulled origin/main" in ada.stdout and "git: " in ada.stdout and "drill: git" not in ada.output
     monkeypatch.setattr(gitsync, "sync", _sync_only_the_first_time(gitsync.sync))
+    pushes = _count_rejected_pushes(monkeypatch)
     bo = run(app, "team", "run", clones["bo"] / "session.yaml", "--name", "Bo", "--git", *_files(tmp_path, "b"))
     assert bo.exit_code == 0, bo.output
-    assert "the first push was rejected" in bo.stdout and "pulled with rebase and pushed again" in bo.stdout
+    assert pushes and pushes[0] == "rejected"  # Bo's first push after a drill: rejected, rebased, pushed again
+    assert "drill: git" not in bo.output
     monkeypatch.undo()
     monkeypatch.setattr(cli_team, "open_grading", FakeGrading)
 
     log = git(bare, "log", "--format=%s", "main")
-    assert "drill team: Ada ran session " + session.id in log and "drill team: Bo ran session " + session.id in log
+    # every drill's end is pushed ("... solved so far"), and the run's end when the file changed after it
+    assert f"drill team: Ada in session {session.id}, 1 solved so far" in log
+    assert f"drill team: Bo in session {session.id}, 2 solved so far" in log
     assert sorted(git(bare, "ls-tree", "--name-only", "main").split()) == ["Ada.json", "Bo.json", "session.yaml"]
 
     board = run(app, "team", "board", clones["ada"], "--git", "--format", "md")
@@ -103,6 +107,91 @@ def test_two_members_push_to_one_bare_repository_without_conflict(app, team, tmp
     assert status.exit_code == 0, status.output
     assert "2/3 members the session file lists have submitted" in status.stdout
     assert "not yet    Cy" in status.stdout
+
+
+def _count_rejected_pushes(monkeypatch) -> list[str]:
+    """What each push of publish() came to, first to last ("rejected" or "ok")."""
+    seen: list[str] = []
+    real = gitsync._git
+
+    def spy(root, *args, check=True):
+        done = real(root, *args, check=check)
+        if args[:1] == ("push",):
+            seen.append("rejected" if gitsync._rejected(done) else "ok")
+        return done
+
+    monkeypatch.setattr(gitsync, "_git", spy)
+    return seen
+
+
+class Killed(BaseException):
+    """The terminal killed (-9): nothing after it runs, no handler sees it."""
+
+
+def test_a_member_killed_right_after_a_pass_is_on_the_board_of_another_clone(app, team, tmp_path, monkeypatch):
+    """Three members over one bare repository. Cy passes the first drill in the REPL and the process is
+    killed at once (before leaving the drill, before the run's end): the pass was committed and pushed
+    when it happened, so the board Ada builds in her own clone ranks it."""
+    import trainer.cli.team as cli_team
+    from trainer.repl.app import DrillOutcome
+
+    bare, clones, session = team
+    clones["cy"] = tmp_path / "cy"
+    subprocess.run(["git", "clone", "--quiet", str(bare), str(clones["cy"])], check=True, capture_output=True)
+    monkeypatch.setattr(cli_team, "open_grading", FakeGrading)
+    assert run(app, "team", "run", clones["ada"] / "session.yaml", "--name", "Ada", "--git",
+               *_files(tmp_path, "a")).exit_code == 0
+    assert run(app, "team", "run", clones["bo"] / "session.yaml", "--name", "Bo", "--git",
+               *_files(tmp_path, "b")).exit_code == 0
+
+    def pass_then_killed(spec, grading, options, clk):
+        outcome = DrillOutcome(spec.id, "passed", verdict="pass", seconds=42, attempts=1, hints=0, traps=[])
+        options.on_pass(outcome)
+        raise Killed
+
+    monkeypatch.setattr(cli_team, "has_terminal", lambda: True)
+    monkeypatch.setattr(cli_team, "run_drill", pass_then_killed)
+    with pytest.raises(Killed):
+        CliRunner().invoke(app, ["team", "run", str(clones["cy"] / "session.yaml"), "--name", "Cy", "--git"],
+                           catch_exceptions=False)
+    assert "Cy.json" in git(bare, "ls-tree", "--name-only", "main").split()
+    board = run(app, "team", "board", clones["ada"], "--git", "--format", "md")
+    assert board.exit_code == 0, board.output
+    cy = next(line for line in board.stdout.splitlines() if "| Cy |" in line)
+    assert "| Cy | 1/2 | 0:42 |" in cy, cy
+    status = run(app, "team", "status", clones["ada"], "--git")
+    assert "3/3 members the session file lists have submitted" in status.stdout, status.output
+
+
+def test_a_result_written_but_not_pushed_is_said_and_landed_with_push(app, team, tmp_path, monkeypatch):
+    """Bo's run was killed after the file was written and before git ran (or the push failed): Bo's
+    own status says so and names the command; --push lands it and Ada's board then ranks Bo."""
+    import trainer.cli.team as cli_team
+
+    bare, clones, session = team
+    monkeypatch.setattr(cli_team, "open_grading", FakeGrading)
+    monkeypatch.setattr(gitsync, "publish", lambda root, path, message: (_ for _ in ()).throw(
+        gitsync.GitError("the remote is unreachable (test)")))
+    bo = run(app, "team", "run", clones["bo"] / "session.yaml", "--name", "Bo", "--git", *_files(tmp_path, "b"))
+    assert "not pushed yet (the remote is unreachable (test))" in bo.stderr
+    monkeypatch.undo()
+    monkeypatch.setattr(cli_team, "open_grading", FakeGrading)
+    assert "Bo.json" not in git(bare, "ls-tree", "--name-only", "main")
+
+    status = run(app, "team", "status", clones["bo"], "--git")
+    said = " ".join(status.stderr.split())
+    assert "Bo.json is not committed yet, so only this clone counts it" in said
+    assert f"run `drill team status {clones['bo']} --git --push` to land it" in said
+    board = run(app, "team", "board", clones["ada"], "--git", "--format", "md")
+    assert "| Bo |" not in board.stdout  # not on the team's board yet
+
+    pushed = run(app, "team", "status", clones["bo"], "--git", "--push")
+    assert pushed.exit_code == 0, pushed.output
+    assert "Bo.json" in git(bare, "ls-tree", "--name-only", "main").split()
+    again = run(app, "team", "status", clones["bo"], "--git")
+    assert "not committed" not in again.stderr and "not pushed" not in again.stderr
+    board = run(app, "team", "board", clones["ada"], "--git", "--format", "md")
+    assert "| Bo |" in board.stdout
 
 
 def _sync_only_the_first_time(real):
