@@ -45,6 +45,27 @@ def test_the_shown_case_is_the_most_severe_and_also_failing_lists_the_others_onc
     assert "also failing: a, c\n" in text and text.count("case b") == 1
 
 
+def test_also_failing_never_repeats_the_case_just_shown():
+    """"also failing: pad-id-zero" under case pad-id-zero: the same case as a second entry is not another
+    failure; the same name for another function is told with its function."""
+    cases = [CaseResult("pad-id-zero", "f", "wrong", "values differ"),
+             CaseResult("pad-id-zero", "f", "wrong", "values differ"),
+             CaseResult("pad-id-zero", "g", "wrong", "values differ"),
+             CaseResult("small", "f", "wrong", "values differ")]
+    text = plain(render(_report(cases=cases, verdict="wrong"), width=100))
+    assert "also failing: pad-id-zero (g()), small\n" in text
+
+
+def test_a_check_that_ran_for_one_function_and_not_another_does_not_say_pass_alone():
+    cases = [CaseResult("a", "f", "pass"), CaseResult("device", "f", "pass", kind=CaseKind.DEVICE)]
+    report = Report("toy", "pass", cases, 0.5, seed=1,
+                    not_checked=[{"check": "device", "function": "g", "why": "it raised on fake tensors"}],
+                    notes=["device case: not checked for g(): it raised on fake tensors"])
+    text = plain(render(report, width=100))
+    assert "device: pass, part not checked" in text and "device: pass " not in text.split("\n")[0] + " "
+    assert "device case: not checked for g()" in text
+
+
 def test_escape_sequences_from_a_solution_are_made_visible():
     evil = "\x1b[2J\x1b[1;1H\x1b[32mPASS\x1b[0m"
     report = _report(output=evil + "\nmore", message="", cases=[CaseResult("a\x1b[31m", "f", "wrong", evil)])

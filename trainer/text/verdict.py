@@ -149,7 +149,13 @@ def _compact_lines(report: Report, shown: CaseResult | None, width: int) -> Frag
 
 def _also_failing(report: Report, told: list[CaseResult | None], width: int) -> Fragments:
     """One line naming the failing cases not `told` in full (a few, then a count)."""
-    rest = [c.name for c in report.failing if all(c is not t for t in told)]
+    shown = {(t.name, t.function) for t in told if t is not None}
+    shown_names = {name for name, _ in shown}
+    rest = []
+    for c in report.failing:
+        if any(c is t for t in told) or (c.name, c.function) in shown:
+            continue  # the case just told (as another entry of the same case) is not "also" failing
+        rest.append(f"{c.name} ({c.function}())" if c.name in shown_names and c.function else c.name)
     rest = list(dict.fromkeys(rest))  # each case once
     if not rest:
         return []
@@ -170,7 +176,7 @@ def _headline(report: Report, path: str, density: Density, title: bool) -> Fragm
         passed = sum(1 for c in cases if c.verdict == Verdict.PASS)
         out.append(("", f"  {passed}/{len(cases)} cases" + (" passed" if verdict != Verdict.PASS else "")))
         for name, state in checks:
-            out.append(("class:dim" if state == "pass" else "class:fail", f" · {name}: {state}"))
+            out.append(("class:dim" if state.startswith("pass") else "class:fail", f" · {name}: {state}"))
         for name in unchecked:
             out.append(("class:dim", f" · {name}: not checked"))
     if title:
@@ -197,6 +203,9 @@ def _counted(report: Report) -> tuple[list[CaseResult], list[tuple[str, str]], l
             checks.append((str(kind), str(min((Verdict.of(c.verdict) for c in ran), key=lambda v: v.severity))))
     ran_names = {name for name, _ in checks}
     named = {n.get("check") for n in report.not_checked}
+    # a check that ran for one function and could not run for another is not "pass" without a word:
+    # the headline says the part it could not check, as the notes below it do
+    checks = [(name, f"{state}, part not checked" if name in named else state) for name, state in checks]
     unchecked = [str(c) for c in _CHECKS if str(c) not in ran_names and str(c) in named]
     if not named and "device" not in ran_names and _unchecked_notes(report):
         unchecked = ["device"]
