@@ -325,3 +325,21 @@ def test_the_warm_up_summary_says_which_review_came_as_a_debug_round():
     lines = summary.lines()
     assert any(line.split()[:2] == ["a", "passed"] and line.endswith("(debug round)") for line in lines)
     assert not any("debug" in line for line in lines if line.split()[:1] == ["b"])
+
+
+def test_warmup_on_a_topic_says_how_many_drills_of_other_topics_are_due(monkeypatch):
+    from datetime import datetime, timedelta, timezone
+
+    from trainer.store import NewAttempt, open_store
+
+    runner, app, seen = _cli(monkeypatch, {})
+    long_ago = datetime.now(timezone.utc) - timedelta(days=40)
+    with open_store() as store:  # three passes long ago: all three due again today
+        for drill in ("gqa", "masked-mean", "pairwise-sqdist"):
+            store.record_attempt(NewAttempt(drill, "solve", long_ago, 100, "pass", target_seconds=300))
+    result = runner.invoke(app, ["warmup", "--count", "1", "--topic", "attention"])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert "2 drills of other topics are due too (masked-mean, pairwise-sqdist)" in said
+    assert "`drill warmup` without --topic takes them" in said
+    assert [s for s, _ in seen] == ["gqa"]

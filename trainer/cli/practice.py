@@ -55,6 +55,7 @@ from trainer.practice.flows import (
 from trainer.practice.sittings import SittingRecorder, WatchSitting
 from trainer.practice.variants import followup_variant, history_of, served
 from trainer.store import StoreError, open_store
+from trainer.reports import plural
 from trainer.text.verdict import grading_note, mmss, plain, render
 
 if TYPE_CHECKING:
@@ -217,8 +218,10 @@ def warmup(
     in_topic = [d for d, s in cat.specs.items() if topic is None or s.topic == topic]
     with open_store() as store:
         settings = store.settings()
-        agenda = focus(read_agenda(store, cat.specs, now), in_topic)
+        whole = read_agenda(store, cat.specs, now)
+        agenda = focus(whole, in_topic)
         passed = {d for d, s in store.drill_summaries().items() if s.passes}
+    elsewhere = [d for d in whole.due if d not in set(in_topic)] if topic else []
     vi_mode = settings.vi_mode if vi is None else vi
     due, new = list(agenda.due), list(agenda.new)
     if agenda.nothing_left and count > 0:
@@ -248,6 +251,10 @@ def warmup(
     kind = ("ahead of time" if agenda.nothing_left else "due")
     _say(f"Warm-up{f' on {topic}' if topic else ''}: {len(drills)} drill(s) ({n_due} {kind}, {len(drills) - n_due} new), "
          f"{questions} quick-fire question(s) in between.")
+    if elsewhere:
+        _say(f"{plural(len(elsewhere), 'drill')} of other topics {'is' if len(elsewhere) == 1 else 'are'} due too "
+             f"({', '.join(elsewhere[:3])}{', ...' if len(elsewhere) > 3 else ''}): `drill warmup` without --topic "
+             f"takes them.")
     grading = repl_grading.open_grading()
     done_drills = done_questions = 0
 
