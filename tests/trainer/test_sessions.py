@@ -176,6 +176,7 @@ def _cli(monkeypatch, outcomes):
     monkeypatch.setattr(practice, "_need_terminal", lambda: None)
     monkeypatch.setattr(practice, "_run_drill", fake_drill)
     monkeypatch.setattr(practice, "_go_on", lambda *_, **__: True)
+    monkeypatch.setattr(practice, "_ready", lambda *_, **__: True)
     monkeypatch.setattr(grading, "open_grading", lambda: _NoGrading())
     monkeypatch.setattr(quickfire, "ask", fake_ask)
     return CliRunner(), cli.app, seen
@@ -343,3 +344,24 @@ def test_warmup_on_a_topic_says_how_many_drills_of_other_topics_are_due(monkeypa
     assert "2 drills of other topics are due too (masked-mean, pairwise-sqdist)" in said
     assert "`drill warmup` without --topic takes them" in said
     assert [s for s, _ in seen] == ["gqa"]
+
+
+def test_the_mock_shows_its_rules_and_starts_the_clock_only_when_the_person_does(monkeypatch):
+    from trainer.cli import practice
+    from trainer.store import open_store
+
+    runner, app, seen = _cli(monkeypatch, {})
+    started = []
+
+    def ready(prompt):
+        started.append(prompt)
+        assert not seen  # the rules are on screen and no drill has opened: no clock runs yet
+        return False  # the person pressed Ctrl-C instead
+
+    monkeypatch.setattr(practice, "_ready", ready)
+    result = runner.invoke(app, ["mock", "--count", "2", "--minutes", "20", "--seed", "5"])
+    assert result.exit_code == 0, result.output
+    assert "The clock does not stop" in result.output and "No mock started; nothing recorded." in result.output
+    assert started and "Enter: start the 20-minute clock" in started[0] and not seen
+    with open_store() as store:
+        assert store.sessions() == []

@@ -337,6 +337,15 @@ def _go_on(flow: str = "warm-up", last: bool = False) -> bool:
     return True
 
 
+def _ready(prompt: str) -> bool:
+    """Wait for Enter before a clock starts; False on Ctrl-C or a closed input (nothing starts)."""
+    try:
+        PromptSession().prompt(prompt)
+    except (KeyboardInterrupt, EOFError):
+        return False
+    return True
+
+
 # --------------------------------------------------------------------- mock
 
 
@@ -388,7 +397,10 @@ def mock(
          + (" After a pass the interviewer asks a follow-up on the same drill." if followups else "")
          + (" Narrate: write the shape each line makes as a comment (# (B, H, T, S)) on it or just above it; "
             "a wrong or missing one costs points." if narrate else ""))
-    with open_store() as store:
+    if not _ready(f"  Enter: start the {minutes:g}-minute clock, Ctrl-C: not now "):
+        typer.echo("No mock started; nothing recorded.")
+        return
+    with open_store() as store:  # the rules were read: the clock starts now, not while they were on screen
         mock_id = store.start_session("mock", {"seed": seed, "minutes": minutes, "drills": drills, "topic": topic,
                                                "followups": followups, "narrate": narrate})
     flow = Mock(drills, minutes, seed, clock, followups=followups, narrate=narrate)

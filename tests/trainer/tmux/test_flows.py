@@ -88,7 +88,10 @@ def test_the_daily_flows(tmp_path):
     solve = start(tmp_path / "solve", "solve masked-mean", 100, 40)
     warm = start(tmp_path / "warm", "warmup --count 1", 60, 20)
     try:
-        # ---- the mock: type one line at once, then let the clock run out
+        # ---- the mock: its rules first, the clock started by Enter; type one line at once, then let it run out
+        screen = mock.wait_for("Enter: start the 0.25-minute clock", 40)
+        assert "The clock does not stop" in screen and "mock 1/1" not in screen
+        keys(mock, "Enter")
         screen = mock.wait_for("mock 1/1", 40)
         assert "left of" not in screen and "drill target" in screen  # one countdown, the target beside it
         typed(mock, "return None  # out of time")
