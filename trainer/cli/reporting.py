@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import sys
 from dataclasses import replace
 from datetime import date, datetime, timedelta, timezone, tzinfo
@@ -85,7 +84,11 @@ def render(report: Report, fmt: str, color: bool = False, width: int = 100) -> s
 
 
 def terminal_width() -> int:
-    return max(80, min(140, shutil.get_terminal_size((100, 24)).columns))
+    """The report's width: the terminal's (never more than 140), so no line is hard-wrapped by it;
+    at least 40, below which a bar or a table cannot say anything."""
+    from trainer.text.fold import terminal_width as columns
+
+    return max(40, min(140, columns()))
 
 
 @app.command("report")

@@ -156,18 +156,30 @@ def mistakes(attempts: Iterable[AttemptRecord], drills: Mapping[str, DrillInfo],
     """Trap ids matched most often, each with where it happened and the drills that drill it."""
     counts: Counter[str] = Counter()
     made_in: dict[str, list[str]] = defaultdict(list)
+    under: dict[tuple[str, str], dict[str, str]] = {}  # (trap, drill) -> the variant it was last made under
     for a in attempts:
         for trap in a.traps:
             counts[trap] += 1
             if a.drill not in made_in[trap]:
                 made_in[trap].append(a.drill)
+            under[(trap, a.drill)] = dict(a.variant or {})
     out = []
     for trap, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]:
         drilling = [d for d, info in drills.items() if any(t == trap for t, _ in info.traps)]
         practise = list(made_in[trap]) + [d for d in drilling if d not in made_in[trap]]
         message = next((msg for d in practise if d in drills for t, msg in drills[d].traps if t == trap), "")
-        out.append(Mistake(trap, n, message, tuple(made_in[trap]), tuple(practise)))
+        commands = tuple(practise_command(d, trap, drills.get(d), under.get((trap, d))) for d in practise)
+        out.append(Mistake(trap, n, message, tuple(made_in[trap]), tuple(practise), commands))
     return out
+
+
+def practise_command(drill: str, trap: str, info: DrillInfo | None, made_under: Mapping[str, str] | None) -> str:
+    """The command that meets ``trap`` in ``drill``: under the variant the person made it in, or, for a
+    trap that exists only under a variant, the value that adds it; else the drill as written."""
+    choice = [f"{k}={v}" for k, v in sorted((made_under or {}).items())]
+    if not choice and info is not None and info.variant_of(trap):
+        choice = [info.variant_of(trap)]
+    return f"drill solve {drill}" + "".join(f" --variant {c}" for c in choice)
 
 
 def due_per_day(dues: Iterable[datetime], today: date, tz: tzinfo, days: int = DUE_DAYS) -> list[DueDay]:

@@ -15,7 +15,7 @@ from trainer.reports import (
     plural,
     untimed_note,
 )
-from trainer.reports.words import VARIANTS_NOTE, values_text, variant_command, variant_tally
+from trainer.reports.words import VARIANTS_NOTE, practise_commands, values_text, variant_command, variant_tally
 from trainer.reports.svg import (
     due_columns,
     esc,
@@ -108,7 +108,7 @@ def _mistakes(report: Report) -> str:
         return '<p class="muted">No known trap matched in this window. Nice.</p>'
     rows = "".join(
         f"<tr><td><code>{esc(m.trap)}</code></td><td>{m.count}</td><td>{esc(m.message)}</td>"
-        f"<td>{' '.join(_cmd('drill solve ' + d) for d in m.practise[:3])}</td></tr>"
+        f"<td>{' '.join(_cmd(c) for c in practise_commands(m)[:3])}</td></tr>"
         for m in report.mistakes)
     return (f"<table><tr><th>trap</th><th>times</th><th>what it means</th><th>practise</th></tr>{rows}</table>")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from trainer.reports.model import MOCK_SCORE_FORMULA, Report, VariantResult
+from trainer.reports.words import practise_commands
 
 if TYPE_CHECKING:
     from trainer.reports.scheduler import SchedulerSection
@@ -40,7 +41,7 @@ def to_dict(report: Report) -> dict[str, Any]:
         "first_try": {"attempts": report.first_try.attempts, "passes": report.first_try.passes,
                       "rate": None if report.first_try.rate is None else round(report.first_try.rate, 4)},
         "mistakes": [{"trap": m.trap, "count": m.count, "message": m.message, "made_in": list(m.made_in),
-                      "practise": [f"drill solve {d}" for d in m.practise]} for m in report.mistakes],
+                      "practise": list(practise_commands(m))} for m in report.mistakes],
         "due": [{"day": d.day.isoformat(), "count": d.count} for d in report.due],
         "weakest": [{"drill": w.drill, "title": w.title, "topic": w.topic,
                      "recall": None if w.recall is None else round(w.recall, 4),

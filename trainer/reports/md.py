@@ -18,7 +18,7 @@ from trainer.reports import (
     untimed_note,
 )
 from trainer.reports.charts import bar, heat_grid, sparkline
-from trainer.reports.words import VARIANTS_NOTE, values_text, variant_command, variant_tally
+from trainer.reports.words import VARIANTS_NOTE, practise_commands, values_text, variant_command, variant_tally
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -102,7 +102,7 @@ def render_md(report: Report) -> str:
     if report.mistakes:
         lines += _table(["trap", "times", "what it means", "practise"],
                         [[md_code(m.trap), str(m.count), md_text(m.message),
-                          ", ".join(md_code(f"drill solve {d}") for d in m.practise[:3])]
+                          ", ".join(md_code(c) for c in practise_commands(m)[:3])]
                          for m in report.mistakes])
     else:
         lines.append("No known trap matched in this window.")

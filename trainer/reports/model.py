@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from trainer.practice.flows import score_formula
 
@@ -47,19 +47,39 @@ class DrillInfo:
     title: str
     topic: str
     target_seconds: float | None
-    traps: tuple[tuple[str, str], ...] = ()  # (trap id, message)
+    traps: tuple[tuple[str, str], ...] = ()  # (trap id, message): every trap, those only a variant adds too
     axes: tuple[AxisInfo, ...] = ()  # its variant axes; () for a drill without variants
+    trap_variants: tuple[tuple[str, str], ...] = ()  # (trap id, "axis=value"): a trap only that value adds
+
+    def variant_of(self, trap: str) -> str:
+        """`axis=value` when ``trap`` exists only under a variant (the first value that adds it), else ""."""
+        return next((v for t, v in self.trap_variants if t == trap), "")
 
 
 def drill_infos(specs: Iterable[Spec]) -> list[DrillInfo]:
     """DrillInfo for each catalogue spec (anything with id, title, topic, target_seconds, traps, variants)."""
     return [DrillInfo(s.id, s.title, s.topic, float(s.target_seconds) if s.target_seconds else None,
-                      tuple((t.id, t.message) for t in s.traps),
-                      tuple(AxisInfo(a.name, a.default, tuple(a.values)) for a in getattr(s, "variants", ())))
+                      _trap_messages(s),
+                      tuple(AxisInfo(a.name, a.default, tuple(a.values)) for a in getattr(s, "variants", ())),
+                      tuple((t, f"{a.name}={name}") for a in getattr(s, "variants", ())
+                            for name, v in a.values.items() for t in v.traps.add))
             for s in specs]
 
 
 # --------------------------------------------------------------- records
+
+
+def _trap_messages(spec: Any) -> tuple[tuple[str, str], ...]:
+    """Every trap of the spec with its message: the contract's, then those only a variant value adds
+    (with the message that value gives it, where it gives one)."""
+    out = [(t.id, t.message) for t in spec.traps]
+    seen = {t for t, _ in out}
+    flipped = {k: m for a in getattr(spec, "variants", ()) for v in a.values.values() for k, m in v.traps.messages.items()}
+    for t in getattr(spec, "all_traps", ()) or ():
+        if t.id not in seen:
+            out.append((t.id, flipped.get(t.id, t.message)))
+            seen.add(t.id)
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -131,6 +151,7 @@ class Mistake:
     message: str
     made_in: tuple[str, ...]  # drills where it happened
     practise: tuple[str, ...]  # drills whose spec drills this trap (made_in first)
+    commands: tuple[str, ...] = ()  # the command that meets it in each of `practise` (with --variant where needed)
 
 
 @dataclass(frozen=True)

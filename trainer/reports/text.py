@@ -28,7 +28,7 @@ from trainer.reports import (
     untimed_note,
 )
 from trainer.reports.charts import HEAT_GLYPHS, WEEKDAYS, bar, month_row, sparkline
-from trainer.reports.words import VARIANTS_NOTE, values_text, variant_command, variant_tally
+from trainer.reports.words import VARIANTS_NOTE, practise_commands, values_text, variant_command, variant_tally
 
 HEAT_STYLES = ("grey50", "green4", "green3", "green1", "bold bright_green")
 
@@ -82,15 +82,17 @@ def _heatmap(report: Report, width: int) -> Text:
     return text
 
 
-def _mastery(report: Report) -> Table:
+def _mastery(report: Report, width: int = 100) -> Table:
     table = make_table("Mastery per topic (FSRS recall now)")
-    table.add_column("topic")
+    longest = max((len(m.topic) for m in report.mastery), default=5)
+    table.add_column("topic", no_wrap=True, min_width=longest)  # a topic's name is never cut
     table.add_column("", no_wrap=True)
+    cells = max(6, min(24, width - longest - 26))  # the bar gives way on a narrow terminal
     table.add_column("mastery", justify="right")
     table.add_column("practised", justify="right")
     for m in report.mastery:
         style = "green" if m.mastery >= 0.7 else "cyan" if m.mastery >= 0.35 else "yellow"
-        table.add_row(Text(m.topic), Text(bar(m.mastery, 1.0, 24), style=style), percent(m.mastery),
+        table.add_row(Text(m.topic), Text(bar(m.mastery, 1.0, cells), style=style), percent(m.mastery),
                       f"{m.practised}/{m.total}")
     return table
 
@@ -125,17 +127,26 @@ def _trends(report: Report) -> Group | Table | Text:
     return Group(table, Text(note, style="dim")) if note else table
 
 
-def _mistakes(report: Report) -> Table | Text:
+def _mistakes(report: Report, width: int = 100) -> Table | Text:
+    """Each trap, how often, what it means and the commands that meet it; on a narrow terminal the
+    commands go under the meaning (a column of its own would squeeze the meaning to nothing)."""
     if not report.mistakes:
         return Text("Mistakes: no known trap matched in this window.", style="dim")
+    narrow = width < 100
     table = make_table("Most frequent mistakes")
-    table.add_column("trap", no_wrap=True)
+    table.add_column("trap", no_wrap=not narrow, overflow="fold")
     table.add_column("times", justify="right")
-    table.add_column("what it means")
-    table.add_column("practise", no_wrap=True)
+    table.add_column("what it means" + (" · practise" if narrow else ""), overflow="fold")
+    if not narrow:
+        table.add_column("practise", no_wrap=True)
     for m in report.mistakes:
-        table.add_row(Text(m.trap), str(m.count), Text(m.message),
-                      Text("\n".join(f"drill solve {d}" for d in m.practise[:3])))
+        commands = "\n".join(practise_commands(m)[:3])
+        if narrow:
+            meaning = Text(m.message + "\n" if m.message else "")
+            meaning.append(commands, style="bold")
+            table.add_row(Text(m.trap), str(m.count), meaning)
+        else:
+            table.add_row(Text(m.trap), str(m.count), Text(m.message), Text(commands))
     return table
 
 
@@ -168,8 +179,8 @@ def _variants(report: Report, width: int) -> Group | Text:
     if not report.variants:
         return Text("Variants: no drill with variants practised yet.", style="dim")
     table = make_table("Variants per drill")
-    for name in ("drill", "passed", "failed", "not yet"):
-        table.add_column(name, no_wrap=name == "drill")
+    for name in ("drill", "passed", "failed", "not yet"):  # a value too long for its cell folds, never cut
+        table.add_column(name, no_wrap=name == "drill", overflow="fold")
     for d in report.variants:
         table.add_row(Text(d.drill), Text(values_text(d.passed), style="green"),
                       Text(values_text(d.failed), style="red" if d.failed else ""), Text(values_text(d.untried)))
@@ -243,12 +254,12 @@ def render_text(report: Report, color: bool = False, width: int = 100) -> str:
         return console_text(console)
     parts = [
         _headline(report), Text(""),
-        _mastery(report), Text(""),
+        _mastery(report, width), Text(""),
         Text("Practice calendar", style="bold"), _heatmap(report, width), Text(""),
         _due(report), Text(""),
         *_scheduler(report),
         _trends(report), Text(""),
-        _mistakes(report), Text(""),
+        _mistakes(report, width), Text(""),
         _weakest(report, width), Text(""),
         _variants(report, width), Text(""),
         _mocks(report), Text(""),

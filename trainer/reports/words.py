@@ -6,7 +6,7 @@ same thing the same way. ``mmss`` is trainer.clock's, the one `mm:ss`.
 from __future__ import annotations
 
 from trainer.clock import mmss
-from trainer.reports.model import VariantResult, WeakDrill
+from trainer.reports.model import Mistake, VariantResult, WeakDrill
 
 __all__ = ["best_text", "duration", "first_try_text", "mmss", "percent", "plural", "untimed_note",
            "values_text", "variant_command", "variant_tally", "VARIANTS_NOTE"]
@@ -29,6 +29,11 @@ def variant_tally(v: VariantResult) -> str:
 def variant_command(v: VariantResult) -> str:
     """The command that practises one variant value."""
     return f"drill solve {v.drill} --variant {v.label}"
+
+
+def practise_commands(m: Mistake) -> tuple[str, ...]:
+    """The commands that meet a mistake's trap (with `--variant` where only a variant has it)."""
+    return m.commands or tuple(f"drill solve {d}" for d in m.practise)
 
 
 def untimed_note(n: int) -> str:

@@ -489,3 +489,31 @@ def test_every_format_shows_the_variants_and_list_marks_the_unpassed(app, fixed_
     assert "3/5*" in line.split()  # keep, btd, tbd passed; pad and additive not yet
     [plain_drill] = [line for line in listed.stdout.splitlines() if " outer-typo " in f" {line} "]
     assert "*" not in plain_drill  # a drill without variants is never marked
+
+
+def test_a_trap_only_a_variant_has_is_explained_and_practised_under_it(app, fixed_clock):
+    """ln-affine-last-axis exists only under reduction-axes' layout=bdt: the report said nothing of
+    what it means and sent the person to the contract as written, where it cannot be met."""
+    with open_store(clock=lambda: NOW) as store:
+        store.record_attempt(NewAttempt("reduction-axes", "solve", at(1), 200, "wrong", target_seconds=240,
+                                        traps=["ln-affine-last-axis"], variant={"layout": "bdt"}))
+        store.record_attempt(NewAttempt("causal-padding-mask", "check", at(1), 1, "wrong", target_seconds=None,
+                                        traps=["keep-convention"]))
+    data = json.loads(invoke(app, "report", "--format", "json").stdout)
+    mistakes = {m["trap"]: m for m in data["mistakes"]}
+    assert mistakes["ln-affine-last-axis"]["message"].startswith("matches multiplying the (B, d, T) result")
+    assert mistakes["ln-affine-last-axis"]["practise"][0] == "drill solve reduction-axes --variant layout=bdt"
+    keep = mistakes["keep-convention"]
+    assert keep["message"] and keep["practise"][0].startswith("drill solve causal-padding-mask --variant ")
+    text = " ".join(invoke(app, "report").stdout.split())
+    assert "drill solve reduction-axes --variant layout=bdt" in text
+
+
+def test_the_text_report_fits_sixty_columns_without_cutting_names(app, fixed_clock):
+    seed_history()
+    seed_variant_history()
+    out = CliRunner().invoke(app, ["report"], env={"COLUMNS": "60"}).stdout
+    assert out and max(len(line) for line in out.splitlines()) <= 60  # the terminal never hard-wraps a line
+    for topic in ("broadcasting", "gather-scatter", "einsum-and-rest"):
+        assert any(line.startswith(topic + " ") for line in out.splitlines())
+    assert "…" not in out.split("Weakest drills")[0]  # the tables before it fit whole
