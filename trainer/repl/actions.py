@@ -23,7 +23,7 @@ from trainer.repl.commands import command, commands_of, key_label
 from trainer.repl.drafts import Drafts
 from trainer.repl.grading import Grading, variant_of
 from trainer.repl.header import header_fragments
-from trainer.repl.reference import contract_source
+from trainer.repl.reference import contract_source, variant_solution
 from trainer.repl.state import ReplOptions, SittingState
 from trainer.repl.trace_view import render_trace
 from grader.report import Report, Verdict
@@ -233,7 +233,11 @@ class DrillCommands:
             return None
 
     def _reference(self) -> str:
-        return contract_source(self.spec.reference_path, [f.name for f in self.spec.functions])
+        """The clean answer for the convention solved: under a variant, the drill's sample for it when
+        it has one (the reference itself serves every convention through its keywords)."""
+        variant = dict(getattr(self.spec, "variant", None) or {})
+        written = variant_solution(self.spec.path, self.spec.id, variant) if variant else ""
+        return written or contract_source(self.spec.reference_path, [f.name for f in self.spec.functions])
 
     async def time_up(self) -> None:
         """A mock's 0:00: the buffer is frozen; a grade in flight is waited for, and work no

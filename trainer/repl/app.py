@@ -35,7 +35,7 @@ from trainer.repl.code import CodeBuffer, opening, untouched, without_commands
 from trainer.clock import Clock, person_clock
 from trainer.repl.actions import DrillCommands, Recorder, Setup
 from trainer.repl.commands import Command, commands_of, key_label, parse_command_line
-from trainer.repl.drafts import Drafts
+from trainer.repl.drafts import Drafts, variant_words
 from trainer.repl.grading import Grading
 from trainer.repl.header import fitted_header, title_fragments
 from trainer.repl.jobs import Jobs
@@ -244,8 +244,11 @@ class DrillRepl:
                 self.drafts.clear(self.spec.id)
                 self._wrote_draft = False
             return
-        self.drafts.save(self.spec.id, text)
+        self.drafts.save(self.spec.id, text, self._variant())
         self._wrote_draft = True
+
+    def _variant(self) -> dict[str, str]:
+        return dict(getattr(self.spec, "variant", None) or {})
 
     def _offer_draft(self) -> None:
         if self.drafts is None:
@@ -268,7 +271,12 @@ class DrillRepl:
                 drafts.set_aside(self.spec.id)
                 self.message = f"draft kept as drafts/{self.spec.id}.prev.py"
 
-        self.ask(f"Restore your unsubmitted draft from {stamp} ({lines} lines)?", answered)
+        question = f"Restore your unsubmitted draft from {stamp} ({lines} lines)?"
+        if draft.variant != self._variant():  # code for another convention is offered as what it is
+            question = (f"Your unsubmitted draft from {stamp} ({lines} lines) was written for "
+                        f"{variant_words(draft.variant)}; this drill is now under {variant_words(self._variant())}. "
+                        f"Restore it anyway?")
+        self.ask(question, answered)
 
     # ------------------------------------------------------------ running
 

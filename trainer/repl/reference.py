@@ -1,5 +1,10 @@
 """The reference solution as shown after a pass: the imports it uses, the contract
-functions, and the module-level helpers they call (nothing else from the drill's .py file)."""
+functions, and the module-level helpers they call (nothing else from the drill's .py file).
+
+Under a variant the reference is machinery that serves every convention (a `layout=`
+keyword, a `_prepare` helper); what a person wants to see is a clean answer for the
+convention they solved. `variant_solution` finds the drill's own `ok_variant_*` sample
+whose `# variant:` line names exactly that variant (drills/README.md, "Variants")."""
 from __future__ import annotations
 
 import ast
@@ -39,3 +44,31 @@ def contract_source(reference_path: Path, names: list[str]) -> str:
             start = min([node.lineno] + [d.lineno for d in node.decorator_list])
             parts.append("\n".join(lines[start - 1:node.end_lineno]))
     return "\n\n".join(parts)
+
+
+SAMPLE_LIMIT = 64 * 1024  # a sample solution is a page of code
+
+
+def variant_solution(spec_path: Path, drill: str, variant: dict[str, str]) -> str:
+    """The code of the drill's `ok_variant_*` sample written for exactly ``variant`` (its `# variant:`
+    line, then the code; the line itself left out); "" when none is."""
+    if not variant:
+        return ""
+    folder = Path(spec_path).parent / "solutions" / drill
+    try:
+        candidates = sorted(p for p in folder.glob("ok_variant_*.py") if p.is_file() and not p.is_symlink())
+    except OSError:
+        return ""
+    for path in candidates:
+        try:
+            text = read_text(path, SAMPLE_LIMIT)
+        except UnreadableFile:
+            continue
+        lines = text.splitlines()
+        head = next((i for i, line in enumerate(lines[:5]) if line.startswith("# variant:")), None)
+        if head is None:
+            continue
+        pairs = dict(w.split("=", 1) for w in lines[head][len("# variant:"):].split() if "=" in w)
+        if pairs == dict(variant):
+            return "\n".join(lines[:head] + lines[head + 1:]).strip("\n")
+    return ""

@@ -489,3 +489,41 @@ def test_the_reference_shown_after_a_pass_imports_what_it_uses(catalogue):
         assert (used & imported) <= bound, (spec.id, sorted((used & imported) - bound))
     mha = contract_source(catalogue.get("mha-padding").reference_path, ["multi_head_attention"])
     assert mha.startswith("import math\n") and "math.sqrt" in mha
+
+
+def test_under_a_variant_the_answer_shown_is_the_drills_clean_sample_for_it(catalogue):
+    """masked-mean under layout=tbd showed the reference's machinery for every layout; it shows the
+    drill's own answer for (T, B, d) now, and the reference where no sample is written for a variant."""
+    from trainer.repl.reference import variant_solution
+
+    spec = catalogue.get("masked-mean")
+    tbd = variant_solution(spec.path, spec.id, {"layout": "tbd"})
+    assert "def masked_mean" in tbd and "# variant:" not in tbd and "layout" not in tbd.split("def ")[1]
+    assert "(T, B, 1)" in tbd
+    assert variant_solution(spec.path, spec.id, {}) == ""
+    assert variant_solution(spec.path, spec.id, {"layout": "tbd", "mask": "no-such-value"}) == ""
+
+
+@pytest.mark.parametrize("opened_under, says_other", [({"layout": "tbd"}, False), ({}, True)])
+def test_a_draft_says_when_it_was_written_for_another_variant(mm, _drill_home, opened_under, says_other):
+    drafts = Drafts(_drill_home)
+    drafts.save("masked-mean", "def masked_mean(x, mask):\n    return x.sum(0)  # (T, B, d) in\n", {"layout": "tbd"})
+    assert drafts.load("masked-mean").variant == {"layout": "tbd"}
+    asked: list[str] = []
+
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        await until(lambda: repl.question is not None)
+        asked.append(repl.question.text)
+        typed(pipe, "n")
+        await until(lambda: repl.question is None)
+        typed(pipe, CTRL_Q)
+
+    spec = mm.under(opened_under) if opened_under else mm
+    run_repl(spec, FakeGrading(), _drill_home, script)
+    text = " ".join(asked[0].split())
+    if says_other:
+        assert "was written for layout=tbd; this drill is now under the contract as written" in text
+    else:
+        assert text.startswith("Restore your unsubmitted draft from") and "written for" not in text
+    assert drafts.path("masked-mean").with_name("masked-mean.prev.py").exists()  # declined: kept aside
+    assert not (drafts.folder / "masked-mean.variant").exists()
