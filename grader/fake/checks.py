@@ -89,6 +89,20 @@ def has_tensor(value: Any) -> bool:
     return False
 
 
+def sketch_bytes(value: Any) -> int:
+    """The bytes of every tensor in value (sketches or real tensors, inside lists and tuples)."""
+    if isinstance(value, Sketch):
+        numel = 1
+        for s in value.shape:
+            numel *= int(s)
+        return numel * value.dtype.itemsize
+    if isinstance(value, torch.Tensor):
+        return int(value.numel()) * value.element_size()
+    if isinstance(value, (list, tuple)):
+        return sum(sketch_bytes(v) for v in value)
+    return 0
+
+
 def _build(value: Any, device: str) -> Any:
     if isinstance(value, Sketch):
         return torch.empty(value.shape, dtype=value.dtype, device=device)
@@ -231,6 +245,8 @@ class FunctionPlan:
     reference_upper_bound: bool = False  # the reference's peak counts data-dependent sizes at their upper bound
     grown_args: dict[str, list[Any]] = field(default_factory=dict)  # dim -> sketches at the scale sizes, dim doubled
     reference_grown: dict[str, int] = field(default_factory=dict)  # dim -> the reference's peak there
+    input_bytes: int = 0  # the tensor arguments' own bytes at the scale sizes (grader.fake.growth.floor)
+    input_grown: dict[str, int] = field(default_factory=dict)  # dim -> the tensor arguments' bytes there
     trap_growth: dict[str, dict[str, float]] = field(default_factory=dict)  # memory trap id -> its growth exponents
     reference_runs: list[dict[str, Any]] = field(default_factory=list)  # the reference's own runs, as run_plan gives
 
@@ -315,6 +331,7 @@ def plan(spec: Any, prep: Any, scale_args: Callable[[Any, dict[str, int]], tuple
         fp.scale, fp.scale_args, fp.expected_scale = True, args, big["outputs"]
         fp.reference_runs = [dict(big, sizes="scale")]  # at its own peak: no runs at doubled sizes (_grown_runs)
         fp.reference_peak = int(big["peak"])
+        fp.input_bytes = sketch_bytes(args)
         fp.reference_upper_bound = bool(big["upper_bound"])
         _plan_growth(spec, prep, fn, fp, out, args, device, filename, scale_args)
     return out
@@ -350,6 +367,7 @@ def _plan_growth(spec: Any, prep: Any, fn: Any, fp: FunctionPlan, out: Plan, arg
             continue
         fp.grown_args[dim] = grown_args
         fp.reference_grown[dim] = int(res["peak"])
+        fp.input_grown[dim] = sketch_bytes(grown_args)
         for tid, base in trap_base.items():
             if base["status"] == "ok" and not base["unknown_bytes"]:
                 t = _reference_run(traps[tid] or func, grown_args, device, filename, fp)

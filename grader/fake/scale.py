@@ -409,11 +409,15 @@ def _scale_case(fp: Any, plan: Any, run: dict, grown: list[dict]) -> tuple[CaseR
         return None, None, NotChecked("scale", fp.name, f"at {where} it {missing}: no memory to compare")
     peak, ref = int(run.get("peak") or 0), int(fp.reference_peak or 0)
     reference = growth.exponents(ref, dict(fp.reference_grown))
+    inputs = int(getattr(fp, "input_bytes", 0) or 0)
+    base, base_grown = growth.floor(ref, dict(fp.reference_grown), inputs, dict(getattr(fp, "input_grown", {}) or {}))
+    floor = growth.exponents(base, base_grown)  # the larger of the reference's peak and the inputs' own bytes
     measured = {str(r.get("dim")): int(r.get("peak") or 0) for r in grown
                 if r.get("status") == "ok" and not r.get("unknown_bytes") and r.get("dim") in reference}
     mine = growth.exponents(peak, measured)
     row: dict[str, Any] = {
         "peak_bytes": peak, "reference_peak_bytes": ref, "ratio": round(peak / ref, 2) if ref else None,
+        "input_bytes": inputs,
         "upper_bound": bool(run.get("upper_bound") or getattr(fp, "reference_upper_bound", False)),
         "growth": {d: {"solution": mine.get(d), "reference": e} for d, e in reference.items()},
         "reference_grows_as": growth.monomial(reference)}
@@ -423,16 +427,18 @@ def _scale_case(fp: Any, plan: Any, run: dict, grown: list[dict]) -> tuple[CaseR
         row["grows_as"] = growth.monomial(mine)
     elif reference:
         row["growth_note"] = _unmeasured(fp, grown, peak, ref)
-    fast = growth.faster(mine, reference)
+    fast = growth.faster(mine, floor)  # faster than the reference's peak and than the inputs' own size
+    past_ref = growth.faster(mine, reference)
     row["faster_in"] = fast
     res.growth = mine
     figures = f"at {where} that is {bytes_text(peak)} against {bytes_text(ref)}"
+    held = f" (its inputs hold {bytes_text(inputs)})" if inputs else ""
     if fast:
         res.verdict = "memory"
         culprit = culprit_text(run.get("culprit"), plan.sizes)
         dims = " and ".join(fast) if len(fast) < 3 else ", ".join(fast[:-1]) + " and " + fast[-1]
         res.message = (f"its peak memory grows faster in {dims}: it grows as {growth.monomial(mine)}; "
-                       f"the reference's as {growth.monomial(reference)}; {figures}"
+                       f"the reference's as {growth.monomial(reference)}; {figures}{held}"
                        + (f" (the largest tensor: {culprit})" if culprit else "")
                        + "; measured on fake tensors, nothing allocated")
     elif plan.max_bytes is not None and peak > plan.max_bytes:
@@ -441,6 +447,11 @@ def _scale_case(fp: Any, plan: Any, run: dict, grown: list[dict]) -> tuple[CaseR
         res.message = (f"peak {bytes_text(peak)} at {where}, more than this drill allows ({bytes_text(plan.max_bytes)}); "
                        f"the reference peaks at {bytes_text(ref)}" + (f": {culprit}" if culprit else "")
                        + " (measured on fake tensors, nothing allocated)")
+    elif past_ref:
+        dims = " and ".join(past_ref)
+        note = (f"{fp.name}(): memory grows faster than the reference's in {dims} (as {growth.monomial(mine)} against "
+                f"{growth.monomial(reference)}), but no faster than its inputs' own size: {figures}, and its inputs "
+                f"hold {bytes_text(inputs)}; not a failure")
     elif ref and peak >= NOTE_RATIO * ref and mine and growth.same_order(mine, reference):
         note = (f"{fp.name}(): memory grows as the reference's ({growth.monomial(reference)}) with a larger constant: "
                 f"{figures} ({peak / ref:.1f}x); not a failure")
@@ -473,6 +484,8 @@ def _summary(plan: Any, measured: list[dict[str, Any]]) -> dict | None:
             same = row["grows_as"] == row["reference_grows_as"]
             grows = (f", growing as {row['grows_as']} like the reference" if same
                      else f", growing as {row['grows_as']} against the reference's {row['reference_grows_as']}")
+            if not same and not row.get("faster_in") and row.get("input_bytes"):
+                grows += f" but no faster than its inputs ({bytes_text(row['input_bytes'])})"
         parts.append(f"{head}{ratio} ({bytes_text(row['peak_bytes'])} vs {bytes_text(row['reference_peak_bytes'])}"
                      f"{bound}){grows}")
     functions = {row["function"]: {k: v for k, v in row.items() if k != "function"} for row in measured}

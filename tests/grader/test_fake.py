@@ -230,6 +230,33 @@ def test_the_same_growth_with_a_larger_constant_passes_with_a_note(grader, name,
     assert row["grows_as"] == row["reference_grows_as"] == "N*M" and row["faster_in"] == []
 
 
+LAST_BY_ONEHOT = """import torch
+
+
+def last_hidden(h, mask):
+    T = h.shape[1]
+    last = mask.long().sum(1) - 1
+    onehot = (torch.arange(T, device=h.device)[None, :] == last[:, None]).to(h.dtype)  # (B, T)
+    return (h * onehot[:, :, None]).sum(1)
+"""
+
+
+@pytest.mark.slow  # grades through the sandbox
+def test_holding_the_size_of_its_input_is_not_memory(grader):
+    # TRL-style (h * onehot).sum(1): its largest tensor is the size of h itself, so it grows as fast as its
+    # input (B*T*d), faster only than the reference's B*T: a note with the figures, never `memory`
+    report = grader.grade("ragged-to-padded", LAST_BY_ONEHOT, FILE, seed=3)
+    (res,) = [c for c in report.cases if c.name == "scale" and c.function == "last_hidden"]
+    assert res.verdict == "pass" and report.trap is None
+    assert [c.verdict for c in report.cases if c.function == "last_hidden"] == ["pass"] * len(
+        [c for c in report.cases if c.function == "last_hidden"])
+    row = report.to_dict()["scale"]["functions"]["last_hidden"]
+    assert row["grows_as"] == "B*T*d" and row["reference_grows_as"] == "B*T" and row["faster_in"] == []
+    assert row["input_bytes"] == 8 * 4096 * 1024 * 4 + 8 * 4096 * 1  # h float32, the mask at its scale dtype
+    note = next(n for n in report.notes if n.startswith("last_hidden(): memory grows faster than the reference's in d"))
+    assert "no faster than its inputs' own size" in note and "its inputs hold 128 MiB; not a failure" in note
+
+
 @pytest.mark.slow  # grades through the sandbox
 def test_counting_by_one_hot_grows_as_n_times_k(grader):
     source, path = _sample("one-hot-counts", "bad_memory_eye_and_onehot_sum.py")
