@@ -29,7 +29,7 @@ import torch
 
 from grader.fake import FAKE_CALL  # noqa: F401 - the call index the child announces for the fake checks
 from grader.report import class_name, safe_message
-from grader.fake.meter import TooManyOps, fast_refusals, ints, is_device_mix, make_meter, needs_values
+from grader.fake.meter import TooManyOps, fast_refusals, ints, is_device_mix, make_meter, needs_values, watch_data
 
 MAX_OPS = 3_000  # tensor operations per fake run: more means a Python loop over a production-size dim
 MAX_SECONDS = 1.5  # CPU seconds: a run stops there too (each fake op costs ~0.1 ms), well inside the case deadline
@@ -139,7 +139,7 @@ def run(func: Callable, args: list[Any], device: str, filename: str, shape_env: 
     meter = make_meter(filename, max_ops, max_seconds)
     result: dict[str, Any] = {"device": device}
     try:
-        with warnings.catch_warnings(), torch.no_grad(), fast_refusals(max_ops), mode, meter:
+        with warnings.catch_warnings(), torch.no_grad(), fast_refusals(max_ops), watch_data(meter), mode, meter:
             warnings.simplefilter("ignore")  # torch's own notes about fake kernels; the real runs showed the solution's
             out = func(*fake_args)
         result["status"] = "ok"
@@ -150,6 +150,9 @@ def run(func: Callable, args: list[Any], device: str, filename: str, shape_env: 
         where = meter._cpu_origin(on_cpu) if on_cpu and device != "cpu" else None
         if where:
             result["made_at"] = list(where)  # the line that made the result on the CPU
+        moved = meter.moved_origin(on_cpu) if on_cpu and device != "cpu" else None
+        if moved is not None:
+            result["data_moved"] = list(moved)  # left on the CPU by fake tensors, not by the code
         del out, items, on_cpu
     except TooManyOps:
         result["status"] = "too_many_ops"
@@ -162,6 +165,8 @@ def run(func: Callable, args: list[Any], device: str, filename: str, shape_env: 
         result["exc"]["needs_values"] = needs_values(kind, text)
         if meter.mixed_at:
             result["made_at"] = list(meter.mixed_at)
+        if meter.moved_mix is not None and result["exc"]["device_mix"]:
+            result["data_moved"] = list(meter.moved_mix)  # the device error is the fake run's, not the code's
     result["peak"] = meter.peak
     result["culprit"] = list(meter.culprit[0]) + [meter.culprit[1], meter.culprit[2]] if meter.culprit else None
     result["ops"] = meter.ops

@@ -282,6 +282,8 @@ def _device_case(fp: Any, plan: Any, run: dict | None) -> tuple[CaseResult | Non
     status = run.get("status")
     if status == "too_many_ops":
         return None, NotChecked("device", fp.name, "more than the tensor-operation limit even at small sizes")
+    if run.get("data_moved") and (status == "raised" and (run.get("exc") or {}).get("device_mix") or status == "ok"):
+        return None, NotChecked("device", fp.name, _data_moved(run))
     if status == "raised":
         exc = run.get("exc") or {}
         first = str(exc.get("message", "")).strip().splitlines()[0][:200].rstrip("!.") if exc.get("message") else ""
@@ -331,6 +333,14 @@ def _device_case(fp: Any, plan: Any, run: dict | None) -> tuple[CaseResult | Non
         res.verdict = "wrong"
         res.message = f"with fake CUDA inputs at {sizes_text(sizes)}: {problem}"
     return res, ""
+
+
+def _data_moved(run: dict) -> str:
+    """Why a device case cannot be judged: a `.data` assignment across devices (grader.fake.meter.watch_data)."""
+    line, text = (run.get("data_moved") or [0, ""])[:2]
+    at = f" at line {line}" + (f" ({text})" if text else "") if line else ""
+    return (f"it assigns a tensor on another device to a tensor's .data{at}; on a GPU that moves the tensor "
+            "(as torch's Module.to does), but fake tensors leave it on the CPU, so they cannot tell where it runs")
 
 
 def _missing_result(outputs: list[dict], expected: list[dict]) -> str:
@@ -388,6 +398,8 @@ def _scale_case(fp: Any, plan: Any, run: dict, grown: list[dict]) -> tuple[CaseR
 
         return None, None, NotChecked("scale", fp.name, f"more than {MAX_OPS} tensor operations (or {MAX_SECONDS:g} s) "
                                       f"at {where} (a Python loop over a production-size dimension?)")
+    if run.get("data_moved") and run.get("status") == "raised":
+        return None, None, NotChecked("scale", fp.name, _data_moved(run))
     if run.get("status") != "ok":
         exc = run.get("exc") or {}
         if exc.get("type") in ("BannedCall", "CallCount") or exc.get("device_mix"):

@@ -331,7 +331,7 @@ _KEYS = {
 
 # -- the fake-tensor report (grader.fake.checks.run_plan): every field typed and ranged
 _RUN_KEYS = {"device", "sizes", "status", "outputs", "peak", "culprit", "ops", "unknown_bytes", "upper_bound",
-             "exc", "made_at", "fresh_bytes", "why"}
+             "exc", "made_at", "fresh_bytes", "why", "data_moved"}
 _MAX_BYTES = 2**100  # fake tensors can be absurd (an N^3 intermediate at production N); a 400-digit one is forged
 
 
@@ -409,6 +409,11 @@ def _check_fake_run(run: Any) -> dict[str, Any]:
         if not isinstance(made, list) or len(made) != 2:
             raise ProtocolError("a fake-tensor origin that is not [line, text]")
         out["made_at"] = [_int(made[0], "origin line", 0, 10**9), _str(made[1], "origin text", 400)]
+    if run.get("data_moved") is not None:
+        moved = run.get("data_moved")
+        if not isinstance(moved, list) or len(moved) != 2:
+            raise ProtocolError("a fake-tensor `.data` assignment that is not [line, text]")
+        out["data_moved"] = [_int(moved[0], "assignment line", 0, 10**9), _str(moved[1], "assignment text", 400)]
     return out
 
 

@@ -50,6 +50,49 @@ def test_device_aware_code_runs_and_stays_on_the_device(body):
     assert res["outputs"] == [{"shape": [2, 5], "dtype": "float32", "device": "cuda:0"}]
 
 
+LORALIB = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def f(x, W, A, B):
+    layer = nn.Linear(W.shape[1], W.shape[0], bias=False)  # made on the CPU, as loralib's Linear is
+    layer.lora_A = nn.Parameter(torch.zeros(A.shape))
+    layer.weight.data = W  # on a GPU, .data = moves each parameter to W's device
+    layer.lora_A.data = A
+    return F.linear(x, layer.weight) + (x @ layer.lora_A.T) @ B.T
+"""
+
+
+def test_a_parameter_reassigned_with_data_moves_as_on_a_gpu():
+    # loralib's Linear reassigns its parameters with param.data = ...: on a real GPU (and in torch's own
+    # Module._apply) that moves them; torch's fake tensors alone keep them on the CPU (a device error)
+    ns = _compiled(LORALIB)
+    args = [fake.Sketch(s, torch.float32) for s in ((2, 3, 7), (5, 7), (4, 7), (5, 4))]
+    res = fake.run(ns["f"], args, "cuda", FILE)
+    assert res["status"] == "ok", res.get("exc")
+    assert res["outputs"] == [{"shape": [2, 3, 5], "dtype": "float32", "device": "cuda:0"}]
+    assert "data_moved" not in res
+
+
+def test_data_moved_to_the_cpu_is_still_a_device_error():
+    # the other way round a GPU does the same: the tensor lands on the CPU and meets a CUDA one
+    ns = _compiled("import torch\n\ndef f(x):\n    y = x * 2\n    y.data = torch.zeros(x.shape)\n    return x + y\n")
+    res = fake.run(ns["f"], [fake.Sketch((2, 5), torch.float32)], "cuda", FILE)
+    assert res["status"] == "raised" and res["exc"]["device_mix"] is True and "data_moved" not in res
+
+
+def test_a_data_assignment_fake_tensors_cannot_follow_is_not_checked():
+    # where the fake run could not give the tensor its new device, its device error is not the code's
+    fp = fake.FunctionPlan("f", small_sizes={"N": 3}, device=True)
+    run = {"sizes": "small", "device": "cuda", "status": "raised", "data_moved": [9, "p.data = W"],
+           "exc": {"type": "FakeTensorDeviceMismatchError", "message": "found cuda:0 and cpu", "line": 12,
+                   "device_mix": True, "needs_values": False}}
+    res, note = scale._device_case(fp, fake.Plan(None), run)
+    assert res is None and note.check == "device"
+    assert note.why.startswith("it assigns a tensor on another device to a tensor's .data at line 9 (p.data = W)")
+
+
 def test_peak_bytes_at_scale_without_allocating():
     naive = _compiled("def f(A, B):\n    return ((A[:, None, :] - B[None, :, :]) ** 2).sum(-1)\n")["f"]
     expanded = _compiled("def f(A, B):\n"
@@ -258,6 +301,15 @@ def test_holding_the_size_of_its_input_is_not_memory(grader):
 
 
 @pytest.mark.slow  # grades through the sandbox
+def test_loralib_linear_with_data_reassigned_is_no_device_error(grader):
+    source, path = _sample("lora", "ok_loralib_data_reassigned.py")
+    report = grader.grade("lora", source, path, seed=3)
+    assert report.verdict == "pass", report.to_dict()
+    assert [c.verdict for c in report.cases if c.name == "device"] == ["pass"]
+    assert not [n for n in report.not_checked if n["function"] == "lora_forward"]
+
+
+@pytest.mark.slow  # grades through the sandbox
 def test_counting_by_one_hot_grows_as_n_times_k(grader):
     source, path = _sample("one-hot-counts", "bad_memory_eye_and_onehot_sum.py")
     report = grader.grade("one-hot-counts", source, path, seed=3)
@@ -393,3 +445,14 @@ def test_production_sizes_everywhere(catalogue):
             assert spec.scale is not None, spec.id
             assert max(spec.scale.dims.values()) >= 128, (spec.id, spec.scale.dims)
     assert min(catalogue.get("bev-scatter").scale.dims[d] for d in ("X", "Y")) >= 200
+
+
+def test_the_channel_keeps_a_data_assignment_and_refuses_a_malformed_one():
+    from grader.sandbox.channel import ProtocolError, check_fake_report
+
+    run = {"sizes": "small", "device": "cuda", "status": "ok", "peak": 8, "ops": 1, "unknown_bytes": False,
+           "upper_bound": False, "outputs": [], "data_moved": [9, "p.data = W"]}
+    (entry,) = check_fake_report([{"function": "f", "runs": [run]}], {"f"})
+    assert entry["runs"][0]["data_moved"] == [9, "p.data = W"]
+    with pytest.raises(ProtocolError):
+        check_fake_report([{"function": "f", "runs": [dict(run, data_moved="line 9")]}], {"f"})
