@@ -253,6 +253,8 @@ class FunctionPlan:
     input_bytes: int = 0  # the tensor arguments' own bytes at the scale sizes (grader.fake.growth.floor)
     input_grown: dict[str, int] = field(default_factory=dict)  # dim -> the tensor arguments' bytes there
     trap_growth: dict[str, dict[str, float]] = field(default_factory=dict)  # memory trap id -> its growth exponents
+    real: Any = None  # grader.fake.real.Probe: real inputs at reduced sizes, for code fake tensors cannot follow
+    why_no_real: str = ""
     reference_runs: list[dict[str, Any]] = field(default_factory=list)  # the reference's own runs, as run_plan gives
 
 
@@ -339,7 +341,19 @@ def plan(spec: Any, prep: Any, scale_args: Callable[[Any, dict[str, int]], tuple
         fp.input_bytes = sketch_bytes(args)
         fp.reference_upper_bound = bool(big["upper_bound"])
         _plan_growth(spec, prep, fn, fp, out, args, device, filename, scale_args)
+        _plan_real(spec, prep, fn, fp, out, func, filename)
     return out
+
+
+def _plan_real(spec: Any, prep: Any, fn: Any, fp: FunctionPlan, out: Plan, func: Callable, filename: str) -> None:
+    """The reference's real inputs and peaks at reduced sizes (grader.fake.real), for a solution that
+    fake tensors cannot follow: sizes chosen from how the larger of its peak and its inputs grows."""
+    from grader.fake import real
+    from grader.fake.growth import exponents, floor
+
+    base, grown = floor(int(fp.reference_peak or 0), fp.reference_grown, fp.input_bytes, fp.input_grown)
+    fp.real, fp.why_no_real = real.probe(spec, fn, prep.reference, func, filename, out.sizes, list(fp.grown_args),
+                                         exponents(base, grown), base)
 
 
 def reference_results(the_plan: Plan) -> list[dict[str, Any]]:
@@ -454,6 +468,10 @@ def _function_runs(fp: FunctionPlan, func: Callable, filename: str,
         big["sizes"] = "scale"
         runs.append(big)
         runs.extend(_grown_runs(fp, func, big, device, filename))
+        if fp.real is not None and fake_lost(big):  # measured for real at reduced sizes instead
+            from grader.fake import real
+
+            runs.extend(real.runs(fp.real, func, filename))
         if big["status"] == "too_many_ops" and fp.device:
             small = run(func, fp.small_args or [], device, filename, fp.shape_env, describe=describe,
                         max_seconds=MAX_SECONDS / 2)
@@ -464,6 +482,19 @@ def _function_runs(fp: FunctionPlan, func: Callable, filename: str,
         small["sizes"] = "small"
         runs.append(small)
     return runs
+
+
+def fake_lost(run: dict[str, Any]) -> bool:
+    """Fake tensors could not follow the code at the scale sizes (it read a value, or they raised where the
+    code need not, or they cannot count a size): not a ban, a limit of the run, or a device mix of the code's."""
+    if run.get("status") == "ok":
+        return bool(run.get("unknown_bytes"))
+    if run.get("status") != "raised":
+        return False
+    exc = run.get("exc") or {}
+    if exc.get("type") in ("BannedCall", "CallCount"):
+        return False
+    return not exc.get("device_mix") or bool(run.get("data_moved"))
 
 
 def _grown_runs(fp: FunctionPlan, func: Callable, big: dict[str, Any], device: str, filename: str) -> list[dict]:

@@ -185,7 +185,8 @@ def judge(plan: Any, runs: list[dict] | None, outcome: Any) -> tuple[list[CaseRe
             if note:
                 notes.append(note)
         if fp.scale and big is not None:
-            res, row, note = _scale_case(fp, plan, big, [r for r in fruns if r.get("sizes") == "grown"])
+            res, row, note = _scale_case(fp, plan, big, [r for r in fruns if r.get("sizes") == "grown"],
+                                         [r for r in fruns if r.get("sizes") == "real"])
             if res is not None:
                 results.append(res)
             if row is not None:
@@ -232,7 +233,7 @@ def _forged(name: str, what: str) -> CaseResult:
 
 def _impossible(fp: Any, fruns: list[dict]) -> str:
     """What makes a function's runs impossible for the trusted child (grader.fake.checks.run_plan), or ""."""
-    fruns = [r for r in fruns if r.get("sizes") != "grown"]  # the doubled sizes carry only their peak
+    fruns = [r for r in fruns if r.get("sizes") not in ("grown", "real")]  # those carry only their peak
     sizes = [r.get("sizes") for r in fruns]
     big = next((r for r in fruns if r.get("sizes") == "scale"), None)
     if fp.scale and big is None:
@@ -389,33 +390,25 @@ def _shape(shape: list, sizes: dict[str, int]) -> str:
     return nums
 
 
-def _scale_case(fp: Any, plan: Any, run: dict, grown: list[dict]) -> tuple[CaseResult | None, dict | None, str]:
-    """The scale case of one function: `memory` when its peak grows faster than the reference's in some
-    dimension, or passes the spec's max_bytes; the same growth with a larger constant is a note."""
+def _scale_case(fp: Any, plan: Any, run: dict, grown: list[dict],
+                real: list[dict] | None = None) -> tuple[CaseResult | None, dict | None, str]:
+    """The scale case of one function: `memory` when its peak grows faster than the larger of the reference's
+    peak and its inputs' bytes in some dimension, or passes the spec's max_bytes; the same growth with a larger
+    constant is a note. Where fake tensors could not follow the code, the growth measured on real CPU tensors
+    at reduced sizes (grader.fake.real) is judged the same way."""
     where = sizes_text(plan.sizes)
     if run.get("status") == "too_many_ops":
         from grader.fake.checks import MAX_OPS, MAX_SECONDS
 
         return None, None, NotChecked("scale", fp.name, f"more than {MAX_OPS} tensor operations (or {MAX_SECONDS:g} s) "
                                       f"at {where} (a Python loop over a production-size dimension?)")
-    if run.get("data_moved") and run.get("status") == "raised":
-        return None, None, NotChecked("scale", fp.name, _data_moved(run))
-    if run.get("status") != "ok":
-        exc = run.get("exc") or {}
-        if exc.get("type") in ("BannedCall", "CallCount") or exc.get("device_mix"):
+    lost = _fake_lost(fp, run, where)
+    if lost is not None:
+        if not isinstance(lost, NotChecked):
             return None, None, ""  # the run-level verdict, or the device case's error, says it
-        if exc.get("needs_values"):
-            from grader.fake.checks import value_reader
-
-            what = value_reader(f"{exc.get('type')}: {exc.get('message', '')}")
-            why = f"it reads tensor values ({what if len(what) < 90 else exc.get('type')}), which fake tensors do not have"
-        else:
-            first = str(exc.get("message", "")).strip().splitlines()[0][:200] if exc.get("message") else ""
-            why = f"at {where} on fake tensors it raised {exc.get('type', 'Exception')}" + (f": {first}" if first else "")
-        return None, None, NotChecked("scale", fp.name, why)
-    if run.get("unknown_bytes"):
-        return None, None, NotChecked("scale", fp.name, "it makes tensors whose sizes depend on the values with no "
-                                      "upper bound, which fake tensors cannot count")
+        if real and getattr(fp, "real", None) is not None:
+            return _real_scale_case(fp, real, lost.why)
+        return None, None, lost
     missing = _missing_result(run.get("outputs") or [], fp.expected_scale or [])
     if missing:  # a stub's `pass`: its peak is no memory to compare, and a pass would say it is fine
         return None, None, NotChecked("scale", fp.name, f"at {where} it {missing}: no memory to compare")
@@ -429,7 +422,7 @@ def _scale_case(fp: Any, plan: Any, run: dict, grown: list[dict]) -> tuple[CaseR
     mine = growth.exponents(peak, measured)
     row: dict[str, Any] = {
         "peak_bytes": peak, "reference_peak_bytes": ref, "ratio": round(peak / ref, 2) if ref else None,
-        "input_bytes": inputs,
+        "input_bytes": inputs, "measured": "fake",
         "upper_bound": bool(run.get("upper_bound") or getattr(fp, "reference_upper_bound", False)),
         "growth": {d: {"solution": mine.get(d), "reference": e} for d, e in reference.items()},
         "reference_grows_as": growth.monomial(reference)}
@@ -470,6 +463,68 @@ def _scale_case(fp: Any, plan: Any, run: dict, grown: list[dict]) -> tuple[CaseR
     return res, {"function": fp.name, **row}, note
 
 
+def _fake_lost(fp: Any, run: dict, where: str) -> NotChecked | str | None:
+    """Why fake tensors could not measure this run (a NotChecked), "" when another verdict says why
+    (a ban, the code's own device mix), None when they could."""
+    if run.get("data_moved") and run.get("status") == "raised":
+        return NotChecked("scale", fp.name, _data_moved(run))
+    if run.get("status") != "ok":
+        exc = run.get("exc") or {}
+        if exc.get("type") in ("BannedCall", "CallCount") or exc.get("device_mix"):
+            return ""
+        if exc.get("needs_values"):
+            from grader.fake.checks import value_reader
+
+            what = value_reader(f"{exc.get('type')}: {exc.get('message', '')}")
+            why = f"it reads tensor values ({what if len(what) < 90 else exc.get('type')}), which fake tensors do not have"
+        else:
+            first = str(exc.get("message", "")).strip().splitlines()[0][:200] if exc.get("message") else ""
+            why = f"at {where} on fake tensors it raised {exc.get('type', 'Exception')}" + (f": {first}" if first else "")
+        return NotChecked("scale", fp.name, why)
+    if run.get("unknown_bytes"):
+        return NotChecked("scale", fp.name, "it makes tensors whose sizes depend on the values with no upper bound, "
+                          "which fake tensors cannot count")
+    return None
+
+
+def _real_scale_case(fp: Any, real: list[dict], why: str) -> tuple[CaseResult | None, dict | None, str]:
+    """The scale case from the runs on real CPU tensors at reduced sizes (grader.fake.real), judged as a fake run is."""
+    probe = fp.real
+    at = sizes_text(probe.sizes)
+    how = f"measured on real CPU tensors at {at} and with each dimension doubled, as fake tensors cannot follow the code ({why})"
+    first = next((r for r in real if r.get("dim") == ""), None)
+    if first is None or first.get("status") != "ok":
+        did = "ran past its operation or time limit" if first and first.get("status") == "too_many_ops" else "raised"
+        return None, None, NotChecked("scale", fp.name, f"{why}; on real CPU tensors at {at} it {did} too")
+    peak, ref = int(first.get("peak") or 0), int(probe.reference_peak)
+    reference = growth.exponents(ref, dict(probe.reference_grown))
+    base, base_grown = growth.floor(ref, dict(probe.reference_grown), probe.input_bytes, dict(probe.input_grown))
+    measured = {str(r.get("dim")): int(r.get("peak") or 0) for r in real
+                if r.get("dim") in reference and r.get("status") == "ok"}
+    mine = growth.exponents(peak, measured)
+    fast = growth.faster(mine, growth.exponents(base, base_grown))
+    row: dict[str, Any] = {
+        "peak_bytes": peak, "reference_peak_bytes": ref, "ratio": round(peak / ref, 2) if ref else None,
+        "input_bytes": probe.input_bytes, "upper_bound": False, "measured": "real", "measured_sizes": dict(probe.sizes),
+        "growth": {d: {"solution": mine.get(d), "reference": e} for d, e in reference.items()},
+        "reference_grows_as": growth.monomial(reference), "faster_in": fast}
+    if mine and len(mine) == len(reference):
+        row["grows_as"] = growth.monomial(mine)
+    elif reference:
+        row["growth_note"] = "not measured on real tensors with " + ", ".join(d for d in reference if d not in mine) + " doubled"
+    res = CaseResult("scale", fp.name, "pass", dims=dict(probe.sizes), kind=CaseKind.SCALE)
+    res.growth = mine
+    figures = f"there that is {bytes_text(peak)} against {bytes_text(ref)} (its inputs hold {bytes_text(probe.input_bytes)})"
+    if fast:
+        dims = " and ".join(fast) if len(fast) < 3 else ", ".join(fast[:-1]) + " and " + fast[-1]
+        res.verdict = "memory"
+        res.message = (f"its peak memory grows faster in {dims}: it grows as {growth.monomial(mine)}; the reference's as "
+                       f"{growth.monomial(reference)}; {how}; {figures}")
+    else:
+        res.message = f"{how}; {figures}"
+    return res, {"function": fp.name, **row}, ""
+
+
 NOTE_RATIO = 2.0  # the same growth at this many times the reference's peak or more is worth a note
 
 
@@ -498,6 +553,8 @@ def _summary(plan: Any, measured: list[dict[str, Any]]) -> dict | None:
                      else f", growing as {row['grows_as']} against the reference's {row['reference_grows_as']}")
             if not same and not row.get("faster_in") and row.get("input_bytes"):
                 grows += f" but no faster than its inputs ({bytes_text(row['input_bytes'])})"
+        if row.get("measured") == "real":
+            head += f"on real CPU tensors at {sizes_text(row['measured_sizes'])} (fake tensors cannot follow the code), "
         parts.append(f"{head}{ratio} ({bytes_text(row['peak_bytes'])} vs {bytes_text(row['reference_peak_bytes'])}"
                      f"{bound}){grows}")
     functions = {row["function"]: {k: v for k, v in row.items() if k != "function"} for row in measured}

@@ -456,3 +456,77 @@ def test_the_channel_keeps_a_data_assignment_and_refuses_a_malformed_one():
     assert entry["runs"][0]["data_moved"] == [9, "p.data = W"]
     with pytest.raises(ProtocolError):
         check_fake_report([{"function": "f", "runs": [dict(run, data_moved="line 9")]}], {"f"})
+
+
+NAIVE_WITH_A_READ = """def pairwise_sq_dists(A, B):
+    s = float(A.abs().max())  # a value read: fake tensors have none
+    diff = (A / s)[:, None, :] - (B / s)[None, :, :]  # (N, M, d)
+    return (diff ** 2).sum(-1) * s * s
+"""
+
+RAGGED_WITH_A_READ = """import torch
+
+
+def last_hidden(h, mask):
+    lengths = mask.long().sum(1)
+    T = int(lengths.max())  # as ragged answers often do
+    return h[:, :T][torch.arange(h.shape[0]), lengths - 1]
+"""
+
+
+@pytest.mark.slow  # grades through the sandbox
+def test_a_value_read_does_not_switch_the_memory_check_off(grader):
+    # fake tensors stop at float(...): the growth is measured on real CPU tensors at reduced sizes instead
+    report = grader.grade("pairwise-sqdist", NAIVE_WITH_A_READ, FILE, seed=3)
+    (res,) = [c for c in report.cases if c.name == "scale"]
+    assert report.verdict == "memory" and res.verdict == "memory"
+    assert res.message.startswith("its peak memory grows faster in d: it grows as N*M*d; the reference's as N*M; "
+                                  "measured on real CPU tensors at N=250, M=187, d=64 and with each dimension doubled, "
+                                  "as fake tensors cannot follow the code (it reads tensor values")
+    row = report.to_dict()["scale"]["functions"]["pairwise_sq_dists"]
+    assert row["measured"] == "real" and row["measured_sizes"] == {"N": 250, "M": 187, "d": 64}
+    assert row["faster_in"] == ["d"] and row["peak_bytes"] >= 250 * 187 * 64 * 4
+    assert not [n for n in report.not_checked if n["check"] == "scale"]
+
+
+@pytest.mark.slow  # grades through the sandbox
+def test_int_of_lengths_max_is_measured_for_real_and_passes(grader):
+    report = grader.grade("ragged-to-padded", RAGGED_WITH_A_READ, FILE, seed=3)
+    (res,) = [c for c in report.cases if c.name == "scale" and c.function == "last_hidden"]
+    assert res.verdict == "pass" and res.message.startswith("measured on real CPU tensors at B=6, T=256, d=64")
+    row = report.to_dict()["scale"]["functions"]["last_hidden"]
+    assert row["measured"] == "real" and row["faster_in"] == []
+    assert "on real CPU tensors at B=6, T=256, d=64 (fake tensors cannot follow the code)" in report.scale["text"]
+    assert not [n for n in report.not_checked if n["check"] == "scale"]
+
+
+def test_the_real_meter_counts_intermediates_and_not_the_inputs():
+    from grader.fake import real
+
+    ns = _compiled(NAIVE_WITH_A_READ)
+    args = [torch.randn(20, 8), torch.randn(15, 8)]
+    res = real.measure(ns["pairwise_sq_dists"], args, FILE)
+    assert res["status"] == "ok" and 20 * 15 * 8 * 4 <= res["peak"] < 4 * 20 * 15 * 8 * 4
+    assert args[0].shape == (20, 8)  # the inputs are copies: a solution's in-place writes never reach the next run
+
+
+def test_reduced_sizes_bring_the_larger_of_reference_and_inputs_near_the_budget(catalogue):
+    from grader.fake import real
+
+    spec = catalogue.get("pairwise-sqdist")
+    sizes = real.reduced_sizes(spec, dict(spec.scale.dims), {"N": 1.0, "M": 1.0, "d": 0.0}, 24 * 2**20)
+    assert sizes == {"N": 250, "M": 187, "d": 64}  # 2000, 1500, 512 divided by 8: 24 MiB / 64 <= 1 MiB
+    spec = catalogue.get("ragged-to-padded")  # B = 8 stays at its largest case size, 6
+    assert real.reduced_sizes(spec, dict(spec.scale.dims), {"B": 1.0, "T": 1.0, "d": 1.0}, 128 * 2**20) == \
+        {"B": 6, "T": 256, "d": 64}
+
+
+def test_the_channel_keeps_a_real_run_and_refuses_a_malformed_one():
+    from grader.sandbox.channel import ProtocolError, check_fake_report
+
+    run = {"sizes": "real", "dim": "d", "status": "ok", "peak": 1024}
+    (entry,) = check_fake_report([{"function": "f", "runs": [run]}], {"f"})
+    assert entry["runs"] == [{"sizes": "real", "dim": "d", "status": "ok", "peak": 1024}]
+    for bad in (dict(run, dim=3), dict(run, peak=-1), dict(run, outputs=[]), dict(run, status="fine")):
+        with pytest.raises(ProtocolError):
+            check_fake_report([{"function": "f", "runs": [bad]}], {"f"})
