@@ -30,6 +30,7 @@ from grader.fake.meter import TooManyOps, make_meter
 BUDGET = 1 << 20  # bytes the larger of the reference's peak and the inputs' should come to at the reduced sizes
 MAX_OPS = 3_000  # tensor operations per real run, as a fake run (grader.fake.checks.MAX_OPS)
 MAX_SECONDS = 0.5  # CPU seconds per real run of a solution (a reduced run takes milliseconds)
+TOTAL_SECONDS = 1.0  # CPU seconds all the real runs of one function share, as the fake runs at doubled sizes do
 
 
 @dataclass
@@ -159,12 +160,15 @@ def _copy(value: Any) -> Any:
 def runs(the_probe: Probe, func: Callable, filename: str) -> list[dict[str, Any]]:
     """In the sandbox child: the solution's peaks at the reduced sizes and with each dimension doubled
     (`sizes: "real"`, `dim` "" for the reduced sizes themselves); only the peaks and statuses come back."""
+    import time
+
+    deadline = time.thread_time() + TOTAL_SECONDS  # CPU seconds, as the meter counts: load does not shrink them
     out = []
-    first = measure(func, the_probe.args, filename)
-    out.append({"sizes": "real", "dim": "", "status": first["status"], "peak": first["peak"]})
-    if first["status"] != "ok":
-        return out
-    for dim, args in the_probe.grown.items():
-        res = measure(func, args, filename)
+    for dim, args in [("", the_probe.args), *the_probe.grown.items()]:
+        left = deadline - time.thread_time()
+        res = measure(func, args, filename, max_seconds=min(MAX_SECONDS, left)) if left > 0.05 \
+            else {"status": "too_many_ops", "peak": 0}
         out.append({"sizes": "real", "dim": dim, "status": res["status"], "peak": res["peak"]})
+        if not dim and res["status"] != "ok":
+            break
     return out

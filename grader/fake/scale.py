@@ -267,11 +267,14 @@ def _fake_run_stopped(outcome: Any) -> bool:
 
 
 def _how_stopped(outcome: Any) -> str:
+    """How the child's fake-tensor phase ended early: its runs on fake tensors, or the memory runs on real
+    tensors at reduced sizes that follow them where fake tensors could not follow the code (grader.fake.real)."""
     if outcome.timeout_call is not None:
-        return f"the run on fake tensors took longer than {outcome.timeout_seconds:g} s (fake tensors make some code slow)"
+        return (f"the runs on fake tensors (and any on real ones at reduced sizes) took longer than "
+                f"{outcome.timeout_seconds:g} s (fake tensors make some code slow)")
     if outcome.memory_killed:
-        return "the run on fake tensors used too much real memory and was stopped"
-    return "the run on fake tensors ended the process"
+        return "the runs on fake tensors (and any on real ones at reduced sizes) used too much memory and were stopped"
+    return "the runs on fake tensors (and any on real ones at reduced sizes) ended the process"
 
 
 def _device_case(fp: Any, plan: Any, run: dict | None) -> tuple[CaseResult | None, str]:
