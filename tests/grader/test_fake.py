@@ -530,3 +530,28 @@ def test_the_channel_keeps_a_real_run_and_refuses_a_malformed_one():
     for bad in (dict(run, dim=3), dict(run, peak=-1), dict(run, outputs=[]), dict(run, status="fine")):
         with pytest.raises(ProtocolError):
             check_fake_report([{"function": "f", "runs": [bad]}], {"f"})
+
+
+def _real_judged(peaks: dict[str, int]) -> tuple:
+    """The scale case from real runs at reduced sizes N=125000, K=125 against one-hot counts' reference figures."""
+    from grader.fake import real
+
+    fp = fake.FunctionPlan("class_counts", scale=True)
+    fp.real = real.Probe({"N": 125000, "K": 125}, [], reference_peak=1_000_000,
+                         reference_grown={"N": 2_000_000, "K": 1_000_000}, input_bytes=1_000_000,
+                         input_grown={"N": 2_000_000, "K": 1_000_000})
+    run = {"sizes": "scale", "device": "cuda", "status": "raised",
+           "exc": {"type": "NeedsValues", "message": "data-dependent: .tolist()", "device_mix": False,
+                   "needs_values": True}}
+    runs = [{"sizes": "real", "dim": d, "status": "ok", "peak": p} for d, p in peaks.items()]
+    return scale._scale_case(fp, fake.Plan(None, {"N": 1000000, "K": 1000}), run, [], runs)
+
+
+def test_real_runs_far_below_the_reference_are_no_memory_whatever_their_growth():
+    # a Python loop's (K,) counts: faster in K than the reference's N, but 1000 bytes against 1 MB; at reduced
+    # sizes the growth of so small a peak says nothing about production sizes
+    res, row, _ = _real_judged({"": 1000, "N": 1000, "K": 2000})
+    assert res.verdict == "pass" and row["measured"] == "real" and row["faster_in"] == []
+    res, row, _ = _real_judged({"": 20_000_000, "N": 40_000_000, "K": 40_000_000})  # an (N, K) one-hot, 20x over
+    assert res.verdict == "memory" and row["faster_in"] == ["K"]
+    assert "measured on real CPU tensors at N=125000, K=125" in res.message
