@@ -411,6 +411,8 @@ def _scale_case(fp: Any, plan: Any, run: dict, grown: list[dict],
             return None, None, ""  # the run-level verdict, or the device case's error, says it
         if real and getattr(fp, "real", None) is not None:
             return _real_scale_case(fp, real, lost.why)
+        if getattr(fp, "why_no_real", ""):  # the plan could not build real inputs to measure it on instead
+            return None, None, NotChecked("scale", fp.name, f"{lost.why}; nor on real tensors: {fp.why_no_real}")
         return None, None, lost
     missing = _missing_result(run.get("outputs") or [], fp.expected_scale or [])
     if missing:  # a stub's `pass`: its peak is no memory to compare, and a pass would say it is fine

@@ -555,3 +555,13 @@ def test_real_runs_far_below_the_reference_are_no_memory_whatever_their_growth()
     res, row, _ = _real_judged({"": 20_000_000, "N": 40_000_000, "K": 40_000_000})  # an (N, K) one-hot, 20x over
     assert res.verdict == "memory" and row["faster_in"] == ["K"]
     assert "measured on real CPU tensors at N=125000, K=125" in res.message
+
+
+def test_a_lost_fake_run_without_real_inputs_says_why_neither_measured():
+    fp = fake.FunctionPlan("f", scale=True, why_no_real="the inputs could not be built at reduced sizes (ValueError: x)")
+    run = {"sizes": "scale", "device": "cpu", "status": "raised",
+           "exc": {"type": "NeedsValues", "message": "data-dependent: .tolist()", "device_mix": False,
+                   "needs_values": True}}
+    res, row, note = scale._scale_case(fp, fake.Plan(None, {"N": 8}), run, [], [])
+    assert res is None and row is None and note.why.endswith(
+        "; nor on real tensors: the inputs could not be built at reduced sizes (ValueError: x)")
