@@ -29,7 +29,7 @@ import torch
 
 from grader.fake import FAKE_CALL  # noqa: F401 - the call index the child announces for the fake checks
 from grader.report import class_name, safe_message
-from grader.fake.meter import TooManyOps, fast_refusals, ints, is_device_mix, make_meter, needs_values
+from grader.fake.meter import TooManyOps, fast_refusals, ints, is_device_mix, make_meter, needs_values, watch_data
 
 MAX_OPS = 3_000  # tensor operations per fake run: more means a Python loop over a production-size dim
 MAX_SECONDS = 1.5  # CPU seconds: a run stops there too (each fake op costs ~0.1 ms), well inside the case deadline
@@ -89,6 +89,20 @@ def has_tensor(value: Any) -> bool:
     return False
 
 
+def sketch_bytes(value: Any) -> int:
+    """The bytes of every tensor in value (sketches or real tensors, inside lists and tuples)."""
+    if isinstance(value, Sketch):
+        numel = 1
+        for s in value.shape:
+            numel *= int(s)
+        return numel * value.dtype.itemsize
+    if isinstance(value, torch.Tensor):
+        return int(value.numel()) * value.element_size()
+    if isinstance(value, (list, tuple)):
+        return sum(sketch_bytes(v) for v in value)
+    return 0
+
+
 def _build(value: Any, device: str) -> Any:
     if isinstance(value, Sketch):
         return torch.empty(value.shape, dtype=value.dtype, device=device)
@@ -125,7 +139,7 @@ def run(func: Callable, args: list[Any], device: str, filename: str, shape_env: 
     meter = make_meter(filename, max_ops, max_seconds)
     result: dict[str, Any] = {"device": device}
     try:
-        with warnings.catch_warnings(), torch.no_grad(), fast_refusals(max_ops), mode, meter:
+        with warnings.catch_warnings(), torch.no_grad(), fast_refusals(max_ops), watch_data(meter), mode, meter:
             warnings.simplefilter("ignore")  # torch's own notes about fake kernels; the real runs showed the solution's
             out = func(*fake_args)
         result["status"] = "ok"
@@ -136,6 +150,9 @@ def run(func: Callable, args: list[Any], device: str, filename: str, shape_env: 
         where = meter._cpu_origin(on_cpu) if on_cpu and device != "cpu" else None
         if where:
             result["made_at"] = list(where)  # the line that made the result on the CPU
+        moved = meter.moved_origin(on_cpu) if on_cpu and device != "cpu" else None
+        if moved is not None:
+            result["data_moved"] = list(moved)  # left on the CPU by fake tensors, not by the code
         del out, items, on_cpu
     except TooManyOps:
         result["status"] = "too_many_ops"
@@ -148,6 +165,8 @@ def run(func: Callable, args: list[Any], device: str, filename: str, shape_env: 
         result["exc"]["needs_values"] = needs_values(kind, text)
         if meter.mixed_at:
             result["made_at"] = list(meter.mixed_at)
+        if meter.moved_mix is not None and result["exc"]["device_mix"]:
+            result["data_moved"] = list(meter.moved_mix)  # the device error is the fake run's, not the code's
     result["peak"] = meter.peak
     result["culprit"] = list(meter.culprit[0]) + [meter.culprit[1], meter.culprit[2]] if meter.culprit else None
     result["ops"] = meter.ops
@@ -231,7 +250,11 @@ class FunctionPlan:
     reference_upper_bound: bool = False  # the reference's peak counts data-dependent sizes at their upper bound
     grown_args: dict[str, list[Any]] = field(default_factory=dict)  # dim -> sketches at the scale sizes, dim doubled
     reference_grown: dict[str, int] = field(default_factory=dict)  # dim -> the reference's peak there
+    input_bytes: int = 0  # the tensor arguments' own bytes at the scale sizes (grader.fake.growth.floor)
+    input_grown: dict[str, int] = field(default_factory=dict)  # dim -> the tensor arguments' bytes there
     trap_growth: dict[str, dict[str, float]] = field(default_factory=dict)  # memory trap id -> its growth exponents
+    real: Any = None  # grader.fake.real.Probe: real inputs at reduced sizes, for code fake tensors cannot follow
+    why_no_real: str = ""
     reference_runs: list[dict[str, Any]] = field(default_factory=list)  # the reference's own runs, as run_plan gives
 
 
@@ -315,9 +338,22 @@ def plan(spec: Any, prep: Any, scale_args: Callable[[Any, dict[str, int]], tuple
         fp.scale, fp.scale_args, fp.expected_scale = True, args, big["outputs"]
         fp.reference_runs = [dict(big, sizes="scale")]  # at its own peak: no runs at doubled sizes (_grown_runs)
         fp.reference_peak = int(big["peak"])
+        fp.input_bytes = sketch_bytes(args)
         fp.reference_upper_bound = bool(big["upper_bound"])
         _plan_growth(spec, prep, fn, fp, out, args, device, filename, scale_args)
+        _plan_real(spec, prep, fn, fp, out, func, filename)
     return out
+
+
+def _plan_real(spec: Any, prep: Any, fn: Any, fp: FunctionPlan, out: Plan, func: Callable, filename: str) -> None:
+    """The reference's real inputs and peaks at reduced sizes (grader.fake.real), for a solution that
+    fake tensors cannot follow: sizes chosen from how the larger of its peak and its inputs grows."""
+    from grader.fake import real
+    from grader.fake.growth import exponents, floor
+
+    base, grown = floor(int(fp.reference_peak or 0), fp.reference_grown, fp.input_bytes, fp.input_grown)
+    fp.real, fp.why_no_real = real.probe(spec, fn, prep.reference, func, filename, out.sizes, list(fp.grown_args),
+                                         exponents(base, grown), base)
 
 
 def reference_results(the_plan: Plan) -> list[dict[str, Any]]:
@@ -350,6 +386,7 @@ def _plan_growth(spec: Any, prep: Any, fn: Any, fp: FunctionPlan, out: Plan, arg
             continue
         fp.grown_args[dim] = grown_args
         fp.reference_grown[dim] = int(res["peak"])
+        fp.input_grown[dim] = sketch_bytes(grown_args)
         for tid, base in trap_base.items():
             if base["status"] == "ok" and not base["unknown_bytes"]:
                 t = _reference_run(traps[tid] or func, grown_args, device, filename, fp)
@@ -431,6 +468,10 @@ def _function_runs(fp: FunctionPlan, func: Callable, filename: str,
         big["sizes"] = "scale"
         runs.append(big)
         runs.extend(_grown_runs(fp, func, big, device, filename))
+        if fp.real is not None and fake_lost(big):  # measured for real at reduced sizes instead
+            from grader.fake import real
+
+            runs.extend(real.runs(fp.real, func, filename))
         if big["status"] == "too_many_ops" and fp.device:
             small = run(func, fp.small_args or [], device, filename, fp.shape_env, describe=describe,
                         max_seconds=MAX_SECONDS / 2)
@@ -441,6 +482,19 @@ def _function_runs(fp: FunctionPlan, func: Callable, filename: str,
         small["sizes"] = "small"
         runs.append(small)
     return runs
+
+
+def fake_lost(run: dict[str, Any]) -> bool:
+    """Fake tensors could not follow the code at the scale sizes (it read a value, or they raised where the
+    code need not, or they cannot count a size): not a ban, a limit of the run, or a device mix of the code's."""
+    if run.get("status") == "ok":
+        return bool(run.get("unknown_bytes"))
+    if run.get("status") != "raised":
+        return False
+    exc = run.get("exc") or {}
+    if exc.get("type") in ("BannedCall", "CallCount"):
+        return False
+    return not exc.get("device_mix") or bool(run.get("data_moved"))
 
 
 def _grown_runs(fp: FunctionPlan, func: Callable, big: dict[str, Any], device: str, filename: str) -> list[dict]:

@@ -12,6 +12,12 @@ exponent is both higher once rounded and at least FASTER above the
 reference's, so that a mix of terms (the (N+M)^2 of a stacked distance matrix
 is 1.3 in N at N=2000, M=1500) never reads as a new order.
 
+What a solution is compared with is the larger, at each size, of the reference's
+peak and its inputs' own bytes (`floor`): code that holds as much as it was given
+(an (B, T, d) product with the (B, T, d) input it reads) grows no faster than
+its inputs, whatever the reference's cleverer peak, so that is never `memory`
+(at most a note); growing faster than both is.
+
 Torch-free: the grader, the tests and the words share it.
 """
 from __future__ import annotations
@@ -33,6 +39,15 @@ def exponents(peak: int, grown: dict[str, int]) -> dict[str, float]:
         else:
             out[dim] = round(math.log2(bigger / peak), 2)
     return out
+
+
+def floor(ref_peak: int, ref_grown: dict[str, int], input_bytes: int,
+          input_grown: dict[str, int]) -> tuple[int, dict[str, int]]:
+    """The peak a solution is compared with, at the scale sizes and with each dimension doubled: the
+    larger of the reference's peak and the inputs' own bytes there (inputs not measured with a dimension
+    doubled count as they are at the scale sizes)."""
+    grown = {d: max(int(p), int(input_grown.get(d, input_bytes))) for d, p in ref_grown.items()}
+    return max(int(ref_peak), int(input_bytes)), grown
 
 
 def order(exponent: float) -> int:

@@ -62,6 +62,10 @@ class Meter(TorchDispatchMode):
         self.bounded = False  # a data-dependent size counted at its upper bound (nonzero: at most numel)
         self.mixed_at: tuple[int, str] | None = None
         self.refs: dict[int, Any] = {}  # weak references to every tracked tensor (their callbacks subtract)
+        # tensors whose device fake tensors got wrong (`t.data = v` across devices: watch_data), and every
+        # tensor an op made from one: id -> (weak reference, the solution's line of the assignment)
+        self.moved: dict[int, tuple[Any, tuple[int, str] | None]] = {}
+        self.moved_mix: tuple[int, str] | None = None  # that line, when such a tensor met one on another device
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # noqa: ANN001
         self.ops += 1
@@ -72,6 +76,8 @@ class Meter(TorchDispatchMode):
         except Exception as exc:
             if self.mixed_at is None and is_device_mix(type(exc).__name__, str(exc)):
                 self.mixed_at = self._cpu_origin(tree_leaves((args, kwargs)))
+                if self.moved:
+                    self.moved_mix = self.moved_origin(tree_leaves((args, kwargs)))
             raise
         if isinstance(out, torch.Tensor):
             self._track(out)
@@ -79,7 +85,26 @@ class Meter(TorchDispatchMode):
             for t in tree_leaves(out):
                 if isinstance(t, torch.Tensor):
                     self._track(t)
+        if self.moved:  # what an op makes from a tensor fake tensors left on the wrong device is wrong there too
+            origin = self.moved_origin(tree_leaves((args, kwargs)))
+            if origin is not None:
+                for t in [out] if isinstance(out, torch.Tensor) else tree_leaves(out):
+                    if isinstance(t, torch.Tensor):
+                        self.mark_moved(t, origin)
         return out
+
+    def mark_moved(self, t: torch.Tensor, origin: tuple[int, str] | None) -> None:
+        """t's device is what fake tensors make of a `.data` assignment across devices, not what a GPU would."""
+        self.moved[id(t)] = (weakref.ref(t), origin)
+
+    def moved_origin(self, leaves: list) -> tuple[int, str] | None:
+        """The `.data` assignment behind one of these tensors (it, or a tensor an op made from it), or None."""
+        for t in leaves:
+            if isinstance(t, torch.Tensor):
+                entry = self.moved.get(id(t))
+                if entry is not None and entry[0]() is t:
+                    return entry[1] or (0, "")
+        return None
 
     def _cpu_origin(self, leaves: list) -> tuple[int, str] | None:
         for t in leaves:
@@ -218,8 +243,46 @@ def fast_refusals(max_ops: int) -> Iterator[None]:
                 delattr(FakeTensor, name)
 
 
-def _solution_line(filename: str) -> tuple[int, str] | None:
-    frame: FrameType | None = sys._getframe(2)
+@contextlib.contextmanager
+def watch_data(meter: Meter) -> Iterator[None]:
+    """While a fake run lasts: `t.data = v` with v on another device. On a real GPU (and in torch's
+    own Module._apply) that moves t to v's device (loralib reassigns its parameters so); torch's
+    fake tensor takes v's shape, dtype and storage but keeps its own device, a device error no GPU
+    would raise. So t is given v's device, as a GPU would; where that does not hold, the meter
+    remembers t and the line, and a device error t then meets is the fake run's, not the code's."""
+    from torch._subclasses.fake_tensor import FakeTensor
+
+    base = torch._C.TensorBase.__dict__["data"]
+
+    def get(self: torch.Tensor) -> torch.Tensor:
+        return base.__get__(self)
+
+    def put(self: torch.Tensor, value: torch.Tensor) -> None:
+        before = self.device
+        base.__set__(self, value)
+        if not isinstance(value, torch.Tensor) or value.device == before:
+            return
+        try:
+            self.fake_device = value.device  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001, S110 - not followed: remembered below
+            pass
+        if self.device != value.device:
+            meter.mark_moved(self, _solution_line(meter.filename, depth=1))
+
+    had = "data" in FakeTensor.__dict__
+    own = FakeTensor.__dict__.get("data")
+    FakeTensor.data = property(get, put)  # type: ignore[assignment, method-assign]
+    try:
+        yield
+    finally:
+        if had:
+            FakeTensor.data = own  # type: ignore[assignment, method-assign]
+        else:
+            del FakeTensor.data
+
+
+def _solution_line(filename: str, depth: int = 2) -> tuple[int, str] | None:
+    frame: FrameType | None = sys._getframe(depth)
     while frame is not None:
         if frame.f_code.co_filename == filename:
             import linecache

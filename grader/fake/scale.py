@@ -185,7 +185,8 @@ def judge(plan: Any, runs: list[dict] | None, outcome: Any) -> tuple[list[CaseRe
             if note:
                 notes.append(note)
         if fp.scale and big is not None:
-            res, row, note = _scale_case(fp, plan, big, [r for r in fruns if r.get("sizes") == "grown"])
+            res, row, note = _scale_case(fp, plan, big, [r for r in fruns if r.get("sizes") == "grown"],
+                                         [r for r in fruns if r.get("sizes") == "real"])
             if res is not None:
                 results.append(res)
             if row is not None:
@@ -232,7 +233,7 @@ def _forged(name: str, what: str) -> CaseResult:
 
 def _impossible(fp: Any, fruns: list[dict]) -> str:
     """What makes a function's runs impossible for the trusted child (grader.fake.checks.run_plan), or ""."""
-    fruns = [r for r in fruns if r.get("sizes") != "grown"]  # the doubled sizes carry only their peak
+    fruns = [r for r in fruns if r.get("sizes") not in ("grown", "real")]  # those carry only their peak
     sizes = [r.get("sizes") for r in fruns]
     big = next((r for r in fruns if r.get("sizes") == "scale"), None)
     if fp.scale and big is None:
@@ -266,11 +267,14 @@ def _fake_run_stopped(outcome: Any) -> bool:
 
 
 def _how_stopped(outcome: Any) -> str:
+    """How the child's fake-tensor phase ended early: its runs on fake tensors, or the memory runs on real
+    tensors at reduced sizes that follow them where fake tensors could not follow the code (grader.fake.real)."""
     if outcome.timeout_call is not None:
-        return f"the run on fake tensors took longer than {outcome.timeout_seconds:g} s (fake tensors make some code slow)"
+        return (f"the runs on fake tensors (and any on real ones at reduced sizes) took longer than "
+                f"{outcome.timeout_seconds:g} s (fake tensors make some code slow)")
     if outcome.memory_killed:
-        return "the run on fake tensors used too much real memory and was stopped"
-    return "the run on fake tensors ended the process"
+        return "the runs on fake tensors (and any on real ones at reduced sizes) used too much memory and were stopped"
+    return "the runs on fake tensors (and any on real ones at reduced sizes) ended the process"
 
 
 def _device_case(fp: Any, plan: Any, run: dict | None) -> tuple[CaseResult | None, str]:
@@ -282,6 +286,8 @@ def _device_case(fp: Any, plan: Any, run: dict | None) -> tuple[CaseResult | Non
     status = run.get("status")
     if status == "too_many_ops":
         return None, NotChecked("device", fp.name, "more than the tensor-operation limit even at small sizes")
+    if run.get("data_moved") and (status == "raised" and (run.get("exc") or {}).get("device_mix") or status == "ok"):
+        return None, NotChecked("device", fp.name, _data_moved(run))
     if status == "raised":
         exc = run.get("exc") or {}
         first = str(exc.get("message", "")).strip().splitlines()[0][:200].rstrip("!.") if exc.get("message") else ""
@@ -333,6 +339,14 @@ def _device_case(fp: Any, plan: Any, run: dict | None) -> tuple[CaseResult | Non
     return res, ""
 
 
+def _data_moved(run: dict) -> str:
+    """Why a device case cannot be judged: a `.data` assignment across devices (grader.fake.meter.watch_data)."""
+    line, text = (run.get("data_moved") or [0, ""])[:2]
+    at = f" at line {line}" + (f" ({text})" if text else "") if line else ""
+    return (f"it assigns a tensor on another device to a tensor's .data{at}; on a GPU that moves the tensor "
+            "(as torch's Module.to does), but fake tensors leave it on the CPU, so they cannot tell where it runs")
+
+
 def _missing_result(outputs: list[dict], expected: list[dict]) -> str:
     """What is missing from a run's result against the reference's: fewer values, or no tensor where
     the reference returns one (None from a stub); "" when nothing is. A wrong shape or dtype is still
@@ -379,41 +393,41 @@ def _shape(shape: list, sizes: dict[str, int]) -> str:
     return nums
 
 
-def _scale_case(fp: Any, plan: Any, run: dict, grown: list[dict]) -> tuple[CaseResult | None, dict | None, str]:
-    """The scale case of one function: `memory` when its peak grows faster than the reference's in some
-    dimension, or passes the spec's max_bytes; the same growth with a larger constant is a note."""
+def _scale_case(fp: Any, plan: Any, run: dict, grown: list[dict],
+                real: list[dict] | None = None) -> tuple[CaseResult | None, dict | None, str]:
+    """The scale case of one function: `memory` when its peak grows faster than the larger of the reference's
+    peak and its inputs' bytes in some dimension, or passes the spec's max_bytes; the same growth with a larger
+    constant is a note. Where fake tensors could not follow the code, the growth measured on real CPU tensors
+    at reduced sizes (grader.fake.real) is judged the same way."""
     where = sizes_text(plan.sizes)
     if run.get("status") == "too_many_ops":
         from grader.fake.checks import MAX_OPS, MAX_SECONDS
 
         return None, None, NotChecked("scale", fp.name, f"more than {MAX_OPS} tensor operations (or {MAX_SECONDS:g} s) "
                                       f"at {where} (a Python loop over a production-size dimension?)")
-    if run.get("status") != "ok":
-        exc = run.get("exc") or {}
-        if exc.get("type") in ("BannedCall", "CallCount") or exc.get("device_mix"):
+    lost = _fake_lost(fp, run, where)
+    if lost is not None:
+        if not isinstance(lost, NotChecked):
             return None, None, ""  # the run-level verdict, or the device case's error, says it
-        if exc.get("needs_values"):
-            from grader.fake.checks import value_reader
-
-            what = value_reader(f"{exc.get('type')}: {exc.get('message', '')}")
-            why = f"it reads tensor values ({what if len(what) < 90 else exc.get('type')}), which fake tensors do not have"
-        else:
-            first = str(exc.get("message", "")).strip().splitlines()[0][:200] if exc.get("message") else ""
-            why = f"at {where} on fake tensors it raised {exc.get('type', 'Exception')}" + (f": {first}" if first else "")
-        return None, None, NotChecked("scale", fp.name, why)
-    if run.get("unknown_bytes"):
-        return None, None, NotChecked("scale", fp.name, "it makes tensors whose sizes depend on the values with no "
-                                      "upper bound, which fake tensors cannot count")
+        if real and getattr(fp, "real", None) is not None:
+            return _real_scale_case(fp, real, lost.why)
+        if getattr(fp, "why_no_real", ""):  # the plan could not build real inputs to measure it on instead
+            return None, None, NotChecked("scale", fp.name, f"{lost.why}; nor on real tensors: {fp.why_no_real}")
+        return None, None, lost
     missing = _missing_result(run.get("outputs") or [], fp.expected_scale or [])
     if missing:  # a stub's `pass`: its peak is no memory to compare, and a pass would say it is fine
         return None, None, NotChecked("scale", fp.name, f"at {where} it {missing}: no memory to compare")
     peak, ref = int(run.get("peak") or 0), int(fp.reference_peak or 0)
     reference = growth.exponents(ref, dict(fp.reference_grown))
+    inputs = int(getattr(fp, "input_bytes", 0) or 0)
+    base, base_grown = growth.floor(ref, dict(fp.reference_grown), inputs, dict(getattr(fp, "input_grown", {}) or {}))
+    floor = growth.exponents(base, base_grown)  # the larger of the reference's peak and the inputs' own bytes
     measured = {str(r.get("dim")): int(r.get("peak") or 0) for r in grown
                 if r.get("status") == "ok" and not r.get("unknown_bytes") and r.get("dim") in reference}
     mine = growth.exponents(peak, measured)
     row: dict[str, Any] = {
         "peak_bytes": peak, "reference_peak_bytes": ref, "ratio": round(peak / ref, 2) if ref else None,
+        "input_bytes": inputs, "measured": "fake",
         "upper_bound": bool(run.get("upper_bound") or getattr(fp, "reference_upper_bound", False)),
         "growth": {d: {"solution": mine.get(d), "reference": e} for d, e in reference.items()},
         "reference_grows_as": growth.monomial(reference)}
@@ -423,16 +437,18 @@ def _scale_case(fp: Any, plan: Any, run: dict, grown: list[dict]) -> tuple[CaseR
         row["grows_as"] = growth.monomial(mine)
     elif reference:
         row["growth_note"] = _unmeasured(fp, grown, peak, ref)
-    fast = growth.faster(mine, reference)
+    fast = growth.faster(mine, floor)  # faster than the reference's peak and than the inputs' own size
+    past_ref = growth.faster(mine, reference)
     row["faster_in"] = fast
     res.growth = mine
     figures = f"at {where} that is {bytes_text(peak)} against {bytes_text(ref)}"
+    held = f" (its inputs hold {bytes_text(inputs)})" if inputs else ""
     if fast:
         res.verdict = "memory"
         culprit = culprit_text(run.get("culprit"), plan.sizes)
         dims = " and ".join(fast) if len(fast) < 3 else ", ".join(fast[:-1]) + " and " + fast[-1]
         res.message = (f"its peak memory grows faster in {dims}: it grows as {growth.monomial(mine)}; "
-                       f"the reference's as {growth.monomial(reference)}; {figures}"
+                       f"the reference's as {growth.monomial(reference)}; {figures}{held}"
                        + (f" (the largest tensor: {culprit})" if culprit else "")
                        + "; measured on fake tensors, nothing allocated")
     elif plan.max_bytes is not None and peak > plan.max_bytes:
@@ -441,10 +457,81 @@ def _scale_case(fp: Any, plan: Any, run: dict, grown: list[dict]) -> tuple[CaseR
         res.message = (f"peak {bytes_text(peak)} at {where}, more than this drill allows ({bytes_text(plan.max_bytes)}); "
                        f"the reference peaks at {bytes_text(ref)}" + (f": {culprit}" if culprit else "")
                        + " (measured on fake tensors, nothing allocated)")
+    elif past_ref:
+        dims = " and ".join(past_ref)
+        note = (f"{fp.name}(): memory grows faster than the reference's in {dims} (as {growth.monomial(mine)} against "
+                f"{growth.monomial(reference)}), but no faster than its inputs' own size: {figures}, and its inputs "
+                f"hold {bytes_text(inputs)}; not a failure")
     elif ref and peak >= NOTE_RATIO * ref and mine and growth.same_order(mine, reference):
         note = (f"{fp.name}(): memory grows as the reference's ({growth.monomial(reference)}) with a larger constant: "
                 f"{figures} ({peak / ref:.1f}x); not a failure")
     return res, {"function": fp.name, **row}, note
+
+
+def _fake_lost(fp: Any, run: dict, where: str) -> NotChecked | str | None:
+    """Why fake tensors could not measure this run (a NotChecked), "" when another verdict says why
+    (a ban, the code's own device mix), None when they could."""
+    if run.get("data_moved") and run.get("status") == "raised":
+        return NotChecked("scale", fp.name, _data_moved(run))
+    if run.get("status") != "ok":
+        exc = run.get("exc") or {}
+        if exc.get("type") in ("BannedCall", "CallCount") or exc.get("device_mix"):
+            return ""
+        if exc.get("needs_values"):
+            from grader.fake.checks import value_reader
+
+            what = value_reader(f"{exc.get('type')}: {exc.get('message', '')}")
+            why = f"it reads tensor values ({what if len(what) < 90 else exc.get('type')}), which fake tensors do not have"
+        else:
+            first = str(exc.get("message", "")).strip().splitlines()[0][:200] if exc.get("message") else ""
+            why = f"at {where} on fake tensors it raised {exc.get('type', 'Exception')}" + (f": {first}" if first else "")
+        return NotChecked("scale", fp.name, why)
+    if run.get("unknown_bytes"):
+        return NotChecked("scale", fp.name, "it makes tensors whose sizes depend on the values with no upper bound, "
+                          "which fake tensors cannot count")
+    return None
+
+
+def _real_scale_case(fp: Any, real: list[dict], why: str) -> tuple[CaseResult | None, dict | None, str]:
+    """The scale case from the runs on real CPU tensors at reduced sizes (grader.fake.real), judged as a fake run is."""
+    probe = fp.real
+    at = sizes_text(probe.sizes)
+    how = f"measured on real CPU tensors at {at} and with each dimension doubled, as fake tensors cannot follow the code ({why})"
+    first = next((r for r in real if r.get("dim") == ""), None)
+    if first is None or first.get("status") != "ok":
+        did = "ran past its operation or time limit" if first and first.get("status") == "too_many_ops" else "raised"
+        return None, None, NotChecked("scale", fp.name, f"{why}; on real CPU tensors at {at} it {did} too")
+    peak, ref = int(first.get("peak") or 0), int(probe.reference_peak)
+    reference = growth.exponents(ref, dict(probe.reference_grown))
+    base, base_grown = growth.floor(ref, dict(probe.reference_grown), probe.input_bytes, dict(probe.input_grown))
+    measured = {str(r.get("dim")): int(r.get("peak") or 0) for r in real
+                if r.get("dim") in reference and r.get("status") == "ok"}
+    mine = growth.exponents(peak, measured)
+    from grader.fake.checks import GROWTH_BAND
+
+    # at reduced sizes terms of lower order still weigh, so a growth is judged only where the peak there is already
+    # clearly above the reference's and the inputs' (as a fake run is run at doubled sizes only above GROWTH_BAND)
+    fast = growth.faster(mine, growth.exponents(base, base_grown)) if peak > GROWTH_BAND * base else []
+    row: dict[str, Any] = {
+        "peak_bytes": peak, "reference_peak_bytes": ref, "ratio": round(peak / ref, 2) if ref else None,
+        "input_bytes": probe.input_bytes, "upper_bound": False, "measured": "real", "measured_sizes": dict(probe.sizes),
+        "growth": {d: {"solution": mine.get(d), "reference": e} for d, e in reference.items()},
+        "reference_grows_as": growth.monomial(reference), "faster_in": fast}
+    if mine and len(mine) == len(reference):
+        row["grows_as"] = growth.monomial(mine)
+    elif reference:
+        row["growth_note"] = "not measured on real tensors with " + ", ".join(d for d in reference if d not in mine) + " doubled"
+    res = CaseResult("scale", fp.name, "pass", dims=dict(probe.sizes), kind=CaseKind.SCALE)
+    res.growth = mine
+    figures = f"there that is {bytes_text(peak)} against {bytes_text(ref)} (its inputs hold {bytes_text(probe.input_bytes)})"
+    if fast:
+        dims = " and ".join(fast) if len(fast) < 3 else ", ".join(fast[:-1]) + " and " + fast[-1]
+        res.verdict = "memory"
+        res.message = (f"its peak memory grows faster in {dims}: it grows as {growth.monomial(mine)}; the reference's as "
+                       f"{growth.monomial(reference)}; {how}; {figures}")
+    else:
+        res.message = f"{how}; {figures}"
+    return res, {"function": fp.name, **row}, ""
 
 
 NOTE_RATIO = 2.0  # the same growth at this many times the reference's peak or more is worth a note
@@ -473,6 +560,10 @@ def _summary(plan: Any, measured: list[dict[str, Any]]) -> dict | None:
             same = row["grows_as"] == row["reference_grows_as"]
             grows = (f", growing as {row['grows_as']} like the reference" if same
                      else f", growing as {row['grows_as']} against the reference's {row['reference_grows_as']}")
+            if not same and not row.get("faster_in") and row.get("input_bytes"):
+                grows += f" but no faster than its inputs ({bytes_text(row['input_bytes'])})"
+        if row.get("measured") == "real":
+            head += f"on real CPU tensors at {sizes_text(row['measured_sizes'])} (fake tensors cannot follow the code), "
         parts.append(f"{head}{ratio} ({bytes_text(row['peak_bytes'])} vs {bytes_text(row['reference_peak_bytes'])}"
                      f"{bound}){grows}")
     functions = {row["function"]: {k: v for k, v in row.items() if k != "function"} for row in measured}

@@ -331,7 +331,7 @@ _KEYS = {
 
 # -- the fake-tensor report (grader.fake.checks.run_plan): every field typed and ranged
 _RUN_KEYS = {"device", "sizes", "status", "outputs", "peak", "culprit", "ops", "unknown_bytes", "upper_bound",
-             "exc", "made_at", "fresh_bytes", "why"}
+             "exc", "made_at", "fresh_bytes", "why", "data_moved"}
 _MAX_BYTES = 2**100  # fake tensors can be absurd (an N^3 intermediate at production N); a 400-digit one is forged
 
 
@@ -348,7 +348,7 @@ def check_fake_report(value: Any, functions: set[str]) -> list[dict[str, Any]]:
         if name not in functions or any(e["function"] == name for e in out):
             raise ProtocolError("a fake-tensor report for a function the drill does not ask for, or twice")
         runs = entry.get("runs")
-        if not isinstance(runs, list) or len(runs) > 2 + _MAX_GROWN:
+        if not isinstance(runs, list) or len(runs) > 3 + 2 * _MAX_GROWN:
             raise ProtocolError("a fake-tensor report with more runs of one function than the plan asks for")
         checked: dict[str, Any] = {"function": name, "runs": [_check_fake_run(r) for r in runs]}
         if "failed" in entry:
@@ -370,9 +370,19 @@ def _check_grown_run(run: dict[str, Any]) -> dict[str, Any]:
             "unknown_bytes": _bool(run.get("unknown_bytes") or False, "unknown_bytes")}
 
 
+def _check_real_run(run: dict[str, Any]) -> dict[str, Any]:
+    """A run on real CPU tensors at reduced sizes (grader.fake.real.runs): only its status and peak come back."""
+    if not set(run) <= _GROWN_KEYS - {"unknown_bytes"} or run.get("status") not in ("ok", "raised", "too_many_ops"):
+        raise ProtocolError("a real-tensor memory run with unknown fields or status")
+    return {"sizes": "real", "dim": _str(run.get("dim", ""), "a doubled dimension", 40), "status": run["status"],
+            "peak": _int(run.get("peak") or 0, "real-tensor peak", 0, _MAX_BYTES)}
+
+
 def _check_fake_run(run: Any) -> dict[str, Any]:
     if isinstance(run, dict) and run.get("sizes") == "grown":
         return _check_grown_run(run)
+    if isinstance(run, dict) and run.get("sizes") == "real":
+        return _check_real_run(run)
     if not isinstance(run, dict) or not set(run) <= _RUN_KEYS:
         raise ProtocolError("a fake-tensor run with unknown fields")
     status = run.get("status")
@@ -404,12 +414,17 @@ def _check_fake_run(run: Any) -> dict[str, Any]:
             raise ProtocolError("a fake-tensor raise without its exception")
         flags = {k: _bool(exc.get(k, False), k) for k in ("device_mix", "needs_values")}
         out["exc"] = {**check_exc({k: v for k, v in exc.items() if k not in flags}), **flags}
-    if run.get("made_at") is not None:
-        made = run.get("made_at")
-        if not isinstance(made, list) or len(made) != 2:
-            raise ProtocolError("a fake-tensor origin that is not [line, text]")
-        out["made_at"] = [_int(made[0], "origin line", 0, 10**9), _str(made[1], "origin text", 400)]
+    for key, what in (("made_at", "origin"), ("data_moved", "`.data` assignment")):
+        if run.get(key) is not None:
+            out[key] = _line_and_text(run.get(key), what)
     return out
+
+
+def _line_and_text(value: Any, what: str) -> list:
+    """[line, source text]: where a fake run's CPU tensor was made, or its `.data` assignment."""
+    if not isinstance(value, list) or len(value) != 2:
+        raise ProtocolError(f"a fake-tensor {what} that is not [line, text]")
+    return [_int(value[0], f"{what} line", 0, 10**9), _str(value[1], f"{what} text", 400)]
 
 
 def _check_fake_output(value: Any) -> dict[str, Any]:

@@ -50,6 +50,49 @@ def test_device_aware_code_runs_and_stays_on_the_device(body):
     assert res["outputs"] == [{"shape": [2, 5], "dtype": "float32", "device": "cuda:0"}]
 
 
+LORALIB = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def f(x, W, A, B):
+    layer = nn.Linear(W.shape[1], W.shape[0], bias=False)  # made on the CPU, as loralib's Linear is
+    layer.lora_A = nn.Parameter(torch.zeros(A.shape))
+    layer.weight.data = W  # on a GPU, .data = moves each parameter to W's device
+    layer.lora_A.data = A
+    return F.linear(x, layer.weight) + (x @ layer.lora_A.T) @ B.T
+"""
+
+
+def test_a_parameter_reassigned_with_data_moves_as_on_a_gpu():
+    # loralib's Linear reassigns its parameters with param.data = ...: on a real GPU (and in torch's own
+    # Module._apply) that moves them; torch's fake tensors alone keep them on the CPU (a device error)
+    ns = _compiled(LORALIB)
+    args = [fake.Sketch(s, torch.float32) for s in ((2, 3, 7), (5, 7), (4, 7), (5, 4))]
+    res = fake.run(ns["f"], args, "cuda", FILE)
+    assert res["status"] == "ok", res.get("exc")
+    assert res["outputs"] == [{"shape": [2, 3, 5], "dtype": "float32", "device": "cuda:0"}]
+    assert "data_moved" not in res
+
+
+def test_data_moved_to_the_cpu_is_still_a_device_error():
+    # the other way round a GPU does the same: the tensor lands on the CPU and meets a CUDA one
+    ns = _compiled("import torch\n\ndef f(x):\n    y = x * 2\n    y.data = torch.zeros(x.shape)\n    return x + y\n")
+    res = fake.run(ns["f"], [fake.Sketch((2, 5), torch.float32)], "cuda", FILE)
+    assert res["status"] == "raised" and res["exc"]["device_mix"] is True and "data_moved" not in res
+
+
+def test_a_data_assignment_fake_tensors_cannot_follow_is_not_checked():
+    # where the fake run could not give the tensor its new device, its device error is not the code's
+    fp = fake.FunctionPlan("f", small_sizes={"N": 3}, device=True)
+    run = {"sizes": "small", "device": "cuda", "status": "raised", "data_moved": [9, "p.data = W"],
+           "exc": {"type": "FakeTensorDeviceMismatchError", "message": "found cuda:0 and cpu", "line": 12,
+                   "device_mix": True, "needs_values": False}}
+    res, note = scale._device_case(fp, fake.Plan(None), run)
+    assert res is None and note.check == "device"
+    assert note.why.startswith("it assigns a tensor on another device to a tensor's .data at line 9 (p.data = W)")
+
+
 def test_peak_bytes_at_scale_without_allocating():
     naive = _compiled("def f(A, B):\n    return ((A[:, None, :] - B[None, :, :]) ** 2).sum(-1)\n")["f"]
     expanded = _compiled("def f(A, B):\n"
@@ -230,6 +273,42 @@ def test_the_same_growth_with_a_larger_constant_passes_with_a_note(grader, name,
     assert row["grows_as"] == row["reference_grows_as"] == "N*M" and row["faster_in"] == []
 
 
+LAST_BY_ONEHOT = """import torch
+
+
+def last_hidden(h, mask):
+    T = h.shape[1]
+    last = mask.long().sum(1) - 1
+    onehot = (torch.arange(T, device=h.device)[None, :] == last[:, None]).to(h.dtype)  # (B, T)
+    return (h * onehot[:, :, None]).sum(1)
+"""
+
+
+@pytest.mark.slow  # grades through the sandbox
+def test_holding_the_size_of_its_input_is_not_memory(grader):
+    # TRL-style (h * onehot).sum(1): its largest tensor is the size of h itself, so it grows as fast as its
+    # input (B*T*d), faster only than the reference's B*T: a note with the figures, never `memory`
+    report = grader.grade("ragged-to-padded", LAST_BY_ONEHOT, FILE, seed=3)
+    (res,) = [c for c in report.cases if c.name == "scale" and c.function == "last_hidden"]
+    assert res.verdict == "pass" and report.trap is None
+    assert [c.verdict for c in report.cases if c.function == "last_hidden"] == ["pass"] * len(
+        [c for c in report.cases if c.function == "last_hidden"])
+    row = report.to_dict()["scale"]["functions"]["last_hidden"]
+    assert row["grows_as"] == "B*T*d" and row["reference_grows_as"] == "B*T" and row["faster_in"] == []
+    assert row["input_bytes"] == 8 * 4096 * 1024 * 4 + 8 * 4096 * 1  # h float32, the mask at its scale dtype
+    note = next(n for n in report.notes if n.startswith("last_hidden(): memory grows faster than the reference's in d"))
+    assert "no faster than its inputs' own size" in note and "its inputs hold 128 MiB; not a failure" in note
+
+
+@pytest.mark.slow  # grades through the sandbox
+def test_loralib_linear_with_data_reassigned_is_no_device_error(grader):
+    source, path = _sample("lora", "ok_loralib_data_reassigned.py")
+    report = grader.grade("lora", source, path, seed=3)
+    assert report.verdict == "pass", report.to_dict()
+    assert [c.verdict for c in report.cases if c.name == "device"] == ["pass"]
+    assert not [n for n in report.not_checked if n["function"] == "lora_forward"]
+
+
 @pytest.mark.slow  # grades through the sandbox
 def test_counting_by_one_hot_grows_as_n_times_k(grader):
     source, path = _sample("one-hot-counts", "bad_memory_eye_and_onehot_sum.py")
@@ -366,3 +445,123 @@ def test_production_sizes_everywhere(catalogue):
             assert spec.scale is not None, spec.id
             assert max(spec.scale.dims.values()) >= 128, (spec.id, spec.scale.dims)
     assert min(catalogue.get("bev-scatter").scale.dims[d] for d in ("X", "Y")) >= 200
+
+
+def test_the_channel_keeps_a_data_assignment_and_refuses_a_malformed_one():
+    from grader.sandbox.channel import ProtocolError, check_fake_report
+
+    run = {"sizes": "small", "device": "cuda", "status": "ok", "peak": 8, "ops": 1, "unknown_bytes": False,
+           "upper_bound": False, "outputs": [], "data_moved": [9, "p.data = W"]}
+    (entry,) = check_fake_report([{"function": "f", "runs": [run]}], {"f"})
+    assert entry["runs"][0]["data_moved"] == [9, "p.data = W"]
+    with pytest.raises(ProtocolError):
+        check_fake_report([{"function": "f", "runs": [dict(run, data_moved="line 9")]}], {"f"})
+
+
+NAIVE_WITH_A_READ = """def pairwise_sq_dists(A, B):
+    s = float(A.abs().max())  # a value read: fake tensors have none
+    diff = (A / s)[:, None, :] - (B / s)[None, :, :]  # (N, M, d)
+    return (diff ** 2).sum(-1) * s * s
+"""
+
+RAGGED_WITH_A_READ = """import torch
+
+
+def last_hidden(h, mask):
+    lengths = mask.long().sum(1)
+    T = int(lengths.max())  # as ragged answers often do
+    return h[:, :T][torch.arange(h.shape[0]), lengths - 1]
+"""
+
+
+@pytest.mark.slow  # grades through the sandbox
+def test_a_value_read_does_not_switch_the_memory_check_off(grader):
+    # fake tensors stop at float(...): the growth is measured on real CPU tensors at reduced sizes instead
+    report = grader.grade("pairwise-sqdist", NAIVE_WITH_A_READ, FILE, seed=3)
+    (res,) = [c for c in report.cases if c.name == "scale"]
+    assert report.verdict == "memory" and res.verdict == "memory"
+    assert res.message.startswith("its peak memory grows faster in d: it grows as N*M*d; the reference's as N*M; "
+                                  "measured on real CPU tensors at N=250, M=187, d=64 and with each dimension doubled, "
+                                  "as fake tensors cannot follow the code (it reads tensor values")
+    row = report.to_dict()["scale"]["functions"]["pairwise_sq_dists"]
+    assert row["measured"] == "real" and row["measured_sizes"] == {"N": 250, "M": 187, "d": 64}
+    assert row["faster_in"] == ["d"] and row["peak_bytes"] >= 250 * 187 * 64 * 4
+    assert not [n for n in report.not_checked if n["check"] == "scale"]
+
+
+@pytest.mark.slow  # grades through the sandbox
+def test_int_of_lengths_max_is_measured_for_real_and_passes(grader):
+    report = grader.grade("ragged-to-padded", RAGGED_WITH_A_READ, FILE, seed=3)
+    (res,) = [c for c in report.cases if c.name == "scale" and c.function == "last_hidden"]
+    assert res.verdict == "pass" and res.message.startswith("measured on real CPU tensors at B=6, T=256, d=64")
+    row = report.to_dict()["scale"]["functions"]["last_hidden"]
+    assert row["measured"] == "real" and row["faster_in"] == []
+    assert "on real CPU tensors at B=6, T=256, d=64 (fake tensors cannot follow the code)" in report.scale["text"]
+    assert not [n for n in report.not_checked if n["check"] == "scale"]
+
+
+def test_the_real_meter_counts_intermediates_and_not_the_inputs():
+    from grader.fake import real
+
+    ns = _compiled(NAIVE_WITH_A_READ)
+    args = [torch.randn(20, 8), torch.randn(15, 8)]
+    res = real.measure(ns["pairwise_sq_dists"], args, FILE)
+    assert res["status"] == "ok" and 20 * 15 * 8 * 4 <= res["peak"] < 4 * 20 * 15 * 8 * 4
+    assert args[0].shape == (20, 8)  # the inputs are copies: a solution's in-place writes never reach the next run
+
+
+def test_reduced_sizes_bring_the_larger_of_reference_and_inputs_near_the_budget(catalogue):
+    from grader.fake import real
+
+    spec = catalogue.get("pairwise-sqdist")
+    sizes = real.reduced_sizes(spec, dict(spec.scale.dims), {"N": 1.0, "M": 1.0, "d": 0.0}, 24 * 2**20)
+    assert sizes == {"N": 250, "M": 187, "d": 64}  # 2000, 1500, 512 divided by 8: 24 MiB / 64 <= 1 MiB
+    spec = catalogue.get("ragged-to-padded")  # B = 8 stays at its largest case size, 6
+    assert real.reduced_sizes(spec, dict(spec.scale.dims), {"B": 1.0, "T": 1.0, "d": 1.0}, 128 * 2**20) == \
+        {"B": 6, "T": 256, "d": 64}
+
+
+def test_the_channel_keeps_a_real_run_and_refuses_a_malformed_one():
+    from grader.sandbox.channel import ProtocolError, check_fake_report
+
+    run = {"sizes": "real", "dim": "d", "status": "ok", "peak": 1024}
+    (entry,) = check_fake_report([{"function": "f", "runs": [run]}], {"f"})
+    assert entry["runs"] == [{"sizes": "real", "dim": "d", "status": "ok", "peak": 1024}]
+    for bad in (dict(run, dim=3), dict(run, peak=-1), dict(run, outputs=[]), dict(run, status="fine")):
+        with pytest.raises(ProtocolError):
+            check_fake_report([{"function": "f", "runs": [bad]}], {"f"})
+
+
+def _real_judged(peaks: dict[str, int]) -> tuple:
+    """The scale case from real runs at reduced sizes N=125000, K=125 against one-hot counts' reference figures."""
+    from grader.fake import real
+
+    fp = fake.FunctionPlan("class_counts", scale=True)
+    fp.real = real.Probe({"N": 125000, "K": 125}, [], reference_peak=1_000_000,
+                         reference_grown={"N": 2_000_000, "K": 1_000_000}, input_bytes=1_000_000,
+                         input_grown={"N": 2_000_000, "K": 1_000_000})
+    run = {"sizes": "scale", "device": "cuda", "status": "raised",
+           "exc": {"type": "NeedsValues", "message": "data-dependent: .tolist()", "device_mix": False,
+                   "needs_values": True}}
+    runs = [{"sizes": "real", "dim": d, "status": "ok", "peak": p} for d, p in peaks.items()]
+    return scale._scale_case(fp, fake.Plan(None, {"N": 1000000, "K": 1000}), run, [], runs)
+
+
+def test_real_runs_far_below_the_reference_are_no_memory_whatever_their_growth():
+    # a Python loop's (K,) counts: faster in K than the reference's N, but 1000 bytes against 1 MB; at reduced
+    # sizes the growth of so small a peak says nothing about production sizes
+    res, row, _ = _real_judged({"": 1000, "N": 1000, "K": 2000})
+    assert res.verdict == "pass" and row["measured"] == "real" and row["faster_in"] == []
+    res, row, _ = _real_judged({"": 20_000_000, "N": 40_000_000, "K": 40_000_000})  # an (N, K) one-hot, 20x over
+    assert res.verdict == "memory" and row["faster_in"] == ["K"]
+    assert "measured on real CPU tensors at N=125000, K=125" in res.message
+
+
+def test_a_lost_fake_run_without_real_inputs_says_why_neither_measured():
+    fp = fake.FunctionPlan("f", scale=True, why_no_real="the inputs could not be built at reduced sizes (ValueError: x)")
+    run = {"sizes": "scale", "device": "cpu", "status": "raised",
+           "exc": {"type": "NeedsValues", "message": "data-dependent: .tolist()", "device_mix": False,
+                   "needs_values": True}}
+    res, row, note = scale._scale_case(fp, fake.Plan(None, {"N": 8}), run, [], [])
+    assert res is None and row is None and note.why.endswith(
+        "; nor on real tensors: the inputs could not be built at reduced sizes (ValueError: x)")

@@ -59,3 +59,32 @@ def test_monomial_text(exps, text):
 
 def test_an_empty_peak_grows_only_when_it_stops_being_empty():
     assert growth.exponents(0, {"N": 0, "d": 64}) == {"N": 0.0, "d": 1.0}
+
+
+def test_the_floor_is_the_larger_of_the_reference_and_the_inputs():
+    # last_hidden at B=8, T=4096, d=1024: h itself is B*T*d floats, the reference's peak only B*T longs
+    B, T, d = 8, 4096, 1024
+    h = lambda b, t, k: 4 * b * t * k + 8 * b * t  # noqa: E731 - h and the mask
+    ref = lambda b, t, k: 8 * b * t  # noqa: E731
+    onehot = lambda b, t, k: 4 * b * t * k  # noqa: E731 - (h * onehot): one (B, T, d) product
+    sizes = {"B": (2 * B, T, d), "T": (B, 2 * T, d), "d": (B, T, 2 * d)}
+    mine = growth.exponents(onehot(B, T, d), {k: onehot(*v) for k, v in sizes.items()})
+    reference = growth.exponents(ref(B, T, d), {k: ref(*v) for k, v in sizes.items()})
+    base, grown = growth.floor(ref(B, T, d), {k: ref(*v) for k, v in sizes.items()},
+                               h(B, T, d), {k: h(*v) for k, v in sizes.items()})
+    assert base == h(B, T, d) and grown["d"] == h(B, T, 2 * d)
+    assert growth.faster(mine, reference) == ["d"]  # faster than the reference alone ...
+    assert growth.faster(mine, growth.exponents(base, grown)) == []  # ... but not than its input
+
+
+def test_the_floor_keeps_an_intermediate_faster_than_both():
+    # pairwise-sqdist: (N, M, d) against the reference's N*M and the inputs' (N + M)*d
+    N, M, d = 2000, 1500, 512
+    sizes = {"N": (2 * N, M, d), "M": (N, 2 * M, d), "d": (N, M, 2 * d)}
+    naive = lambda n, m, k: 4 * n * m * k  # noqa: E731
+    ref = lambda n, m, k: 8 * n * m  # noqa: E731
+    inputs = lambda n, m, k: 4 * (n + m) * k  # noqa: E731
+    mine = growth.exponents(naive(N, M, d), {k: naive(*v) for k, v in sizes.items()})
+    base, grown = growth.floor(ref(N, M, d), {k: ref(*v) for k, v in sizes.items()},
+                               inputs(N, M, d), {k: inputs(*v) for k, v in sizes.items()})
+    assert growth.faster(mine, growth.exponents(base, grown)) == ["d"]

@@ -34,8 +34,21 @@ def test_a_meter_patched_to_zero_is_an_impossible_report(grader):
 
 @pytest.mark.parametrize("name, why", [
     ("fake_float.py", "reads tensor values"),  # float(t) on a fake tensor
-    ("fake_many_ops.py", "tensor operations"),  # 3,100 cheap ops
     ("fake_str_raises.py", "its message could not be read"),  # raised under fake tensors only, __str__ raises
+])
+def test_where_fake_tensors_cannot_follow_the_memory_is_measured_for_real(grader, name, why):
+    # both build the naive (N, M, d) difference after what stops fake tensors: measured on real CPU tensors
+    # at reduced sizes instead (grader.fake.real), it is `memory`, saying how it was measured and why
+    report, data = _grade(grader, name)
+    assert report.verdict == "memory"
+    (res,) = [c for c in data["cases"] if c["name"] == "scale"]
+    assert "measured on real CPU tensors at N=250, M=187, d=64" in res["message"] and why in res["message"]
+    assert data["scale"]["functions"][FN]["measured"] == "real"
+    assert not [n for n in data.get("not_checked", []) if n["check"] == "scale"]
+
+
+@pytest.mark.parametrize("name, why", [
+    ("fake_many_ops.py", "tensor operations"),  # 3,100 cheap ops
 ])
 def test_a_check_that_did_not_run_says_so_and_why(grader, name, why):
     report, data = _grade(grader, name)
