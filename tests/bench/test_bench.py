@@ -21,6 +21,7 @@ SMALLEST = {
     "latency.py": ["--runs", "1", "--gap", "0.05", "--no-cold"],
     "memorised_month.py": ["--days", "3", "--drills", "1"],
     "optimize_sim.py": ["--epochs", "1"],
+    "real_probes.py": ["pairwise-sqdist"],
     "smallest.py": ["--runs", "1", "--gap", "0.05", "--samples", "gqa:bad_repeat.py"],
     "startup.py": ["--runs", "1"],
     "trap_names.py": ["--limit", "1"],
