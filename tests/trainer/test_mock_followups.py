@@ -46,12 +46,13 @@ def test_the_interviewer_says_what_changed_from_the_values_label_source_and_prom
     ask = followup_ask(mha, {}, {"mask": "pad"})
     assert ask[0] == ('One thing changes: mask is now "1/True = padding", as in '
                       "nn.MultiheadAttention's key_padding_mask (True = ignore this key).")
-    assert ask[1].startswith("The prompt now says: with 1/True on padding and 0/False on real keys, as "
-                             "nn.MultiheadAttention's key_padding_mask has it")
+    # the whole sentence the edit falls in, never a fragment cut mid-sentence
+    assert ask[1] == ("The prompt now says: pad_mask is (B, S) with 1/True on padding and 0/False on real keys, as "
+                      "nn.MultiheadAttention's key_padding_mask has it (it may arrive as bool, int64 or float32).")
     back = followup_ask(mha.under({"mask": "pad"}), {"mask": "pad"}, {})
     assert 'mask is now "1/True = real key"' in back[0]
-    assert back[1] == ("The prompt now says: with 1/True on real keys and 0/False on padding (it may arrive as "
-                       "bool, int64 or float32)")
+    assert back[1] == ("The prompt now says: pad_mask is (B, S) with 1/True on real keys and 0/False on padding "
+                       "(it may arrive as bool, int64 or float32).")
     layout = followup_ask(mha, {}, {"layout": "tbd"})
     assert len(layout) == 3 and "(T, B, d)" in layout[1] and "(T, B, d)" in layout[2]
 

@@ -127,11 +127,33 @@ def followup_ask(spec: Any, passed: Mapping[str, str], variant: Mapping[str, str
     new = axis.values[variant.get(axis.name, axis.default)]
     old = axis.values[passed.get(axis.name, axis.default)]
     out = [f'One thing changes: {axis.name} is now "{new.label}", as in {new.source}.']
-    if new.prompt:
-        out += [f"The prompt now says: {' '.join(to.split())}" for _, to in new.prompt]
-    else:  # back to the contract: the passed value's edits undone
-        out += [f"The prompt now says: {' '.join(frm.split())}" for frm, _ in old.prompt]
-    return tuple(out)
+    fragments = [to for _, to in new.prompt] if new.prompt else [frm for frm, _ in old.prompt]  # back: undone
+    try:
+        prompt = " ".join(str(base.under(dict(variant)).prompt).split())
+    except Exception:  # noqa: BLE001 - a spec that cannot be put under it: the fragments as they are
+        prompt = ""
+    said: list[str] = []
+    for fragment in fragments:
+        whole = sentences_around(prompt, " ".join(fragment.split()))
+        if whole not in said:
+            said.append(whole)
+    return tuple(out + [f"The prompt now says: {w}" for w in said])
+
+
+_SENTENCE_END = re.compile(r"[.!?:](?=\s|$)")
+
+
+def sentences_around(prompt: str, fragment: str) -> str:
+    """The whole sentences of `prompt` that hold `fragment` (a prompt edit replaces part of a
+    sentence: "...that is when" alone is cut mid-sentence); the fragment itself when the prompt
+    does not hold it."""
+    at = prompt.find(fragment) if fragment else -1
+    if at < 0:
+        return fragment
+    ends = [m.end() for m in _SENTENCE_END.finditer(prompt)]
+    start = max((e for e in ends if e <= at), default=0)
+    stop = min((e for e in ends if e >= at + len(fragment)), default=len(prompt))
+    return prompt[start:stop].strip()
 
 
 # ---------------------------------------------------------------- warm-up

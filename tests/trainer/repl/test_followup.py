@@ -61,7 +61,8 @@ def test_a_follow_up_keeps_the_buffer_is_graded_under_its_variant_and_adds_no_re
         assert repl.buffer.text == PASSING  # the person's own code, kept
         text = plain(repl.output)
         assert text.startswith("Follow-up\nOne thing changes: mask is now \"1/True = padding\"")
-        assert "The prompt now says: with 1/True on padding and 0/False on real keys" in text
+        assert "The prompt now says: pad_mask is (B, S) with 1/True on padding and 0/False on real keys" in " ".join(
+            text.split())
         assert "mha-padding" in plain(repl.app.layout.container.children[0].content.text())  # header: the title
         set_text(repl, PASSING.replace("pad_mask.bool()", "~pad_mask.bool()"))
         pipe.send_text(":submit\r")
