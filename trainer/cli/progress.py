@@ -31,7 +31,9 @@ from trainer.clock import utc_now
 from trainer.store import (
     EXPORT_FORMAT,
     SETTING_DEFAULTS,
+    NothingRestored,
     database_exists,
+    latest_backup,
     list_backups,
     open_store,
     restore_backup,
@@ -166,15 +168,20 @@ def restore_command(
     if list_only:
         _list_backups(backups)
         return
-    chosen = backup or (backups[0] if backups else None)
+    chosen = backup or latest_backup()
     if chosen is None:
         raise DrillError("no backups yet; nothing to restore.")
     if not chosen.is_file():
         raise UsageError(f"no backup file {chosen}")
-    if not yes and not _confirm(f"Replace the progress database with {chosen}?"):
+
+    def confirm(path: Path) -> bool:  # asked once the backup has been checked
+        return yes or _confirm(f"Replace the progress database with {printable(path)}?")
+
+    try:
+        restored, kept = restore_backup(backup=chosen, confirm=confirm)
+    except NothingRestored:
         typer.echo("Nothing was changed.")
         raise typer.Exit(1)
-    restored, kept = restore_backup(backup=chosen)
     with open_store() as store:
         n = store.counts()["attempts"]
     typer.echo(f"Restored {printable(restored)} ({plural(n, 'attempt')}).")

@@ -20,7 +20,9 @@ from typing import Callable
 from trainer.paths import drill_home
 from trainer.clock import utc_now
 from trainer.schedule.adapter import as_utc
-from trainer.store.errors import NoBackupError, StoreError, translated
+from trainer.store import schema
+from trainer.store.errors import NoBackupError, NothingRestored, RestoreRefusedError, translated
+from trainer.store.migrations import SCHEMA_VERSION
 from trainer.store.files import (
     DB_NAME,
     TS_FORMAT,
@@ -111,9 +113,13 @@ def _fingerprint_of(path: Path) -> tuple | None:
 
 
 def restore_backup(home: Path | None = None, backup: Path | None = None,
-                   clock: Callable[[], datetime] | None = None) -> tuple[Path, Path | None]:
-    """Put ``backup`` (default: ``latest_backup``) in place of progress.db. The current file,
-    if any, is kept as ``progress.db.before-restore-<time>`` (with its -wal/-shm), never deleted.
+                   clock: Callable[[], datetime] | None = None,
+                   confirm: Callable[[Path], bool] | None = None) -> tuple[Path, Path | None]:
+    """Put ``backup`` (default: ``latest_backup``) in place of progress.db. The backup is copied and
+    the copy checked first (check_restorable: a drill database of a version this drill reads, with
+    nothing in it drill did not create); RestoreRefusedError otherwise, before anything is swapped.
+    ``confirm(backup)``, when given, is asked after the check; False raises NothingRestored, with
+    nothing changed. The current file, if any, is kept as ``progress.db.before-restore-<time>`` (with its -wal/-shm), never deleted.
     Returns (the backup restored, where the old file went)."""
     home = Path(home) if home is not None else drill_home()
     now = (clock or utc_now)()
@@ -123,10 +129,13 @@ def restore_backup(home: Path | None = None, backup: Path | None = None,
     path = home / DB_NAME
     kept: Path | None = None
     with translated(home):
+        home.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".restore-{uuid.uuid4().hex}.db")
         try:
             shutil.copyfile(chosen, tmp)
-            check_copy_is_healthy(tmp, chosen)
+            check_restorable(tmp, chosen)
+            if confirm is not None and not confirm(chosen):
+                raise NothingRestored(chosen)
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise
@@ -148,15 +157,39 @@ def restore_backup(home: Path | None = None, backup: Path | None = None,
     return chosen, kept
 
 
-def check_copy_is_healthy(copy: Path, source: Path) -> None:
-    conn = sqlite3.connect(str(copy), isolation_level=None)
+def check_restorable(copy: Path, source: Path) -> None:
+    """Refuse (RestoreRefusedError, naming ``source``) a copy that is not a drill progress database
+    this drill can open as it is: empty, not SQLite, damaged, from a newer drill, another schema,
+    or drill's schema with anything added (a trigger, a view, an index, a table) or changed."""
+    if copy.stat().st_size == 0:
+        raise RestoreRefusedError(source, "it is empty (0 bytes), not a drill progress database")
     try:
-        result = "; ".join(r[0] for r in conn.execute("PRAGMA quick_check").fetchall())
-        conn.execute("PRAGMA journal_mode = DELETE")
-    except sqlite3.DatabaseError as exc:
-        result = str(exc)
+        conn = sqlite3.connect(str(copy), isolation_level=None)
+    except sqlite3.Error as exc:
+        raise RestoreRefusedError(source, f"it cannot be opened as a database ({exc})") from None
+    try:
+        try:
+            damage = "; ".join(r[0] for r in conn.execute("PRAGMA quick_check").fetchall()[:3])
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            if damage != "ok":
+                raise RestoreRefusedError(source, f"it is damaged ({damage}); pick another with "
+                                                  f"`drill restore --list`")
+            if version > SCHEMA_VERSION:
+                raise RestoreRefusedError(source, f"it was written by a newer drill (schema version {version}; "
+                                                  f"this drill knows up to {SCHEMA_VERSION})")
+            found = schema.entries(conn)
+            if version < 1 or not found:
+                raise RestoreRefusedError(source, "it is not a drill progress database ("
+                                          + ("it holds no tables" if not found else
+                                             f"schema version {version}, tables drill does not use") + ")")
+            diff = schema.compare(conn, version)
+            if not diff.same:
+                problems = diff.problems()
+                raise RestoreRefusedError(source, "it holds more or other than drill's own schema: "
+                                          + "; ".join(problems[:3])
+                                          + (f"; and {len(problems) - 3} more" if len(problems) > 3 else ""))
+            conn.execute("PRAGMA journal_mode = DELETE")
+        except sqlite3.Error as exc:
+            raise RestoreRefusedError(source, f"it is not a drill progress database ({exc})") from None
     finally:
         conn.close()
-    if result != "ok":
-        raise StoreError(f"the backup {source} is damaged too ({result}); "
-                         f"pick another with `drill restore --list` and `drill restore FILE`.")

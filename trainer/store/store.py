@@ -21,10 +21,11 @@ from trainer.paths import drill_home
 from trainer.clock import utc_now
 from trainer.schedule.adapter import VERDICTS, CardState, as_utc, retrievability
 from trainer.store import connection, migrations
-from trainer.store import control
+from trainer.store import control, notices, schema
 from trainer.store.backups import auto_backup, copy_database
 from trainer.store.errors import (
     CorruptDatabaseError,
+    ForeignSchemaError,
     HomeNotWritableError,
     ImportRefusedError,
     NewerSchemaError,
@@ -126,6 +127,7 @@ class Store:
             self._quick_check()
             if version > migrations.SCHEMA_VERSION:
                 raise NewerSchemaError(self.path, version, migrations.SCHEMA_VERSION)
+            self._check_schema(version)
             connection.enter_wal(self._conn)
             connection.make_durable(self._conn)
             if version < migrations.SCHEMA_VERSION:
@@ -143,6 +145,30 @@ class Store:
         rows = [r[0] for r in self._conn.execute("PRAGMA quick_check").fetchall()]
         if rows != ["ok"]:
             raise CorruptDatabaseError(self.path, "; ".join(rows[:3]), latest_backup(self.home))
+
+    def _check_schema(self, version: int) -> None:
+        """The file against drill's schema at its version (trainer.store.schema), before anything
+        runs on it. Objects drill never creates (a trigger that deletes history, a view, an index,
+        a table) are dropped, after a ``pre-clean`` backup of the file as it was, with a notice;
+        drill's own tables missing or changed, or tables in a file drill never stamped, are
+        refused (ForeignSchemaError) and the file is left as it is."""
+        if version == 0 and not schema.entries(self._conn):
+            return  # a new file
+        if version == 0:
+            raise ForeignSchemaError(self.path, ["schema version 0 with tables drill does not create"])
+        diff = schema.compare(self._conn, version)
+        if diff.missing or diff.altered:
+            raise ForeignSchemaError(self.path, diff.problems())
+        if not diff.foreign:
+            return
+        kept = copy_database(self._conn, self.home, "pre-clean", self.clock())
+        with self._transaction() as conn:
+            for entry in diff.foreign:
+                conn.execute(schema.drop_statement(entry))
+        what = ", ".join(e.describe() for e in diff.foreign[:4]) + (
+            f" and {len(diff.foreign) - 4} more" if len(diff.foreign) > 4 else "")
+        notices.say(f"{self.path} held {what}, which drill did not create; dropped "
+                    f"(the file as it was is kept as {kept}).")
 
     def _has_tables(self) -> bool:
         return self._conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0

@@ -1,0 +1,202 @@
+"""Progress that survives hostile files (issue 34, items 1 to 3): a backup or progress.db carrying
+objects drill did not create, files that are no drill database, backups whose names lie, and
+stored settings that do not validate. Real SQLite files throughout."""
+from __future__ import annotations
+
+from tests.paths import REPO
+
+import hashlib
+import sqlite3
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from trainer.store import (
+    SCHEMA_VERSION,
+    ForeignSchemaError,
+    NewAttempt,
+    RestoreRefusedError,
+    list_backups,
+    open_store,
+    restore_backup,
+)
+from trainer.store import notices
+
+T0 = datetime(2025, 3, 3, 8, 0, tzinfo=timezone.utc)
+WIPE = ("CREATE TRIGGER wipe AFTER INSERT ON attempts BEGIN DELETE FROM attempts WHERE id != new.id; END")
+
+
+class Clock:
+    def __init__(self, now: datetime = T0) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+def home(monkeypatch, tmp_path) -> Path:
+    path = tmp_path / "home"
+    monkeypatch.setenv("DRILL_HOME", str(path))
+    notices.forget()
+    return path
+
+
+def _record(store, drill="mha-padding", at=T0, verdict="pass"):
+    return store.record_attempt(NewAttempt(drill, "solve", at, 60.0, verdict, target_seconds=300))
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _genuine_backup(home: Path, clock: Clock, n: int = 2) -> Path:
+    with open_store(home, clock) as store:
+        for i in range(n):
+            _record(store, at=clock.now + timedelta(minutes=i))
+        return store.backup("manual")
+
+
+def _tamper(path: Path, *sql: str) -> None:
+    conn = sqlite3.connect(path)
+    for statement in sql:
+        conn.execute(statement)
+    conn.commit()
+    conn.close()
+
+
+# ------------------------------------------------------------ restore refuses foreign schemas
+
+
+def test_a_backup_with_a_trigger_added_is_refused_before_the_swap(home):
+    clock = Clock()
+    backup = _genuine_backup(home, clock)
+    _tamper(backup, WIPE)
+    with open_store(home, clock) as store:
+        _record(store, at=T0 + timedelta(hours=1))
+    before = _sha(home / "progress.db")
+    with pytest.raises(RestoreRefusedError) as caught:
+        restore_backup(home, backup, clock=clock)
+    message = str(caught.value)
+    assert "trigger 'wipe' on 'attempts' that drill did not create" in message
+    assert "the current progress is untouched" in message and caught.value.exit_code == 2
+    assert _sha(home / "progress.db") == before and not list(home.glob("progress.db.before-restore-*"))
+    assert not list(home.glob(".restore-*"))
+
+
+@pytest.mark.parametrize("extra, words", [
+    ("CREATE VIEW v AS SELECT * FROM attempts", "view 'v' that drill did not create"),
+    ("CREATE UNIQUE INDEX one_a_drill ON attempts(drill, seconds, started_at)", "index 'one_a_drill' on 'attempts' that drill did not"),
+    ("CREATE TABLE notes (x)", "table 'notes' that drill did not create"),
+    ("DROP INDEX attempts_by_time", "no index 'attempts_by_time'"),
+])
+def test_a_backup_with_anything_else_added_or_missing_is_refused(home, extra, words):
+    backup = _genuine_backup(home, Clock())
+    _tamper(backup, extra)
+    with pytest.raises(RestoreRefusedError, match=words):
+        restore_backup(home, backup)
+
+
+def test_a_backup_whose_table_was_changed_is_refused(home, tmp_path):
+    forged = tmp_path / "forged.db"
+    conn = sqlite3.connect(forged)
+    from trainer.store.migrations import apply_step
+    for target in range(1, SCHEMA_VERSION + 1):
+        apply_step(conn, target)
+    conn.execute("DROP TABLE settings")
+    conn.execute("CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL, CHECK (0))")
+    conn.commit()
+    conn.close()
+    with pytest.raises(RestoreRefusedError, match="table 'settings' that is not drill's"):
+        restore_backup(home, forged)
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"", "it is empty (0 bytes)"),
+    (b"x", "not a drill progress database (it holds no tables)"),  # SQLite reads a 1-byte file as empty
+    (b"not sqlite" * 500, "not a drill progress database (file is not a database)"),
+])
+def test_an_empty_or_one_byte_file_is_refused_and_progress_is_untouched(home, tmp_path, content, words):
+    clock = Clock()
+    _genuine_backup(home, clock)
+    before = _sha(home / "progress.db")
+    bad = tmp_path / "bad.db"
+    bad.write_bytes(content)
+    with pytest.raises(RestoreRefusedError) as caught:
+        restore_backup(home, bad, clock=clock)
+    assert words in str(caught.value) and "the current progress is untouched" in str(caught.value)
+    assert _sha(home / "progress.db") == before
+    with open_store(home, clock) as store:
+        assert store.counts()["attempts"] == 2
+
+
+def test_another_schema_and_a_future_version_are_refused(home, tmp_path):
+    other = tmp_path / "other.db"
+    _tamper(other, "CREATE TABLE photos (id INTEGER PRIMARY KEY, name TEXT)")
+    with pytest.raises(RestoreRefusedError, match="not a drill progress database"):
+        restore_backup(home, other)
+    stamped = tmp_path / "stamped.db"
+    _tamper(stamped, "CREATE TABLE photos (id)", "PRAGMA user_version = 3")
+    with pytest.raises(RestoreRefusedError, match="table 'photos' that drill did not create"):
+        restore_backup(home, stamped)
+    future = _genuine_backup(home, Clock())
+    _tamper(future, f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(RestoreRefusedError, match=f"newer drill \\(schema version {SCHEMA_VERSION + 1}"):
+        restore_backup(home, future)
+    assert not list(home.glob("progress.db.before-restore-*"))
+
+
+@pytest.mark.parametrize("version", [2, 4])
+def test_old_genuine_files_are_still_restored_and_upgraded(home, version):
+    old = REPO / "tests" / "fixtures" / f"progress-v{version}.db"
+    _genuine_backup(home, Clock())
+    restored, kept = restore_backup(home, old)
+    assert restored == old and kept is not None
+    with open_store(home, Clock()) as store:
+        assert store.schema_version() == SCHEMA_VERSION and store.counts()["attempts"] > 0
+
+
+# ------------------------------------------------------------ opening progress.db
+
+
+def test_a_trigger_in_progress_db_is_dropped_after_a_backup_and_said_once(home, capsys):
+    clock = Clock()
+    _genuine_backup(home, clock)
+    _tamper(home / "progress.db", WIPE, "CREATE VIEW everything AS SELECT * FROM attempts")
+    with open_store(home, clock) as store:
+        _record(store, at=T0 + timedelta(hours=2))
+        assert store.counts()["attempts"] == 3  # nothing deleted by the trigger
+        names = {r[0] for r in store._conn.execute("SELECT name FROM sqlite_master WHERE type IN ('trigger', 'view')")}
+        assert names == set()
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "trigger 'wipe' on 'attempts'" in err and "view 'everything'" in err
+    assert "which drill did not create; dropped" in err
+    [kept] = [p for p in list_backups(home) if "pre-clean" in p.name]
+    assert kept.name in err
+    conn = sqlite3.connect(kept)
+    assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'wipe'").fetchone()[0] == 1
+    conn.close()
+    with open_store(home, clock):
+        pass
+    assert capsys.readouterr().err == ""  # nothing foreign is left to say
+
+
+def test_a_progress_db_with_drills_tables_changed_is_refused_and_left_as_it_is(home):
+    _genuine_backup(home, Clock())
+    _tamper(home / "progress.db", "DROP INDEX attempts_by_drill")
+    before = _sha(home / "progress.db")
+    with pytest.raises(ForeignSchemaError, match="no index 'attempts_by_drill'") as caught:
+        open_store(home, Clock())
+    assert "left untouched" in str(caught.value) and "drill restore --list" in str(caught.value)
+    assert _sha(home / "progress.db") == before
+
+
+def test_a_foreign_database_as_progress_db_is_refused_not_migrated_into(home):
+    home.mkdir()
+    _tamper(home / "progress.db", "CREATE TABLE photos (id)")
+    with pytest.raises(ForeignSchemaError, match="schema version 0 with tables"):
+        open_store(home, Clock())
+    conn = sqlite3.connect(home / "progress.db")
+    assert [r[0] for r in conn.execute("SELECT name FROM sqlite_master")] == ["photos"]
+    conn.close()
