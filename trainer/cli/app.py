@@ -1,6 +1,7 @@
 """The shared typer application and small helpers for command modules."""
 from __future__ import annotations
 
+import contextvars
 import os
 import sys
 from pathlib import Path
@@ -34,6 +35,11 @@ class DrillGroup(TyperGroup):
     every command runs inside the one error edge (trainer.cli.errors)."""
 
     def invoke(self, ctx: Context) -> Any:
+        # in a copy of the contextvars context: what one command noted (trainer.store.notices:
+        # each notice said once per command) is forgotten when it ends
+        return contextvars.copy_context().run(self._invoke, ctx)
+
+    def _invoke(self, ctx: Context) -> Any:
         with domain_errors():
             return super().invoke(ctx)
 

@@ -196,24 +196,37 @@ def _size(n: int) -> str:
     return f"{n} B"
 
 
+def _local_time(taken: datetime | None) -> str:
+    """A backup's time in local time; in UTC where local time cannot hold it (year 9999 east of
+    Greenwich), '?' without one."""
+    if taken is None:
+        return "?"
+    try:
+        return taken.astimezone().strftime("%Y-%m-%d %H:%M")
+    except (OverflowError, ValueError, OSError):
+        return taken.strftime("%Y-%m-%d %H:%M") + " UTC"
+
+
 def _list_backups(backups: list[Path]) -> None:
     """`restore --list`: newest first, each with its date (local time), kind and size, and which
-    one a bare `drill restore` takes."""
-    from trainer.store.files import backup_kind, backup_time, latest_backup
+    one a bare `drill restore` takes; a file drill did not write says why (files.not_drills)."""
+    from trainer.store.files import backup_kind, backup_time, not_drills
 
     if not backups:
         typer.echo("No backups yet.")
         return
-    default = latest_backup()
+    now = utc_now()
+    default = latest_backup(now=now)
     for path in backups:
-        taken = backup_time(path)
-        when_text = taken.astimezone().strftime("%Y-%m-%d %H:%M") if taken else "?"
         try:
-            size = _size(path.stat().st_size)
+            size = _size(path.lstat().st_size)
         except OSError:
             size = "?"
-        mark = "  (drill restore takes this one)" if path == default else ""
-        typer.echo(f"{when_text}  {backup_kind(path):<10} {size:>9}  {printable(path)}{mark}")
+        foreign = not_drills(path, now)
+        mark = ("  (drill restore takes this one)" if path == default else
+                f"  (not a backup drill wrote: {foreign})" if foreign else "")
+        typer.echo(f"{_local_time(backup_time(path))}  {printable(backup_kind(path)):<10} {size:>9}  "
+                   f"{printable(path)}{mark}")
     typer.echo("`drill restore BACKUP` restores one of them; the current file is kept beside it.")
 
 

@@ -30,7 +30,7 @@ from trainer.store.files import (
     backup_time,
     backups_dir,
     latest_backup,
-    list_backups,
+    own_backups,
 )
 
 KEEP_BACKUPS = 5
@@ -55,15 +55,19 @@ def copy_database(conn: sqlite3.Connection, home: Path, kind: str, now: datetime
             dest.execute("PRAGMA journal_mode = DELETE")  # a self-contained file: cp restores it
         finally:
             dest.close()
+        taken = as_utc(now).timestamp()
+        os.utime(tmp, (taken, taken))  # the time in its name: how drill knows its own (files.not_drills)
         os.replace(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)
-    prune_backups(home, kind)
+    prune_backups(home, kind, now)
     return target
 
 
-def prune_backups(home: Path, kind: str) -> None:
-    same_kind = [p for p in list_backups(home) if backup_kind(p) == kind]
+def prune_backups(home: Path, kind: str, now: datetime) -> None:
+    """Keep the newest KEEP_BACKUPS of ``kind`` among the backups drill wrote; a file drill did not
+    write (a name dated in the future, a foreign file) is neither counted nor deleted."""
+    same_kind = [p for p in own_backups(home, now) if backup_kind(p) == kind]
     for old in same_kind[KEEP_BACKUPS:]:
         old.unlink(missing_ok=True)
     for stale in backups_dir(home).glob(".tmp-*.db"):
@@ -78,7 +82,7 @@ def auto_backup(conn: sqlite3.Connection, home: Path, now: datetime) -> None:
     """One automatic backup a day, taken on open once there is something to keep.
     A failed automatic backup never blocks recording."""
     try:
-        autos = [p for p in list_backups(home) if backup_kind(p) == "auto"]
+        autos = [p for p in own_backups(home, now) if backup_kind(p) == "auto"]
         newest = backup_time(autos[0]) if autos else None
         if newest is not None and abs(now - newest) < AUTO_BACKUP_EVERY:
             return
@@ -123,7 +127,7 @@ def restore_backup(home: Path | None = None, backup: Path | None = None,
     Returns (the backup restored, where the old file went)."""
     home = Path(home) if home is not None else drill_home()
     now = (clock or utc_now)()
-    chosen = Path(backup) if backup is not None else latest_backup(home)
+    chosen = Path(backup) if backup is not None else latest_backup(home, now)
     if chosen is None or not chosen.is_file():
         raise NoBackupError(chosen or backups_dir(home))
     path = home / DB_NAME

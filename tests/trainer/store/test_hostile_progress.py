@@ -200,3 +200,53 @@ def test_a_foreign_database_as_progress_db_is_refused_not_migrated_into(home):
     conn = sqlite3.connect(home / "progress.db")
     assert [r[0] for r in conn.execute("SELECT name FROM sqlite_master")] == ["photos"]
     conn.close()
+
+
+# ------------------------------------------------------------ backups whose names lie
+
+
+def _daily_autos(home: Path, clock: Clock, days: int) -> list[Path]:
+    """``days`` days of practice, each taken into the next day's automatic backup."""
+    with open_store(home, clock) as store:
+        _record(store, at=clock.now)
+    for day in range(1, days + 1):
+        clock.now = T0 + timedelta(days=day)
+        with open_store(home, clock) as store:
+            _record(store, at=clock.now)
+    return [p for p in list_backups(home) if "-auto-" in p.name]
+
+
+def test_future_dated_and_foreign_files_never_push_genuine_backups_out(home):
+    clock = Clock()
+    genuine = _daily_autos(home, clock, 4)
+    assert len(genuine) == 4
+    folder = home / "backups"
+    fakes = [folder / "progress-auto-99991231T235959Z.db"] + [
+        folder / f"progress-auto-99991231T235959Z_{n}.db" for n in range(2, 6)]
+    for fake in fakes:
+        fake.write_bytes(genuine[0].read_bytes())  # even a real database's bytes: the name is the lie
+    past = folder / f"progress-auto-{clock.now + timedelta(hours=1):%Y%m%dT%H%M%SZ}.db"
+    past.write_bytes(genuine[0].read_bytes())  # a plausible name, written now (its mtime says so)
+    clock.now = T0 + timedelta(days=5)
+    with open_store(home, clock) as store:  # the fifth genuine automatic backup, then the pruning
+        _record(store, at=clock.now)
+    autos = [p for p in list_backups(home) if "-auto-" in p.name]
+    assert all(p.exists() for p in genuine)  # every genuine backup kept
+    assert all(p.exists() for p in fakes) and past.exists()  # and nothing drill did not write deleted
+    assert len([p for p in autos if p not in fakes and p != past]) == 5
+    from trainer.store import latest_backup
+    newest = latest_backup(home, clock.now)
+    assert newest is not None and newest not in fakes and newest != past and "-auto-" in newest.name
+    clock.now = T0 + timedelta(days=6)
+    with open_store(home, clock):  # a sixth: now the oldest genuine one goes, and only it
+        pass
+    assert not genuine[-1].exists() and all(p.exists() for p in genuine[:-1]) and all(p.exists() for p in fakes)
+
+
+def test_a_backup_is_written_with_the_time_of_its_name(home):
+    clock = Clock()
+    backup = _genuine_backup(home, clock)
+    assert backup.stat().st_mtime == T0.timestamp()
+    from trainer.store.files import not_drills
+    assert not_drills(backup, T0) is None
+    assert not_drills(backup, T0 - timedelta(hours=1)) == "dated in the future"

@@ -1,0 +1,153 @@
+"""Progress that survives hostile files (issue 34, items 1 to 3), through the commands: `drill
+restore` of files that are not drill's, `restore --list` of names that lie, stored settings that
+do not validate, and seeds out of range. Real SQLite files; the CLI through typer's runner."""
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from trainer.store import NewAttempt, open_store
+
+WIPE = "CREATE TRIGGER wipe AFTER INSERT ON attempts BEGIN DELETE FROM attempts WHERE id != new.id; END"
+
+
+@pytest.fixture
+def home(monkeypatch, tmp_path) -> Path:
+    path = tmp_path / "home"
+    monkeypatch.setenv("DRILL_HOME", str(path))
+    return path
+
+
+@pytest.fixture(scope="module")
+def app():
+    from trainer.cli import _register, app
+
+    _register()
+    return app
+
+
+def run(app, *args: str, input: str | None = None):
+    return CliRunner().invoke(app, list(args), input=input)
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _fill(home: Path, n: int = 3) -> None:
+    with open_store(home) as store:
+        for i in range(n):
+            store.record_attempt(NewAttempt("gqa", "solve", _now() - timedelta(minutes=10 * (i + 1)), 60, "pass",
+                                            target_seconds=300))
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _set_raw(home: Path, key: str, text: str) -> None:
+    conn = sqlite3.connect(home / "progress.db")
+    conn.execute("INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)", (key, text))
+    conn.commit()
+    conn.close()
+
+
+# ------------------------------------------------------------ item 1: restore
+
+
+def test_restoring_a_backup_with_a_delete_trigger_is_refused_and_history_survives(app, home):
+    _fill(home)
+    with open_store(home) as store:
+        backup = store.backup("manual")
+    conn = sqlite3.connect(backup)
+    conn.execute(WIPE)
+    conn.commit()
+    conn.close()
+    before = _sha(home / "progress.db")
+    result = run(app, "restore", str(backup), "--yes")
+    assert result.exit_code == 2, result.output
+    assert "trigger 'wipe' on 'attempts' that drill did not create" in result.stderr
+    assert "the current progress is untouched" in result.stderr and result.stderr.count("\n") == 1
+    assert _sha(home / "progress.db") == before
+    _fill(home, 1)  # a new attempt deletes nothing
+    with open_store(home) as store:
+        assert store.counts()["attempts"] == 4
+
+
+@pytest.mark.parametrize("content", [b"", b"x"])
+def test_restoring_an_empty_or_one_byte_file_is_refused_before_the_question(app, home, tmp_path, content):
+    _fill(home)
+    bad = tmp_path / "bad.db"
+    bad.write_bytes(content)
+    before = _sha(home / "progress.db")
+    result = run(app, "restore", str(bad), input="y\n")
+    assert result.exit_code == 2 and "Replace the progress database" not in result.stdout, result.output
+    assert "not a drill progress database" in result.stderr or "empty (0 bytes)" in result.stderr
+    assert "the current progress is untouched" in result.stderr
+    assert _sha(home / "progress.db") == before and not list(home.glob("progress.db.before-restore-*"))
+    assert run(app, "export", "-").exit_code == 0
+
+
+def test_restoring_a_file_from_a_newer_drill_is_refused_before_the_swap(app, home, tmp_path):
+    _fill(home)
+    newer = tmp_path / "newer.db"
+    with open_store(home) as store:
+        newer.write_bytes(store.backup("manual").read_bytes())
+    conn = sqlite3.connect(newer)
+    conn.execute("PRAGMA user_version = 99")
+    conn.close()
+    result = run(app, "restore", str(newer), "--yes")
+    assert result.exit_code == 2 and "newer drill (schema version 99" in result.stderr, result.output
+    assert run(app).exit_code == 0  # drill still opens: nothing was swapped
+
+
+# ------------------------------------------------------------ item 2: names that lie
+
+
+def _hostile_backups(home: Path) -> tuple[Path, list[Path]]:
+    _fill(home)
+    with open_store(home) as store:
+        genuine = store.backup("auto")
+    folder = home / "backups"
+    fakes = [folder / "progress-auto-99991231T235959Z.db",
+             folder / "progress-\x1b[2J\x1b[31mauto-20250101T000000Z.db",
+             folder / "progress-auto-20250101T000000Z_\u00b2.db",
+             folder / "progress-auto-00010101T000000Z.db"]
+    for fake in fakes:
+        fake.write_bytes(genuine.read_bytes())
+    os.mkfifo(folder / "progress-auto-20250102T000000Z.db")
+    return genuine, fakes
+
+
+def test_restore_list_in_tokyo_survives_any_name_and_escapes_it(app, home, monkeypatch):
+    genuine, _ = _hostile_backups(home)
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    try:
+        result = run(app, "restore", "--list")
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.stdout and "\\x1b[2J" in result.stdout
+    lines = result.stdout.splitlines()
+    [future] = [line for line in lines if "99991231T235959Z" in line]
+    assert future.startswith("9999-12-31 23:59 UTC") and future.endswith("(not a backup drill wrote: dated in the future)")
+    [fifo] = [line for line in lines if "20250102T000000Z" in line]
+    assert fifo.endswith("(not a backup drill wrote: not a regular file)")
+    [mine] = [line for line in lines if genuine.name in line]
+    assert mine.endswith("(drill restore takes this one)")
+
+
+def test_a_bare_restore_takes_the_newest_genuine_backup_not_a_future_dated_one(app, home):
+    genuine, _ = _hostile_backups(home)
+    result = run(app, "restore", "--yes")
+    assert result.exit_code == 0, result.output
+    assert f"Restored {genuine}" in result.stdout
