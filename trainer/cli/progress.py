@@ -244,9 +244,9 @@ SETTING_HELP = {
 
 def _unknown_setting(key: str) -> str:
     known = list(SETTING_DEFAULTS)
-    close = difflib.get_close_matches(key.replace("-", "_").lower(), known, n=1, cutoff=0.5)
+    close = difflib.get_close_matches(key[:64].replace("-", "_").lower(), known, n=1, cutoff=0.5)
     hint = f"did you mean {close[0]}? " if close else ""
-    return f"unknown setting {key!r}; {hint}settings: {', '.join(known)}"
+    return f"unknown setting {key!r:.60}; {hint}settings: {', '.join(known)}"
 
 
 @app.command("settings")

@@ -33,7 +33,7 @@ from trainer.store.errors import (
     StoreError,
     translated,
 )
-from trainer.store.exchange import export_data, import_data, validate_export
+from trainer.store.exchange import MAX_SEED, export_data, import_data, validate_export
 from trainer.store.files import DB_NAME, latest_backup
 from trainer.store.owners import owner_alive, owner_token
 from trainer.store.rating import rate_sitting
@@ -67,7 +67,7 @@ from trainer.store.rows import (
     read_card,
     sitting_from_row,
 )
-from trainer.store.settings import SETTING_DEFAULTS, fitted_parameters, scheduler_config, validate_setting
+from trainer.store.settings import fitted_parameters, read_settings, scheduler_config, validate_setting
 from trainer.schedule.streak import streak
 from trainer.clock import Now  # a clock's `now`: a function returning UTC now
 
@@ -137,6 +137,10 @@ class Store:
             self.recover_sittings()
         except StoreError:
             pass  # read-only or busy: the next open tries again; nothing is lost meanwhile
+        try:
+            self.settings()  # a stored setting that cannot be used is said now, before any screen is drawn
+        except StoreError:
+            pass
 
     def schema_version(self) -> int:
         return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
@@ -206,18 +210,16 @@ class Store:
     # -- settings
 
     def settings(self) -> Settings:
+        """Every setting, each stored row checked as it is read (trainer.store.settings)."""
         with self._reading() as conn:
-            stored = {k: json.loads(v) for k, v in conn.execute("SELECT key, value FROM settings")}
-        known = {k: stored.get(k, d) for k, d in SETTING_DEFAULTS.items()}
-        extra = {k: v for k, v in stored.items() if k not in SETTING_DEFAULTS}
+            known, extra = read_settings(conn)
         return Settings(**known, extra=extra)
 
     def get_setting(self, key: str, default: Any = None) -> Any:
+        """One setting, checked as it is read (a known key's default when it does not validate)."""
         with self._reading() as conn:
-            row = conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
-        if row is not None:
-            return json.loads(row[0])
-        return SETTING_DEFAULTS.get(key, default)
+            known, extra = read_settings(conn)
+        return known[key] if key in known else extra.get(key, default)
 
     def set_setting(self, key: str, value: Any) -> None:
         """Store a setting (JSON-serialisable). Known keys are validated (ValueError)."""
@@ -247,6 +249,8 @@ class Store:
             raise ValueError("seconds and hints must not be negative")
         if a.verdict not in VERDICTS:
             raise ValueError(f"unknown verdict {a.verdict!r}; expected one of {', '.join(VERDICTS)}")
+        if a.seed is not None and not -MAX_SEED - 1 <= a.seed <= MAX_SEED:
+            raise ValueError(f"seed {a.seed} does not fit a 64-bit whole number")
         if a.kind not in ATTEMPT_KINDS:
             raise ValueError(f"unknown attempt kind {a.kind!r}; expected one of {', '.join(ATTEMPT_KINDS)}")
         a = replace(a, started_at=as_utc(a.started_at))

@@ -151,3 +151,66 @@ def test_a_bare_restore_takes_the_newest_genuine_backup_not_a_future_dated_one(a
     result = run(app, "restore", "--yes")
     assert result.exit_code == 0, result.output
     assert f"Restored {genuine}" in result.stdout
+
+
+# ------------------------------------------------------------ item 3: stored values checked when read
+
+
+@pytest.mark.parametrize("key, text, words", [
+    ("retention", "NaN", "retention must be a number from 0.7 to 0.97; using the default 0.9"),
+    ("retention", '"nan"', "retention must be a number from 0.7 to 0.97; using the default 0.9"),
+    ("daily_new_limit", "1e30", "daily_new_limit must be a whole number from 0 to 32; using the default 3"),
+    ("vi_mode", "{not json", "not JSON; using the default false"),
+    ("plan", '"../../../../etc/passwd"', "not a path; using the default \"default\""),
+    ("some_extra", "\x1b[2Jnot json", "not JSON; ignored"),
+])
+def test_a_hostile_settings_row_is_said_once_per_command_and_the_default_used(app, home, key, text, words):
+    _fill(home)
+    _set_raw(home, key, text)
+    for args in ([], ["list"], ["report"], ["settings"], ["export", "-"]):
+        result = run(app, *args)
+        assert result.exit_code == 0, (args, result.output)
+        said = [line for line in result.stderr.splitlines() if "the stored setting" in line]
+        assert len(said) == 1 and key in said[0] and words in said[0], (args, result.stderr)
+        assert "\x1b" not in result.stderr
+    shown = run(app, "settings").stdout
+    assert "retention = 0.9 " in shown and "daily_new_limit = 3 " in shown and "vi_mode = false " in shown
+    assert run(app, "settings", "--unset", key).exit_code == 0
+    assert "the stored setting" not in run(app, "list").stderr
+
+
+def test_a_stored_plan_this_drill_does_not_ship_falls_back_to_the_default(app, home):
+    _fill(home)
+    _set_raw(home, "plan", '"a-plan-from-a-newer-drill"')
+    result = run(app)
+    assert result.exit_code == 0, result.output
+    assert result.stderr.count("the stored setting plan cannot be used") == 1 and "'default'" in result.stderr
+
+
+def test_a_plan_setting_is_a_name_never_a_path_and_a_long_one_is_one_line(app, home, tmp_path):
+    plan = tmp_path / "mine.yaml"
+    plan.write_text("weeks: [{week: 1, drills: [gqa]}]\n")
+    for value in (str(plan), str(plan.with_suffix("")), "../../" + plan.stem, "a" * 100_000):
+        result = run(app, "settings", "plan", value)
+        assert result.exit_code == 2 and result.stderr.count("\n") == 1 and len(result.stderr) < 400, result.stderr
+        assert "never a path" in result.stderr
+    assert run(app, "settings", "plan", "default").exit_code == 0
+
+
+# ------------------------------------------------------------ item 3: seeds
+
+
+@pytest.mark.parametrize("args", [
+    ["debug", "gqa"], ["mock", "--count", "1"], ["solve", "gqa"], ["watch", "gqa", "x.py"],
+    ["check", "gqa", "x.py", "--record"], ["check", "gqa", "x.py", "--variant", "random"],
+    ["validate"], ["team", "new", "--drills", "gqa", "--out", "s.yaml"],
+], ids=["debug", "mock", "solve", "watch", "check-record", "check-variant-random", "validate", "team-new"])
+@pytest.mark.parametrize("seed", [str(10**30), str(2**63), "-1"])
+def test_a_seed_out_of_range_is_a_usage_error_before_anything_runs(app, home, tmp_path, monkeypatch, args, seed):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.py").write_text("def f():\n    pass\n")
+    result = run(app, *args, "--seed", seed)
+    assert result.exit_code == 2, (args, result.output)
+    assert "--seed must be a whole number from 0 to 9223372036854775807" in result.stderr
+    assert result.stderr.count("\n") == 1 and not (home / "progress.db").exists()
+    assert not (tmp_path / "s.yaml").exists()

@@ -250,3 +250,26 @@ def test_a_backup_is_written_with_the_time_of_its_name(home):
     from trainer.store.files import not_drills
     assert not_drills(backup, T0) is None
     assert not_drills(backup, T0 - timedelta(hours=1)) == "dated in the future"
+
+
+# ------------------------------------------------------------ stored settings checked when read
+
+
+def test_an_attempt_is_recorded_under_a_hostile_retention_row_with_the_default(home, capsys):
+    clock = Clock()
+    _genuine_backup(home, clock, 1)
+    _tamper(home / "progress.db", "INSERT OR REPLACE INTO settings(key, value) VALUES ('retention', 'NaN')")
+    with open_store(home, clock) as store:
+        _record(store, drill="gqa", at=T0 + timedelta(hours=1))
+        assert store.card("gqa") is not None and store.scheduler_config()[0] == 0.9
+        assert store.settings().retention == 0.9 and store.get_setting("retention") == 0.9
+    err = capsys.readouterr().err
+    assert err.count("the stored setting retention ('NaN') cannot be used") == 1
+
+
+def test_a_seed_the_store_cannot_hold_is_a_value_error_not_an_overflow(home):
+    with open_store(home, Clock()) as store:
+        store.record_attempt(NewAttempt("gqa", "solve", T0, 60.0, "pass", seed=2**63 - 1))
+        with pytest.raises(ValueError, match="does not fit a 64-bit whole number"):
+            store.record_attempt(NewAttempt("gqa", "solve", T0, 60.0, "pass", seed=10**30))
+        assert store.counts()["attempts"] == 1
