@@ -28,7 +28,8 @@ def debug(
     drill_id: str = typer.Argument(..., metavar="ID", help="the drill id, e.g. mha-padding",
                                    autocompletion=complete_drill_id),
     trap: Optional[str] = typer.Option(None, "--trap", help="plant this trap (default: one of the drill's rounds)"),
-    seed: Optional[int] = typer.Option(None, "--seed", callback=checked_seed, help="choose the round and the cases from this seed"),
+    seed: Optional[int] = typer.Option(None, "--seed", callback=checked_seed,
+                                       help="choose the round and the cases from this seed"),
     vi: Optional[bool] = typer.Option(None, "--vi/--emacs", help="key bindings (default: the vi_mode setting)"),
 ) -> None:
     """A debug round: a correct solution with one classic mistake planted; find it and fix it

@@ -57,8 +57,8 @@ def check(
                                    autocompletion=complete_drill_id),
     files: List[Path] = typer.Argument(..., metavar="FILE...", help="solution files to grade"),
     as_json: bool = typer.Option(False, "--json", help="one JSON object per file on stdout, nothing else"),
-    seed: Optional[int] = typer.Option(None, "--seed", callback=checked_seed, help="case seed (default: a new one per run, the same for "
-                                                             "every FILE)"),
+    seed: Optional[int] = typer.Option(None, "--seed", callback=checked_seed,
+                                       help="case seed (default: a new one per run, the same for every FILE)"),
     record: bool = typer.Option(False, "--record", help="record each file as an attempt; the run is one sitting"),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="every case, and what the sandbox enforces"),
     device: str = typer.Option("cpu", "--device", help="cpu, or cuda: run the cases on a real GPU (needs one)"),

@@ -118,7 +118,8 @@ def _read_session(path: Path, known: set[str]) -> TeamSession:
 def team_new(
     drills: str = typer.Option(..., "--drills", metavar="ID,ID", help="the drills, comma-separated, in order"),
     minutes: float = typer.Option(30, "--minutes", "-m", help="the session's time limit"),
-    seed: Optional[int] = typer.Option(None, "--seed", callback=checked_seed, help="case seed shared by every member (default: random)"),
+    seed: Optional[int] = typer.Option(None, "--seed", callback=checked_seed,
+                                       help="case seed shared by every member (default: random)"),
     out: Path = typer.Option(..., "--out", "-o", metavar="SESSION.yaml", help="where to write the session file"),
     title: str = typer.Option("", "--title", help="a title shown on the board"),
     force: bool = typer.Option(False, "--force", help="overwrite an existing session file"),

@@ -3,9 +3,11 @@
 A copy is made with the SQLite backup API into a temporary file that is then
 renamed, so a killed process never leaves a half backup under a real name.
 Kinds: ``auto`` (at most one a day, on open, and only when something was practised
-since the newest one), ``pre-vN`` (before migrating to
-N), ``pre-reset`` and ``pre-restore``; the newest ``KEEP_BACKUPS`` of each kind
-are kept. Listing them is in trainer.store.files (the error messages need it).
+since the newest one), ``pre-vN`` (before migrating to N), ``pre-reset``, ``pre-undo`` and
+``pre-clean`` (before dropping objects drill did not create); the newest ``KEEP_BACKUPS`` of each
+kind among the backups drill wrote are kept (a file drill did not write is neither counted nor
+deleted: files.not_drills). A restore checks the file against drill's schema first. Listing
+them is in trainer.store.files (the error messages need it).
 """
 from __future__ import annotations
 
@@ -123,7 +125,8 @@ def restore_backup(home: Path | None = None, backup: Path | None = None,
     the copy checked first (check_restorable: a drill database of a version this drill reads, with
     nothing in it drill did not create); RestoreRefusedError otherwise, before anything is swapped.
     ``confirm(backup)``, when given, is asked after the check; False raises NothingRestored, with
-    nothing changed. The current file, if any, is kept as ``progress.db.before-restore-<time>`` (with its -wal/-shm), never deleted.
+    nothing changed. The current file, if any, is kept as ``progress.db.before-restore-<time>``
+    (with its -wal/-shm), never deleted.
     Returns (the backup restored, where the old file went)."""
     home = Path(home) if home is not None else drill_home()
     now = (clock or utc_now)()

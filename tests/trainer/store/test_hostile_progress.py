@@ -87,7 +87,8 @@ def test_a_backup_with_a_trigger_added_is_refused_before_the_swap(home):
 
 @pytest.mark.parametrize("extra, words", [
     ("CREATE VIEW v AS SELECT * FROM attempts", "view 'v' that drill did not create"),
-    ("CREATE UNIQUE INDEX one_a_drill ON attempts(drill, seconds, started_at)", "index 'one_a_drill' on 'attempts' that drill did not"),
+    ("CREATE UNIQUE INDEX one_a_drill ON attempts(drill, seconds, started_at)",
+     "index 'one_a_drill' on 'attempts' that drill did not"),
     ("CREATE TABLE notes (x)", "table 'notes' that drill did not create"),
     ("DROP INDEX attempts_by_time", "no index 'attempts_by_time'"),
 ])
