@@ -43,7 +43,7 @@ Callers import from ``trainer.store``.
 """
 from __future__ import annotations
 
-from trainer.store.backups import AUTO_BACKUP_EVERY, KEEP_BACKUPS, restore_backup
+from trainer.store.backups import AUTO_BACKUP_EVERY, KEEP_BACKUPS
 from trainer.store.connection import BUSY_TIMEOUT_MS
 from trainer.store.errors import (
     CorruptDatabaseError,
@@ -99,7 +99,7 @@ from trainer.store.records import (
 )
 from trainer.store.rows import MAX_CODE_CHARS, cap_code
 from trainer.store.settings import PARAMETERS_KEY, SETTING_DEFAULTS, fitted_parameters
-from trainer.store.store import Store, open_store
+from trainer.store.store import Store, open_store, restore_backup
 
 __all__ = [
     "AUTO_BACKUP_EVERY", "BACKUP_DIR", "BUSY_TIMEOUT_MS", "DB_NAME", "EXPORT_FORMAT", "FOREIGN_OWNER_GRACE",

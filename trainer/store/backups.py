@@ -120,11 +120,14 @@ def _fingerprint_of(path: Path) -> tuple | None:
 
 def restore_backup(home: Path | None = None, backup: Path | None = None,
                    clock: Callable[[], datetime] | None = None,
-                   confirm: Callable[[Path], bool] | None = None) -> tuple[Path, Path | None]:
+                   confirm: Callable[[Path], bool] | None = None,
+                   check_rows: Callable[[Path, Path], None] | None = None) -> tuple[Path, Path | None]:
     """Put ``backup`` (default: ``latest_backup``) in place of progress.db. The backup is copied and
     the copy checked first (check_restorable: a drill database of a version this drill reads, with
     nothing in it drill did not create); RestoreRefusedError otherwise, before anything is swapped.
-    ``confirm(backup)``, when given, is asked after the check; False raises NothingRestored, with
+    ``check_rows(copy, backup)``, when given, is the check of its rows (trainer.store.store
+    passes its own: the file read as drill reads it). ``confirm(backup)``, when given, is asked
+    after the checks; False raises NothingRestored, with
     nothing changed. The current file, if any, is kept as ``progress.db.before-restore-<time>``
     (with its -wal/-shm), never deleted.
     Returns (the backup restored, where the old file went)."""
@@ -141,6 +144,8 @@ def restore_backup(home: Path | None = None, backup: Path | None = None,
         try:
             shutil.copyfile(chosen, tmp)
             check_restorable(tmp, chosen)
+            if check_rows is not None:
+                check_rows(tmp, chosen)
             if confirm is not None and not confirm(chosen):
                 raise NothingRestored(chosen)
         except BaseException:

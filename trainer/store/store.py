@@ -9,19 +9,21 @@ SQL of the pieces lives beside it: rows, rating, settings, exchange, backups.
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
+import tempfile
 import uuid
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import date, datetime, timedelta, timezone, tzinfo
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from trainer.paths import drill_home
 from trainer.clock import utc_now
 from trainer.schedule.adapter import VERDICTS, CardState, as_utc, retrievability
 from trainer.store import connection, migrations
-from trainer.store import control, notices, schema
+from trainer.store import backups, control, notices, schema
 from trainer.store.backups import auto_backup, copy_database
 from trainer.store.errors import (
     CorruptDatabaseError,
@@ -30,6 +32,7 @@ from trainer.store.errors import (
     ImportRefusedError,
     NewerSchemaError,
     NoDatabaseError,
+    RestoreRefusedError,
     StoreError,
     translated,
 )
@@ -98,6 +101,32 @@ def open_store(home: Path | None = None, clock: Now | None = None, *, create: bo
         conn.close()
         raise
     return store
+
+
+def restore_backup(home: Path | None = None, backup: Path | None = None, clock: Now | None = None,
+                   confirm: Callable[[Path], bool] | None = None) -> tuple[Path, Path | None]:
+    """trainer.store.backups.restore_backup, the backup's rows checked too (check_rows)."""
+    return backups.restore_backup(home, backup, clock, confirm, check_rows=check_rows)
+
+
+def check_rows(copy: Path, source: Path) -> None:
+    """Refuse (RestoreRefusedError) a backup whose rows drill cannot read or would not have
+    written: a copy of it is opened in a scratch folder (an old file migrated there), read whole
+    as `drill export` reads it, and held to what `drill import` accepts."""
+    with tempfile.TemporaryDirectory(prefix="drill-restore-") as scratch:
+        home = Path(scratch)
+        shutil.copyfile(copy, home / DB_NAME)
+        try:
+            with open_store(home, utc_now) as store:
+                data = export_data(store)
+        except StoreError as exc:
+            raise RestoreRefusedError(source, f"drill cannot open it ({exc.message})") from None
+        except (ValueError, TypeError, KeyError, OverflowError, RecursionError) as exc:
+            raise RestoreRefusedError(source, f"a stored row cannot be read ({str(exc)[:80]!r})") from None
+    problems = validate_export(data)
+    if problems:
+        shown = "; ".join(problems[:3]) + (f"; and {len(problems) - 3} more" if len(problems) > 3 else "")
+        raise RestoreRefusedError(source, f"its rows are not what drill writes ({shown})")
 
 
 class Store:

@@ -274,3 +274,29 @@ def test_a_seed_the_store_cannot_hold_is_a_value_error_not_an_overflow(home):
         with pytest.raises(ValueError, match="does not fit a 64-bit whole number"):
             store.record_attempt(NewAttempt("gqa", "solve", T0, 60.0, "pass", seed=10**30))
         assert store.counts()["attempts"] == 1
+
+
+@pytest.mark.parametrize("update, words", [
+    ("UPDATE attempts SET started_at = 'yesterday'", "a stored row cannot be read"),
+    ("UPDATE attempts SET traps = '{not json'", "a stored row cannot be read"),
+    ("UPDATE attempts SET verdict = 'excellent'", "its rows are not what drill writes"),
+    ("UPDATE attempts SET seconds = -5", "its rows are not what drill writes"),
+])
+def test_a_backup_whose_rows_drill_would_not_write_is_refused_before_the_swap(home, update, words):
+    clock = Clock()
+    backup = _genuine_backup(home, clock)
+    _tamper(backup, update)
+    before = _sha(home / "progress.db")
+    with pytest.raises(RestoreRefusedError, match=words):
+        restore_backup(home, backup, clock=clock)
+    assert _sha(home / "progress.db") == before and not list(home.glob("progress.db.before-restore-*"))
+
+
+def test_a_backup_with_a_bad_settings_row_is_restored_and_the_row_read_as_its_default(home, capsys):
+    clock = Clock()
+    backup = _genuine_backup(home, clock)
+    _tamper(backup, "INSERT INTO settings(key, value) VALUES ('daily_new_limit', '1e30')")
+    restore_backup(home, backup, clock=clock)
+    with open_store(home, clock) as store:
+        assert store.settings().daily_new_limit == 3 and store.counts()["attempts"] == 2
+    assert "the stored setting daily_new_limit ('1e30') cannot be used" in capsys.readouterr().err
