@@ -35,9 +35,9 @@ class DrillGroup(TyperGroup):
     every command runs inside the one error edge (trainer.cli.errors)."""
 
     def invoke(self, ctx: Context) -> Any:
-        # in a copy of the contextvars context: what one command noted (trainer.store.notices:
-        # each notice said once per command) is forgotten when it ends
-        return contextvars.copy_context().run(self._invoke, ctx)
+        # in a contextvars context of its own, as in a fresh process: what one command noted
+        # (trainer.store.notices: each notice said once per command) is neither inherited nor kept
+        return contextvars.Context().run(self._invoke, ctx)
 
     def _invoke(self, ctx: Context) -> Any:
         with domain_errors():

@@ -78,6 +78,16 @@ class RestoreRefusedError(StoreError):
                          f"the current progress is untouched.")
 
 
+class UnreadableRowError(StoreError):
+    """A stored row drill cannot read (a restored backup, a file edited by hand): named, never a traceback."""
+
+    def __init__(self, path: Path, table: str, detail: str) -> None:
+        self.path, self.table = path, table
+        super().__init__(f"the progress database {path} holds a row of {table} that drill cannot read "
+                         f"({detail[:100]!r}). It was left as it is: restore a backup "
+                         f"(`drill restore --list` shows them).")
+
+
 class NothingRestored(StoreError):
     """The person declined the restore (the ``confirm`` of restore_backup); nothing was changed."""
 

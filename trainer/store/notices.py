@@ -1,9 +1,9 @@
 """Notices: one line on stderr about something the store found and dealt with (a stored
 setting it cannot use, objects in progress.db that drill did not create), said once per command.
 
-The CLI runs each command in a copy of the current ``contextvars`` context (trainer.cli.app), so
-what was said is forgotten when the command ends; the set of lines said is replaced, never
-changed in place, so nothing leaks out of that copy. Hostile parts of a line (a stored value, a
+The CLI runs each command in a ``contextvars`` context of its own (trainer.cli.app), so a command
+starts with nothing said and what it said is forgotten when it ends; the set of lines said is
+replaced, never changed in place, so nothing leaks between contexts. Hostile parts of a line (a stored value, a
 trigger's name) are quoted with ``repr`` by the caller: control characters arrive escaped.
 """
 from __future__ import annotations

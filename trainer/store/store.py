@@ -8,6 +8,7 @@ SQL of the pieces lives beside it: rows, rating, settings, exchange, backups.
 """
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 import sqlite3
@@ -17,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from datetime import date, datetime, timedelta, timezone, tzinfo
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping, TypeVar
 
 from trainer.paths import drill_home
 from trainer.clock import utc_now
@@ -34,6 +35,7 @@ from trainer.store.errors import (
     NoDatabaseError,
     RestoreRefusedError,
     StoreError,
+    UnreadableRowError,
     translated,
 )
 from trainer.store.exchange import MAX_SEED, export_data, import_data, validate_export
@@ -73,6 +75,23 @@ from trainer.store.rows import (
 from trainer.store.settings import fitted_parameters, read_settings, scheduler_config, validate_setting
 from trainer.schedule.streak import streak
 from trainer.clock import Now  # a clock's `now`: a function returning UTC now
+
+
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def _reads(table: str) -> Callable[[_Method], _Method]:
+    """A reader of ``table``'s rows: a stored value it cannot parse (a date that is not one, JSON
+    that is not) is UnreadableRowError naming the file and the table, never a traceback."""
+    def wrap(method: _Method) -> _Method:
+        @functools.wraps(method)
+        def reading(self: Store, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return method(self, *args, **kwargs)
+            except (ValueError, TypeError, KeyError, OverflowError, RecursionError) as exc:
+                raise UnreadableRowError(self.path, table, f"{type(exc).__name__}: {exc}") from None
+        return reading  # type: ignore[return-value]
+    return wrap
 
 
 def open_store(home: Path | None = None, clock: Now | None = None, *, create: bool = True) -> Store:
@@ -119,6 +138,9 @@ def check_rows(copy: Path, source: Path) -> None:
         try:
             with open_store(home, utc_now) as store:
                 data = export_data(store)
+        except UnreadableRowError as exc:
+            raise RestoreRefusedError(source, f"a stored row of {exc.table} cannot be read "
+                                              f"({str(exc.__context__ or exc)[:80]!r})") from None
         except StoreError as exc:
             raise RestoreRefusedError(source, f"drill cannot open it ({exc.message})") from None
         except (ValueError, TypeError, KeyError, OverflowError, RecursionError) as exc:
@@ -346,6 +368,7 @@ class Store:
                              (iso(self.clock()), outcome, sitting_id))
         return self.sitting(sitting_id)
 
+    @_reads("sittings")
     def recover_sittings(self) -> list[int]:
         """Close and rate every open sitting whose process is gone (crash, SIGKILL); returns
         their ids. Sittings of live processes (this one included) are left open."""
@@ -370,6 +393,7 @@ class Store:
             raise ValueError(f"unknown sitting id {sitting_id}")
         return sitting_from_row(row)
 
+    @_reads("sittings")
     def sittings(self) -> list[SittingRecord]:
         with self._reading() as conn:
             rows = conn.execute(f"SELECT {SITTING_COLUMNS} FROM sittings ORDER BY opened_at, id").fetchall()
@@ -392,6 +416,7 @@ class Store:
             if cur.rowcount == 0:
                 raise ValueError(f"unknown session id {session_id}")
 
+    @_reads("sessions")
     def sessions(self) -> list[SessionRecord]:
         with self._reading() as conn:
             rows = conn.execute("SELECT id, uid, kind, started_at, ended_at, meta, summary FROM sessions "
@@ -401,10 +426,12 @@ class Store:
 
     # -- reading
 
+    @_reads("cards")
     def card(self, drill: str) -> CardState | None:
         with self._reading() as conn:
             return read_card(conn, drill)
 
+    @_reads("cards")
     def cards(self) -> list[CardState]:
         with self._reading() as conn:
             rows = conn.execute(f"SELECT {CARD_COLUMNS} FROM cards ORDER BY drill").fetchall()
@@ -422,6 +449,7 @@ class Store:
 
     # -- card control (trainer.store.control)
 
+    @_reads("holds")
     def holds(self) -> dict[str, control.Hold]:
         """Every stored hold (suspended, or buried until a time that may have passed)."""
         with self._reading() as conn:
@@ -441,6 +469,7 @@ class Store:
         with self._writing() as conn:
             control.set_buried(conn, drill, as_utc(until) if until is not None else None)
 
+    @_reads("review_logs")
     def last_review(self, drill: str | None = None) -> tuple[str, datetime, int] | None:
         """(drill, reviewed_at, rating) of the newest review (of ``drill``), or None."""
         with self._reading() as conn:
@@ -476,6 +505,7 @@ class Store:
                 return None
             return control.rerate_review(conn, row, rating)
 
+    @_reads("attempts")
     def attempts(self, since: datetime | None = None, drill: str | None = None) -> list[AttemptRecord]:
         """Attempts in time order, optionally from ``since`` on and for one drill."""
         where, args = [], []
@@ -491,6 +521,7 @@ class Store:
             rows = conn.execute(sql, args).fetchall()
         return [attempt_from_row(r) for r in rows]
 
+    @_reads("review_logs")
     def reviews(self, since: datetime | None = None) -> list[ReviewRecord]:
         sql = "SELECT attempt_id, drill, rating, reviewed_at, duration_ms, sitting_id FROM review_logs"
         args: list[Any] = []
@@ -501,6 +532,7 @@ class Store:
             rows = conn.execute(sql + " ORDER BY reviewed_at, id", args).fetchall()
         return [ReviewRecord(r[0], r[1], r[2], parse(r[3]), r[4], r[5]) for r in rows]
 
+    @_reads("attempts or cards")
     def drill_summaries(self) -> dict[str, DrillSummary]:
         """Every drill with a card or an attempt; drills absent from the map are new."""
         with self._reading() as conn:
@@ -521,6 +553,7 @@ class Store:
                 first_attempt=parse(row[4]), last_attempt=parse(row[5]), card=card)
         return out
 
+    @_reads("attempts")
     def passed_variants(self) -> dict[str, list[dict[str, str]]]:
         """Per drill, each variant it was passed under (clean passes; '{}' is the default)."""
         with self._reading() as conn:
@@ -531,6 +564,7 @@ class Store:
             out.setdefault(drill, []).append(parse_variant(text))
         return out
 
+    @_reads("attempts")
     def streak(self, today: date, tz: tzinfo = timezone.utc) -> int:
         """Consecutive days (in ``tz``) with at least one counted attempt, ending today, or
         yesterday when nothing has been done yet today (trainer.schedule.streak)."""
@@ -540,6 +574,7 @@ class Store:
                                     today - timedelta(days=3660), datetime.min.time(), tz)),)).fetchall()
         return streak({parse(r[0]).astimezone(tz).date() for r in rows}, today)
 
+    @_reads("cards")
     def retrievabilities(self, now: datetime) -> dict[str, float]:
         """FSRS retrievability (0..1) at ``now`` of every drill with a card (for mastery)."""
         retention, parameters = self.scheduler_config()
@@ -562,6 +597,7 @@ class Store:
 
     # -- export / import / reset
 
+    @_reads("its tables")
     def export(self) -> dict[str, Any]:
         """Everything as the `drill export` JSON (format 1; times UTC ISO-8601)."""
         return export_data(self)

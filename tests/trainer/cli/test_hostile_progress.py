@@ -214,3 +214,23 @@ def test_a_seed_out_of_range_is_a_usage_error_before_anything_runs(app, home, tm
     assert "--seed must be a whole number from 0 to 9223372036854775807" in result.stderr
     assert result.stderr.count("\n") == 1 and not (home / "progress.db").exists()
     assert not (tmp_path / "s.yaml").exists()
+
+
+@pytest.mark.parametrize("update", ["UPDATE attempts SET started_at = 'yesterday'",
+                                    "UPDATE attempts SET traps = '{not json'",
+                                    "UPDATE cards SET due = 'soon'"])
+def test_a_row_drill_cannot_read_in_progress_db_is_one_line_naming_its_table_not_a_traceback(app, home, update):
+    _fill(home)
+    conn = sqlite3.connect(home / "progress.db")
+    conn.execute(update)
+    conn.commit()
+    conn.close()
+    table = update.split()[1]
+    for args in (["export", "-"], ["report"], ["list"], []):
+        result = run(app, *args)
+        assert isinstance(result.exception, (SystemExit, type(None))), (args, repr(result.exception))
+        if result.exit_code:
+            assert result.exit_code == 1 and result.stderr.count("\n") == 1, (args, result.stderr)
+            assert "holds a row of " in result.stderr and "that drill cannot read" in result.stderr
+            assert table in result.stderr.split("that drill cannot read")[0]
+            assert "drill restore --list" in result.stderr

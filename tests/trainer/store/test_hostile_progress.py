@@ -277,8 +277,8 @@ def test_a_seed_the_store_cannot_hold_is_a_value_error_not_an_overflow(home):
 
 
 @pytest.mark.parametrize("update, words", [
-    ("UPDATE attempts SET started_at = 'yesterday'", "a stored row cannot be read"),
-    ("UPDATE attempts SET traps = '{not json'", "a stored row cannot be read"),
+    ("UPDATE attempts SET started_at = 'yesterday'", "a stored row of attempts cannot be read"),
+    ("UPDATE attempts SET traps = '{not json'", "a stored row of attempts cannot be read"),
     ("UPDATE attempts SET verdict = 'excellent'", "its rows are not what drill writes"),
     ("UPDATE attempts SET seconds = -5", "its rows are not what drill writes"),
 ])
