@@ -234,3 +234,16 @@ def test_a_row_drill_cannot_read_in_progress_db_is_one_line_naming_its_table_not
             assert "holds a row of " in result.stderr and "that drill cannot read" in result.stderr
             assert table in result.stderr.split("that drill cannot read")[0]
             assert "drill restore --list" in result.stderr
+
+
+def test_restoring_another_applications_database_is_refused_before_the_swap(app, home, tmp_path):
+    _fill(home)
+    other = tmp_path / "photos.db"
+    conn = sqlite3.connect(other)
+    conn.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY, name TEXT)")
+    conn.commit()
+    conn.close()
+    before = _sha(home / "progress.db")
+    result = run(app, "restore", str(other), "--yes")
+    assert result.exit_code == 2 and "not a drill progress database" in result.stderr, result.output
+    assert "the current progress is untouched" in result.stderr and _sha(home / "progress.db") == before
