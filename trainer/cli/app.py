@@ -1,6 +1,7 @@
 """The shared typer application and small helpers for command modules."""
 from __future__ import annotations
 
+import contextvars
 import os
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ from typer._click.core import Context  # typer vendors click: its Group.invoke t
 from typer._click.formatting import HelpFormatter
 from typer.core import TyperGroup
 
-from grader.errors import DrillError
+from grader.errors import DrillError, UsageError
 from trainer.cli.errors import domain_errors
 from trainer.files import write_atomically
 from trainer.text.fold import terminal_width
@@ -34,6 +35,11 @@ class DrillGroup(TyperGroup):
     every command runs inside the one error edge (trainer.cli.errors)."""
 
     def invoke(self, ctx: Context) -> Any:
+        # in a contextvars context of its own, as in a fresh process: what one command noted
+        # (trainer.store.notices: each notice said once per command) is neither inherited nor kept
+        return contextvars.Context().run(self._invoke, ctx)
+
+    def _invoke(self, ctx: Context) -> Any:
         with domain_errors():
             return super().invoke(ctx)
 
@@ -95,6 +101,19 @@ def status(ctx: typer.Context,
 
     for line in status_lines(local_now()):
         typer.echo(line)
+
+
+MAX_SEED = 2**63 - 1  # what the attempt's seed column holds (trainer.store.MAX_SEED, a team session's limit)
+
+
+def checked_seed(value: int | None) -> int | None:
+    """The --seed callback of every command that takes one: a seed the store and a team file can
+    hold, refused as a usage problem (exit 2) before anything is graded, so no attempt is lost
+    to an overflow after the verdict."""
+    if value is not None and not 0 <= value <= MAX_SEED:
+        shown = str(value) if len(str(value)) <= 24 else f"{str(value)[:12]}... ({len(str(value))} digits)"
+        raise UsageError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {shown}")
+    return value
 
 
 def no_color() -> bool:

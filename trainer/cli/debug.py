@@ -16,7 +16,7 @@ import typer
 
 import trainer.repl.grading as repl_grading
 from grader import rounds
-from trainer.cli.app import app
+from trainer.cli.app import app, checked_seed
 from trainer.cli.catalogue import complete_drill_id, get_spec_or_exit
 from trainer.cli.practice import _need_terminal, _outcome_line, _say, _vi_mode
 from trainer.cli.timed import open_drill
@@ -28,7 +28,8 @@ def debug(
     drill_id: str = typer.Argument(..., metavar="ID", help="the drill id, e.g. mha-padding",
                                    autocompletion=complete_drill_id),
     trap: Optional[str] = typer.Option(None, "--trap", help="plant this trap (default: one of the drill's rounds)"),
-    seed: Optional[int] = typer.Option(None, "--seed", help="choose the round and the cases from this seed"),
+    seed: Optional[int] = typer.Option(None, "--seed", callback=checked_seed,
+                                       help="choose the round and the cases from this seed"),
     vi: Optional[bool] = typer.Option(None, "--vi/--emacs", help="key bindings (default: the vi_mode setting)"),
 ) -> None:
     """A debug round: a correct solution with one classic mistake planted; find it and fix it

@@ -28,7 +28,7 @@ from grader.spec import TOPICS
 from grader.spec.userfile import SOLUTION_LIMIT, read_source
 from grader.spec.variants import describe
 from trainer.practice.attempts import attempt_from
-from trainer.cli.app import app, no_color
+from trainer.cli.app import app, checked_seed, no_color
 from trainer.cli.catalogue import complete_drill_id, load_catalogue_or_exit
 from trainer.text.markup import printable
 from trainer.paths import drill_roots
@@ -57,8 +57,8 @@ def check(
                                    autocompletion=complete_drill_id),
     files: List[Path] = typer.Argument(..., metavar="FILE...", help="solution files to grade"),
     as_json: bool = typer.Option(False, "--json", help="one JSON object per file on stdout, nothing else"),
-    seed: Optional[int] = typer.Option(None, "--seed", help="case seed (default: a new one per run, the same for "
-                                                             "every FILE)"),
+    seed: Optional[int] = typer.Option(None, "--seed", callback=checked_seed,
+                                       help="case seed (default: a new one per run, the same for every FILE)"),
     record: bool = typer.Option(False, "--record", help="record each file as an attempt; the run is one sitting"),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="every case, and what the sandbox enforces"),
     device: str = typer.Option("cpu", "--device", help="cpu, or cuda: run the cases on a real GPU (needs one)"),
@@ -197,7 +197,7 @@ def render_report(report: Report, path: str = "", verbose: bool = False) -> str:
 @app.command("validate")
 def validate(
     path: Optional[Path] = typer.Argument(None, help="a spec file or a folder of specs (default: every drill)"),
-    seed: int = typer.Option(1, "--seed", help="case seed"),
+    seed: int = typer.Option(1, "--seed", callback=checked_seed, help="case seed"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
     jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="drills proved at once, each in its own process "
                                                               "(default: one per CPU, at most 4)"),

@@ -24,7 +24,7 @@ from prompt_toolkit.shortcuts import print_formatted_text
 
 import trainer.repl.grading as repl_grading
 from grader.errors import UsageError
-from trainer.cli.app import app
+from trainer.cli.app import app, checked_seed
 from trainer.cli.catalogue import check_topic, complete_drill_id, get_spec_or_exit, load_catalogue_or_exit
 from grader import rounds
 from trainer.cli.timed import Done, open_drill, run_queue
@@ -106,7 +106,7 @@ def _need_terminal() -> None:
 def solve(
     drill_id: str = typer.Argument(..., metavar="ID", help="the drill id, e.g. mha-padding",
                                    autocompletion=complete_drill_id),
-    seed: Optional[int] = typer.Option(None, "--seed", help="case seed (default: a new one per submit)"),
+    seed: Optional[int] = typer.Option(None, "--seed", callback=checked_seed, help="case seed (default: a new one per submit)"),
     vi: Optional[bool] = typer.Option(None, "--vi/--emacs", help="key bindings (default: the vi_mode setting)"),
     variant: List[str] = typer.Option([], "--variant", metavar="AXIS=VALUE",
                                       help="solve it under a variant (repeatable; `random` draws one)"),
@@ -357,7 +357,7 @@ def mock(
     minutes: float = typer.Option(30, "--minutes", "-m", min=0.1,
                                   help="the whole interview's time limit (0.5 is 30 seconds)"),
     count: int = typer.Option(3, "--count", "-n", min=1, help="how many drills"),
-    seed: Optional[int] = typer.Option(None, "--seed", help="choose drills and cases from this seed"),
+    seed: Optional[int] = typer.Option(None, "--seed", callback=checked_seed, help="choose drills and cases from this seed"),
     topic: Optional[str] = typer.Option(None, "--topic", help="only drills of this topic"),
     vi: Optional[bool] = typer.Option(None, "--vi/--emacs", help="key bindings (default: the vi_mode setting)"),
     followups: bool = typer.Option(True, "--followups/--no-followups",
@@ -485,7 +485,7 @@ def _mock_followup(spec: Spec, outcome: DrillOutcome, grading: Grading, options:
 def watch_command(
     drill_id: str = typer.Argument(..., metavar="ID", help="the drill id", autocompletion=complete_drill_id),
     file: Path = typer.Argument(..., metavar="FILE", help="the solution file to grade on every save"),
-    seed: Optional[int] = typer.Option(None, "--seed", help="case seed (default: a new one per grade)"),
+    seed: Optional[int] = typer.Option(None, "--seed", callback=checked_seed, help="case seed (default: a new one per grade)"),
     interval: float = typer.Option(0.3, "--interval", min=0.05, help="seconds between checks of FILE"),
     record: bool = typer.Option(False, "--record", help="record the saves up to the first pass as one sitting"),
     variant: List[str] = typer.Option([], "--variant", metavar="AXIS=VALUE",

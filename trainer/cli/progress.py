@@ -31,7 +31,9 @@ from trainer.clock import utc_now
 from trainer.store import (
     EXPORT_FORMAT,
     SETTING_DEFAULTS,
+    NothingRestored,
     database_exists,
+    latest_backup,
     list_backups,
     open_store,
     restore_backup,
@@ -176,15 +178,20 @@ def restore_command(
     if list_only:
         _list_backups(backups)
         return
-    chosen = backup or (backups[0] if backups else None)
+    chosen = backup or latest_backup()
     if chosen is None:
         raise DrillError("no backups yet; nothing to restore.")
     if not chosen.is_file():
         raise UsageError(f"no backup file {chosen}")
-    if not yes and not _confirm(f"Replace the progress database with {chosen}?"):
+
+    def confirm(path: Path) -> bool:  # asked once the backup has been checked
+        return yes or _confirm(f"Replace the progress database with {printable(path)}?")
+
+    try:
+        restored, kept = restore_backup(backup=chosen, confirm=confirm)
+    except NothingRestored:
         typer.echo("Nothing was changed.")
         raise typer.Exit(1)
-    restored, kept = restore_backup(backup=chosen)
     with open_store() as store:
         n = store.counts()["attempts"]
     typer.echo(f"Restored {printable(restored)} ({plural(n, 'attempt')}).")
@@ -199,24 +206,37 @@ def _size(n: int) -> str:
     return f"{n} B"
 
 
+def _local_time(taken: datetime | None) -> str:
+    """A backup's time in local time; in UTC where local time cannot hold it (year 9999 east of
+    Greenwich), '?' without one."""
+    if taken is None:
+        return "?"
+    try:
+        return taken.astimezone().strftime("%Y-%m-%d %H:%M")
+    except (OverflowError, ValueError, OSError):
+        return taken.strftime("%Y-%m-%d %H:%M") + " UTC"
+
+
 def _list_backups(backups: list[Path]) -> None:
     """`restore --list`: newest first, each with its date (local time), kind and size, and which
-    one a bare `drill restore` takes."""
-    from trainer.store.files import backup_kind, backup_time, latest_backup
+    one a bare `drill restore` takes; a file drill did not write says why (files.not_drills)."""
+    from trainer.store.files import backup_kind, backup_time, not_drills
 
     if not backups:
         typer.echo("No backups yet.")
         return
-    default = latest_backup()
+    now = utc_now()
+    default = latest_backup(now=now)
     for path in backups:
-        taken = backup_time(path)
-        when_text = taken.astimezone().strftime("%Y-%m-%d %H:%M") if taken else "?"
         try:
-            size = _size(path.stat().st_size)
+            size = _size(path.lstat().st_size)
         except OSError:
             size = "?"
-        mark = "  (drill restore takes this one)" if path == default else ""
-        typer.echo(f"{when_text}  {backup_kind(path):<10} {size:>9}  {printable(path)}{mark}")
+        foreign = not_drills(path, now)
+        mark = ("  (drill restore takes this one)" if path == default else
+                f"  (not a backup drill wrote: {foreign})" if foreign else "")
+        typer.echo(f"{_local_time(backup_time(path))}  {printable(backup_kind(path)):<10} {size:>9}  "
+                   f"{printable(path)}{mark}")
     typer.echo("`drill restore BACKUP` restores one of them; the current file is kept beside it.")
 
 
@@ -234,9 +254,9 @@ SETTING_HELP = {
 
 def _unknown_setting(key: str) -> str:
     known = list(SETTING_DEFAULTS)
-    close = difflib.get_close_matches(key.replace("-", "_").lower(), known, n=1, cutoff=0.5)
+    close = difflib.get_close_matches(key[:64].replace("-", "_").lower(), known, n=1, cutoff=0.5)
     hint = f"did you mean {close[0]}? " if close else ""
-    return f"unknown setting {key!r}; {hint}settings: {', '.join(known)}"
+    return f"unknown setting {key!r:.60}; {hint}settings: {', '.join(known)}"
 
 
 @app.command("settings")

@@ -38,7 +38,7 @@ from grader.spec.userfile import SESSION_LIMIT, SOLUTION_LIMIT, UnreadableFile, 
 from grader.spec.variants import describe
 from trainer.practice.attempts import attempt_from
 from trainer.team.render import render_board_html, render_board_md, render_board_text
-from trainer.cli.app import DrillGroup, app, emit, no_color
+from trainer.cli.app import DrillGroup, app, checked_seed, emit, no_color
 from trainer.cli.catalogue import load_catalogue_or_exit
 from trainer.cli.reporting import terminal_width
 from trainer.cli.timed import Done, open_drill, run_queue
@@ -121,7 +121,8 @@ def _read_session(path: Path, known: Mapping[str, Spec]) -> TeamSession:
 def team_new(
     drills: str = typer.Option(..., "--drills", metavar="ID,ID", help="the drills, comma-separated, in order"),
     minutes: float = typer.Option(30, "--minutes", "-m", help="the session's time limit"),
-    seed: Optional[int] = typer.Option(None, "--seed", help="case seed shared by every member (default: random)"),
+    seed: Optional[int] = typer.Option(None, "--seed", callback=checked_seed,
+                                       help="case seed shared by every member (default: random)"),
     out: Path = typer.Option(..., "--out", "-o", metavar="SESSION.yaml", help="where to write the session file"),
     title: str = typer.Option("", "--title", help="a title shown on the board"),
     force: bool = typer.Option(False, "--force", help="overwrite an existing session file"),

@@ -108,12 +108,21 @@ def build_agenda(cards: Iterable[tuple[str, datetime]], summaries: Mapping[str, 
 
 
 def read_agenda(store: Store, known: Iterable[str] | None, now: datetime) -> Agenda:
-    """The agenda from an open store (its public reads only)."""
-    from trainer.schedule.plans import load_plan
+    """The agenda from an open store (its public reads only). A stored plan this drill does not
+    ship (a backup from a drill with more plans) is said once and the default plan used."""
+    from trainer.schedule.plans import PlanError, load_plan
+    from trainer.store import SETTING_DEFAULTS, notices
 
     settings = store.settings()
+    try:
+        plan = load_plan(settings.plan)
+    except PlanError as exc:
+        default = str(SETTING_DEFAULTS["plan"])
+        notices.say(f"the stored setting plan cannot be used ({exc.message}); using the default "
+                    f"{default!r} (`drill settings plan NAME` replaces it)")
+        plan = load_plan(default)
     return build_agenda(((c.drill, c.due) for c in store.cards()), store.drill_summaries(),
-                        load_plan(settings.plan), settings.daily_new_limit, known, now, store.held(now))
+                        plan, settings.daily_new_limit, known, now, store.held(now))
 
 
 def agenda_now(known: Iterable[str] | None, now: datetime | None = None) -> Agenda:

@@ -9,6 +9,7 @@ but the plan does not (user-authored drills from DRILL_PATH) come last.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date, datetime, timezone, tzinfo
 from importlib.resources import files
@@ -17,6 +18,9 @@ from typing import Any, Iterable, Mapping, Protocol
 import yaml
 
 from grader.errors import DrillError
+
+
+_PLAN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 
 
 class PlanError(DrillError):
@@ -65,7 +69,13 @@ def available_plans() -> list[str]:
 
 
 def load_plan(name: str = "default") -> StudyPlan:
-    """The plan ``data/plans/<name>.yaml``; PlanError when missing or malformed."""
+    """The plan ``data/plans/<name>.yaml``; PlanError when missing or malformed. ``name`` is a
+    name (letters, digits, ``-`` and ``_``), never a path: a stored setting cannot make drill
+    read any other file."""
+    if not isinstance(name, str) or not _PLAN_NAME.fullmatch(name):
+        shown = repr(name) if len(repr(name)) <= 60 else f"{repr(name)[:50]}... ({len(str(name))} characters)"
+        raise PlanError(f"no study plan named {shown}: a plan is named by one of drill's own "
+                        f"plans, never a path; available: {', '.join(available_plans())}")
     resource = files("drill_data") / "plans" / f"{name}.yaml"
     if not resource.is_file():
         raise PlanError(f"no study plan named {name!r}; available: {', '.join(available_plans())}")

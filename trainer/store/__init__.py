@@ -25,8 +25,9 @@ backup and the command that restores it.
 Backups are whole-database copies in ``DRILL_HOME/backups/`` made with the
 SQLite backup API into a temporary file that is then renamed, so a killed
 process never leaves a half backup under a real name. Kinds: ``auto`` (at most
-one a day, on open), ``pre-vN`` (before migrating to N), ``pre-reset`` and
-``pre-restore``; the newest ``KEEP_BACKUPS`` of each kind are kept.
+one a day, on open), ``pre-vN`` (before migrating to N), ``pre-reset``, ``pre-restore``,
+``pre-undo`` and ``pre-clean`` (before dropping what drill did not create); the newest
+``KEEP_BACKUPS`` of each kind among the backups drill wrote (files.not_drills) are kept.
 
 Every public method raises ``StoreError`` subclasses (never ``sqlite3`` errors):
 their message says what is wrong and what to do. Only the CLI turns them into
@@ -35,22 +36,26 @@ exit codes.
 The package, one idea a module: ``store`` (open_store, the Store), ``migrations``
 (the schema), ``errors``, ``files`` and ``backups``, ``exchange`` (export,
 import, validation), ``records`` (NewAttempt and the frozen records), ``rows``,
-``rating`` (one review per sitting), ``control`` (suspend, bury, undo, re-rate), ``settings``,
-``owners``, ``connection``.
+``rating`` (one review per sitting), ``control`` (suspend, bury, undo, re-rate), ``settings``
+(checked when written and when read), ``schema`` (a file against drill's own schema), ``notices``
+(one line on stderr, once per command), ``owners``, ``connection``.
 Callers import from ``trainer.store``.
 """
 from __future__ import annotations
 
-from trainer.store.backups import AUTO_BACKUP_EVERY, KEEP_BACKUPS, restore_backup
+from trainer.store.backups import AUTO_BACKUP_EVERY, KEEP_BACKUPS
 from trainer.store.connection import BUSY_TIMEOUT_MS
 from trainer.store.errors import (
     CorruptDatabaseError,
     DiskFullError,
+    ForeignSchemaError,
     HomeNotWritableError,
     ImportRefusedError,
     NewerSchemaError,
     NoBackupError,
     NoDatabaseError,
+    NothingRestored,
+    RestoreRefusedError,
     StoreBusyError,
     StoreError,
     StoreWriteError,
@@ -94,16 +99,17 @@ from trainer.store.records import (
 )
 from trainer.store.rows import MAX_CODE_CHARS, cap_code
 from trainer.store.settings import PARAMETERS_KEY, SETTING_DEFAULTS, fitted_parameters
-from trainer.store.store import Store, open_store
+from trainer.store.store import Store, open_store, restore_backup
 
 __all__ = [
     "AUTO_BACKUP_EVERY", "BACKUP_DIR", "BUSY_TIMEOUT_MS", "DB_NAME", "EXPORT_FORMAT", "FOREIGN_OWNER_GRACE",
     "KEEP_BACKUPS", "MAX_ATTEMPT_SECONDS", "MAX_CODE_CHARS", "MAX_COUNT", "MAX_HINTS", "MAX_JSON_CHARS",
     "MAX_JSON_DEPTH", "MAX_SEED", "MAX_STABILITY", "MAX_YEAR", "MIGRATIONS", "MIN_YEAR", "PARAMETERS_KEY",
     "SCHEMA_VERSION", "SESSION_KINDS", "SETTING_DEFAULTS",
-    "AttemptRecord", "CorruptDatabaseError", "DiskFullError", "DrillSummary", "HomeNotWritableError",
-    "ImportRefusedError", "ImportResult", "NewAttempt", "NewerSchemaError", "NoBackupError", "NoDatabaseError",
-    "RecordResult", "ResetResult", "ReviewRecord", "SessionRecord", "Settings", "SittingRecord", "Store",
+    "AttemptRecord", "CorruptDatabaseError", "DiskFullError", "DrillSummary", "ForeignSchemaError",
+    "HomeNotWritableError", "ImportRefusedError", "ImportResult", "NewAttempt", "NewerSchemaError", "NoBackupError",
+    "NoDatabaseError", "NothingRestored", "RecordResult", "RestoreRefusedError", "ResetResult", "ReviewRecord",
+    "SessionRecord", "Settings", "SittingRecord", "Store",
     "StoreBusyError", "StoreError", "StoreWriteError",
     "backups_dir", "cap_code", "database_exists", "database_path", "fitted_parameters", "latest_backup",
     "list_backups", "open_store", "restore_backup", "validate_export",

@@ -55,6 +55,47 @@ class NewerSchemaError(StoreError):
         )
 
 
+class ForeignSchemaError(StoreError):
+    """progress.db holds drill's tables changed, missing, or none of them: not a file drill wrote."""
+
+    def __init__(self, path: Path, problems: list[str]) -> None:
+        self.path, self.problems = path, problems
+        shown = "; ".join(problems[:3]) + (f"; and {len(problems) - 3} more" if len(problems) > 3 else "")
+        super().__init__(
+            f"the progress database {path} is not one drill wrote ({shown}). It was left untouched: "
+            f"restore a backup (`drill restore --list` shows them), or move the file aside to start afresh."
+        )
+
+
+class RestoreRefusedError(StoreError):
+    """The file offered to `drill restore` is not a drill progress database; nothing was swapped."""
+
+    exit_code = 2
+
+    def __init__(self, source: Path, reason: str) -> None:
+        self.source, self.reason = source, reason
+        super().__init__(f"refusing to restore {source}: {reason}. Nothing was restored; "
+                         f"the current progress is untouched.")
+
+
+class UnreadableRowError(StoreError):
+    """A stored row drill cannot read (a restored backup, a file edited by hand): named, never a traceback."""
+
+    def __init__(self, path: Path, table: str, detail: str) -> None:
+        self.path, self.table = path, table
+        super().__init__(f"the progress database {path} holds a row of {table} that drill cannot read "
+                         f"({detail[:100]!r}). It was left as it is: restore a backup "
+                         f"(`drill restore --list` shows them).")
+
+
+class NothingRestored(StoreError):
+    """The person declined the restore (the ``confirm`` of restore_backup); nothing was changed."""
+
+    def __init__(self, source: Path) -> None:
+        self.source = source
+        super().__init__("Nothing was changed.")
+
+
 class HomeNotWritableError(StoreError):
     def __init__(self, home: Path, detail: str) -> None:
         self.home = home

@@ -1,17 +1,22 @@
 """Settings kept in the ``settings`` table: their defaults and their checks, and the
 scheduler configuration (desired retention, fitted FSRS parameters) read from them.
 
-A known key is validated before it is written (ValueError says what is allowed);
-a stored ``fsrs_parameters`` value that no longer validates is ignored, so the
-defaults apply rather than a broken fit.
+A known key is validated before it is written (ValueError says what is allowed), and again
+when it is read: a row may come from a restored backup or a file edited by hand, so a value
+that is not JSON or does not validate (``retention`` NaN, ``daily_new_limit`` 1e30, a ``plan``
+that is a path) is said once per command (trainer.store.notices), named, and the default used.
+A stored ``fsrs_parameters`` value that no longer validates is ignored, so the defaults apply
+rather than a broken fit.
 """
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from datetime import datetime
 from typing import Any
 
+from trainer.store import notices
 from trainer.schedule.adapter import (
     DEFAULT_DAILY_NEW_LIMIT,
     DEFAULT_RETENTION,
@@ -21,6 +26,7 @@ from trainer.schedule.adapter import (
     check_parameters,
 )
 
+PLAN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")  # data/plans/<name>.yaml: a name, never a path
 PARAMETERS_KEY = "fsrs_parameters"  # {"parameters": [21 floats], "fitted_at": ISO time, ...} or absent
 
 SETTING_DEFAULTS: dict[str, Any] = {
@@ -70,6 +76,10 @@ def validate_setting(key: str, value: Any) -> Any:
         if not isinstance(value, bool):
             raise ValueError("vi_mode must be true or false")
         return value
+    if key == "plan":
+        if not isinstance(value, str) or not PLAN_NAME.fullmatch(value):
+            raise ValueError("plan must be the name of one of drill's study plans (data/plans), not a path")
+        return value
     try:
         json.dumps(value)
     except (TypeError, ValueError) as exc:
@@ -77,9 +87,52 @@ def validate_setting(key: str, value: Any) -> Any:
     return value
 
 
+def checked_row(key: Any, text: Any) -> Any:
+    """A stored row's value, validated as when it was written; ValueError says why it cannot be used."""
+    if not isinstance(key, str) or not isinstance(text, str):
+        raise ValueError("not text")
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ValueError("not JSON") from None
+    return validate_setting(key, value)
+
+
+def _said_unusable(key: Any, text: Any, reason: str) -> None:
+    shown = f"{text!r:.40}" + ("..." if len(repr(text)) > 40 else "")
+    if key in SETTING_DEFAULTS:
+        notices.say(f"the stored setting {key} ({shown}) cannot be used: {reason}; using the default "
+                    f"{json.dumps(SETTING_DEFAULTS[key])} (`drill settings {key} VALUE` replaces it)")
+    else:
+        notices.say(f"the stored setting {key!r:.40} ({shown}) cannot be used: {reason}; ignored "
+                    f"(`drill settings --unset KEY` removes it)")
+
+
+def read_settings(conn: sqlite3.Connection) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(every known setting, its stored value or its default; the other stored keys), each row
+    checked as it is read: a row that does not validate is said (once per command) and left out."""
+    known = dict(SETTING_DEFAULTS)
+    extra: dict[str, Any] = {}
+    for key, text in conn.execute("SELECT key, value FROM settings ORDER BY key"):
+        try:
+            value = checked_row(key, text)
+        except ValueError as exc:
+            _said_unusable(key, text, str(exc))
+            continue
+        (known if key in SETTING_DEFAULTS else extra)[key] = value
+    return known, extra
+
+
 def stored_setting(conn: sqlite3.Connection, key: str) -> Any:
+    """One known setting, checked as it is read (the default, said once, when it does not validate)."""
     row = conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
-    return json.loads(row[0]) if row else SETTING_DEFAULTS[key]
+    if row is None:
+        return SETTING_DEFAULTS[key]
+    try:
+        return checked_row(key, row[0])
+    except ValueError as exc:
+        _said_unusable(key, row[0], str(exc))
+        return SETTING_DEFAULTS[key]
 
 
 def fitted_parameters(conn_or_value: Any) -> dict[str, Any] | None:

@@ -8,31 +8,37 @@ SQL of the pieces lives beside it: rows, rating, settings, exchange, backups.
 """
 from __future__ import annotations
 
+import functools
 import json
+import shutil
 import sqlite3
+import tempfile
 import uuid
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import date, datetime, timedelta, timezone, tzinfo
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping, TypeVar
 
 from trainer.paths import drill_home
 from trainer.clock import utc_now
 from trainer.schedule.adapter import VERDICTS, CardState, as_utc, retrievability
 from trainer.store import connection, migrations
-from trainer.store import control
+from trainer.store import backups, control, notices, schema
 from trainer.store.backups import auto_backup, copy_database
 from trainer.store.errors import (
     CorruptDatabaseError,
+    ForeignSchemaError,
     HomeNotWritableError,
     ImportRefusedError,
     NewerSchemaError,
     NoDatabaseError,
+    RestoreRefusedError,
     StoreError,
+    UnreadableRowError,
     translated,
 )
-from trainer.store.exchange import export_data, import_data, validate_export
+from trainer.store.exchange import MAX_SEED, export_data, import_data, validate_export
 from trainer.store.files import DB_NAME, latest_backup
 from trainer.store.owners import owner_alive, owner_token
 from trainer.store.rating import rate_sitting
@@ -70,11 +76,29 @@ from trainer.store.settings import (
     PARAMETERS_KEY,
     SETTING_DEFAULTS,
     fitted_parameters,
+    read_settings,
     scheduler_config,
     validate_setting,
 )
 from trainer.schedule.streak import streak
 from trainer.clock import Now  # a clock's `now`: a function returning UTC now
+
+
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def _reads(table: str) -> Callable[[_Method], _Method]:
+    """A reader of ``table``'s rows: a stored value it cannot parse (a date that is not one, JSON
+    that is not) is UnreadableRowError naming the file and the table, never a traceback."""
+    def wrap(method: _Method) -> _Method:
+        @functools.wraps(method)
+        def reading(self: Store, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return method(self, *args, **kwargs)
+            except (ValueError, TypeError, KeyError, OverflowError, RecursionError) as exc:
+                raise UnreadableRowError(self.path, table, f"{type(exc).__name__}: {exc}") from None
+        return reading  # type: ignore[return-value]
+    return wrap
 
 
 def open_store(home: Path | None = None, clock: Now | None = None, *, create: bool = True) -> Store:
@@ -105,6 +129,35 @@ def open_store(home: Path | None = None, clock: Now | None = None, *, create: bo
     return store
 
 
+def restore_backup(home: Path | None = None, backup: Path | None = None, clock: Now | None = None,
+                   confirm: Callable[[Path], bool] | None = None) -> tuple[Path, Path | None]:
+    """trainer.store.backups.restore_backup, the backup's rows checked too (check_rows)."""
+    return backups.restore_backup(home, backup, clock, confirm, check_rows=check_rows)
+
+
+def check_rows(copy: Path, source: Path) -> None:
+    """Refuse (RestoreRefusedError) a backup whose rows drill cannot read or would not have
+    written: a copy of it is opened in a scratch folder (an old file migrated there), read whole
+    as `drill export` reads it, and held to what `drill import` accepts."""
+    with tempfile.TemporaryDirectory(prefix="drill-restore-") as scratch:
+        home = Path(scratch)
+        shutil.copyfile(copy, home / DB_NAME)
+        try:
+            with open_store(home, utc_now) as store:
+                data = export_data(store)
+        except UnreadableRowError as exc:
+            raise RestoreRefusedError(source, f"a stored row of {exc.table} cannot be read "
+                                              f"({str(exc.__context__ or exc)[:80]!r})") from None
+        except StoreError as exc:
+            raise RestoreRefusedError(source, f"drill cannot open it ({exc.message})") from None
+        except (ValueError, TypeError, KeyError, OverflowError, RecursionError) as exc:
+            raise RestoreRefusedError(source, f"a stored row cannot be read ({str(exc)[:80]!r})") from None
+    problems = validate_export(data)
+    if problems:
+        shown = "; ".join(problems[:3]) + (f"; and {len(problems) - 3} more" if len(problems) > 3 else "")
+        raise RestoreRefusedError(source, f"its rows are not what drill writes ({shown})")
+
+
 class Store:
     """A handle on the progress database. Not shared between processes; cheap to open."""
 
@@ -132,6 +185,7 @@ class Store:
             self._quick_check()
             if version > migrations.SCHEMA_VERSION:
                 raise NewerSchemaError(self.path, version, migrations.SCHEMA_VERSION)
+            self._check_schema(version)
             connection.enter_wal(self._conn)
             connection.make_durable(self._conn)
             if version < migrations.SCHEMA_VERSION:
@@ -141,6 +195,10 @@ class Store:
             self.recover_sittings()
         except StoreError:
             pass  # read-only or busy: the next open tries again; nothing is lost meanwhile
+        try:
+            self.settings()  # a stored setting that cannot be used is said now, before any screen is drawn
+        except StoreError:
+            pass
 
     def schema_version(self) -> int:
         return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
@@ -149,6 +207,30 @@ class Store:
         rows = [r[0] for r in self._conn.execute("PRAGMA quick_check").fetchall()]
         if rows != ["ok"]:
             raise CorruptDatabaseError(self.path, "; ".join(rows[:3]), latest_backup(self.home))
+
+    def _check_schema(self, version: int) -> None:
+        """The file against drill's schema at its version (trainer.store.schema), before anything
+        runs on it. Objects drill never creates (a trigger that deletes history, a view, an index,
+        a table) are dropped, after a ``pre-clean`` backup of the file as it was, with a notice;
+        drill's own tables missing or changed, or tables in a file drill never stamped, are
+        refused (ForeignSchemaError) and the file is left as it is."""
+        if version == 0 and not schema.entries(self._conn):
+            return  # a new file
+        if version == 0:
+            raise ForeignSchemaError(self.path, ["schema version 0 with tables drill does not create"])
+        diff = schema.compare(self._conn, version)
+        if diff.missing or diff.altered:
+            raise ForeignSchemaError(self.path, diff.problems())
+        if not diff.foreign:
+            return
+        kept = copy_database(self._conn, self.home, "pre-clean", self.clock())
+        with self._transaction() as conn:
+            for entry in diff.foreign:
+                conn.execute(schema.drop_statement(entry))
+        what = ", ".join(e.describe() for e in diff.foreign[:4]) + (
+            f" and {len(diff.foreign) - 4} more" if len(diff.foreign) > 4 else "")
+        notices.say(f"{self.path} held {what}, which drill did not create; dropped "
+                    f"(the file as it was is kept as {kept}).")
 
     def _has_tables(self) -> bool:
         return self._conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
@@ -186,10 +268,9 @@ class Store:
     # -- settings
 
     def settings(self) -> Settings:
+        """Every setting, each stored row checked as it is read (trainer.store.settings)."""
         with self._reading() as conn:
-            stored = {k: json.loads(v) for k, v in conn.execute("SELECT key, value FROM settings")}
-        known = {k: stored.get(k, d) for k, d in SETTING_DEFAULTS.items()}
-        extra = {k: v for k, v in stored.items() if k not in SETTING_DEFAULTS}
+            known, extra = read_settings(conn)
         return Settings(**known, extra=extra)
 
     def stored_settings(self) -> dict[str, Any]:
@@ -208,11 +289,10 @@ class Store:
         return out
 
     def get_setting(self, key: str, default: Any = None) -> Any:
+        """One setting, checked as it is read (a known key's default when it does not validate)."""
         with self._reading() as conn:
-            row = conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
-        if row is not None:
-            return json.loads(row[0])
-        return SETTING_DEFAULTS.get(key, default)
+            known, extra = read_settings(conn)
+        return known[key] if key in known else extra.get(key, default)
 
     def set_setting(self, key: str, value: Any) -> None:
         """Store a setting (JSON-serialisable). Known keys are validated (ValueError)."""
@@ -242,6 +322,8 @@ class Store:
             raise ValueError("seconds and hints must not be negative")
         if a.verdict not in VERDICTS:
             raise ValueError(f"unknown verdict {a.verdict!r}; expected one of {', '.join(VERDICTS)}")
+        if a.seed is not None and not -MAX_SEED - 1 <= a.seed <= MAX_SEED:
+            raise ValueError(f"seed {a.seed} does not fit a 64-bit whole number")
         if a.kind not in ATTEMPT_KINDS:
             raise ValueError(f"unknown attempt kind {a.kind!r}; expected one of {', '.join(ATTEMPT_KINDS)}")
         a = replace(a, started_at=as_utc(a.started_at))
@@ -308,6 +390,7 @@ class Store:
                              (iso(self.clock()), outcome, sitting_id))
         return self.sitting(sitting_id)
 
+    @_reads("sittings")
     def recover_sittings(self) -> list[int]:
         """Close and rate every open sitting whose process is gone (crash, SIGKILL); returns
         their ids. Sittings of live processes (this one included) are left open."""
@@ -332,6 +415,7 @@ class Store:
             raise ValueError(f"unknown sitting id {sitting_id}")
         return sitting_from_row(row)
 
+    @_reads("sittings")
     def sittings(self) -> list[SittingRecord]:
         with self._reading() as conn:
             rows = conn.execute(f"SELECT {SITTING_COLUMNS} FROM sittings ORDER BY opened_at, id").fetchall()
@@ -354,6 +438,7 @@ class Store:
             if cur.rowcount == 0:
                 raise ValueError(f"unknown session id {session_id}")
 
+    @_reads("sessions")
     def sessions(self) -> list[SessionRecord]:
         with self._reading() as conn:
             rows = conn.execute("SELECT id, uid, kind, started_at, ended_at, meta, summary FROM sessions "
@@ -363,10 +448,12 @@ class Store:
 
     # -- reading
 
+    @_reads("cards")
     def card(self, drill: str) -> CardState | None:
         with self._reading() as conn:
             return read_card(conn, drill)
 
+    @_reads("cards")
     def cards(self) -> list[CardState]:
         with self._reading() as conn:
             rows = conn.execute(f"SELECT {CARD_COLUMNS} FROM cards ORDER BY drill").fetchall()
@@ -384,6 +471,7 @@ class Store:
 
     # -- card control (trainer.store.control)
 
+    @_reads("holds")
     def holds(self) -> dict[str, control.Hold]:
         """Every stored hold (suspended, or buried until a time that may have passed)."""
         with self._reading() as conn:
@@ -403,6 +491,7 @@ class Store:
         with self._writing() as conn:
             control.set_buried(conn, drill, as_utc(until) if until is not None else None)
 
+    @_reads("review_logs")
     def last_review(self, drill: str | None = None) -> tuple[str, datetime, int] | None:
         """(drill, reviewed_at, rating) of the newest review (of ``drill``), or None."""
         with self._reading() as conn:
@@ -438,6 +527,7 @@ class Store:
                 return None
             return control.rerate_review(conn, row, rating)
 
+    @_reads("attempts")
     def attempts(self, since: datetime | None = None, drill: str | None = None) -> list[AttemptRecord]:
         """Attempts in time order, optionally from ``since`` on and for one drill."""
         where, args = [], []
@@ -453,6 +543,7 @@ class Store:
             rows = conn.execute(sql, args).fetchall()
         return [attempt_from_row(r) for r in rows]
 
+    @_reads("review_logs")
     def reviews(self, since: datetime | None = None) -> list[ReviewRecord]:
         sql = "SELECT attempt_id, drill, rating, reviewed_at, duration_ms, sitting_id FROM review_logs"
         args: list[Any] = []
@@ -463,6 +554,7 @@ class Store:
             rows = conn.execute(sql + " ORDER BY reviewed_at, id", args).fetchall()
         return [ReviewRecord(r[0], r[1], r[2], parse(r[3]), r[4], r[5]) for r in rows]
 
+    @_reads("attempts or cards")
     def drill_summaries(self) -> dict[str, DrillSummary]:
         """Every drill with a card or an attempt; drills absent from the map are new."""
         with self._reading() as conn:
@@ -483,6 +575,7 @@ class Store:
                 first_attempt=parse(row[4]), last_attempt=parse(row[5]), card=card)
         return out
 
+    @_reads("attempts")
     def passed_variants(self) -> dict[str, list[dict[str, str]]]:
         """Per drill, each variant it was passed under (clean passes; '{}' is the default)."""
         with self._reading() as conn:
@@ -493,6 +586,7 @@ class Store:
             out.setdefault(drill, []).append(parse_variant(text))
         return out
 
+    @_reads("attempts")
     def streak(self, today: date, tz: tzinfo = timezone.utc) -> int:
         """Consecutive days (in ``tz``) with at least one counted attempt, ending today, or
         yesterday when nothing has been done yet today (trainer.schedule.streak)."""
@@ -502,6 +596,7 @@ class Store:
                                     today - timedelta(days=3660), datetime.min.time(), tz)),)).fetchall()
         return streak({parse(r[0]).astimezone(tz).date() for r in rows}, today)
 
+    @_reads("cards")
     def retrievabilities(self, now: datetime) -> dict[str, float]:
         """FSRS retrievability (0..1) at ``now`` of every drill with a card (for mastery)."""
         retention, parameters = self.scheduler_config()
@@ -524,6 +619,7 @@ class Store:
 
     # -- export / import / reset
 
+    @_reads("its tables")
     def export(self) -> dict[str, Any]:
         """Everything as the `drill export` JSON (format 1; times UTC ISO-8601)."""
         return export_data(self)
