@@ -52,7 +52,7 @@ import torch
 from grader.cases.prepare import Call, ExpectedRaise, Prepared, fresh, helper, with_kwargs
 from grader.judge.compare import compare_call
 from grader.judge.invariants import first_problem
-from grader.judge.signature import dtype_slip, has_signature, same_shapes
+from grader.judge.signature import dtype_slip, has_signature, same_shapes, shows_finite_values
 from grader.report import CaseKind, CaseResult, TrapMatch
 from grader.spec import Trap
 from grader.transport import SeqValue
@@ -123,6 +123,7 @@ class _Tally:
     shown: set[str] = field(default_factory=set)  # the cases with a separate reason where the trap's mistake shows too
     values_shown: int = 0  # cases where the solution returned the trap's values (not only its exception)
     past_index: int = 0  # cases where the trap raised an index error and the solution read past the index
+    nonfinite_only: int = 0  # cases where the solution is NaN or inf in the trap's wrong rows and shows nothing else
 
 
 def explains(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResult], tally: _Tally | None = None) -> bool:
@@ -201,8 +202,10 @@ def _case_fits(prep: Prepared, trap: Trap, outcome: Any, call: Call, res: CaseRe
     tally.evidence += 1
     if expected.raised:
         tally.raised_here.add(f"{expected.exc_type}: {normalise_message(expected.message)}")
-    else:
+    elif shows_finite_values(call, got.value, expected.value, prep.spec.tolerance):
         tally.values_shown += 1
+    else:
+        tally.nonfinite_only += 1  # NaN or inf in the trap's wrong rows, no value of the trap's: not alone
     return True
 
 
@@ -242,6 +245,8 @@ def _tally_fits(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResu
         return False
     if tally.past_index and not tally.values_shown:
         return False  # garbage where the trap raised is the trap's only beside the trap's own values
+    if tally.nonfinite_only and not tally.values_shown:
+        return False  # NaN where the trap is wrong is the trap's only beside the trap's own finite values
     for res in tally.extra_failures:
         if not any(r.verdict == "wrong" for c, r in zip(prep.calls, results) if c.function.name == trap.replaces):
             return False  # wrong at the device case's sizes only: not the trap's mistake

@@ -160,3 +160,62 @@ def test_reading_past_the_index_counts_only_beside_the_trap_s_own_values():
     assert match_traps(_prep(ref, [fits, past], trap), raised, results).id == "gather-wrong-axis"  # indexing's error
     wrong_shape = ChildOutcome(calls={0: _ok(TRAP.clone()), 1: _ok(torch.zeros(6, 1))})
     assert match_traps(_prep(ref, [fits, past], trap), wrong_shape, results) is None
+
+
+# A mask turned around: rows 0 and 2 attend to the padding (the trap's values), row 1 had no padding,
+# so every key was hidden. The trap (finfo.min fill) spreads that row evenly; -inf makes it NaN.
+ROW_ORACLE = torch.tensor([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6], [0.7, 0.8, 0.9]])
+ROW_TRAP = torch.tensor([[1.1, 1.2, 1.3], [0.5, 0.5, 0.6], [1.7, 1.8, 1.9]])  # row 1: even spread, close at [1, 2]
+
+
+def row_call(expected=ROW_ORACLE) -> Call:
+    function = FunctionSpec("f", (X,), (ReturnSpec(("N", "N"), "float", None),), tuple_return=False)
+    return Call(0, CaseSpec("c"), function, {"N": 3}, [], expected, torch.float32, torch.bool)
+
+
+def test_nan_in_the_trap_s_wrong_rows_is_the_same_mistake_with_another_fill():
+    from grader.judge.signature import shows_finite_values
+
+    got = ROW_TRAP.clone()
+    got[1] = float("nan")  # the whole row, even where the trap's spread value is close to the oracle
+    assert has_signature(row_call(), got, ROW_TRAP, TOL)
+    assert shows_finite_values(row_call(), got, ROW_TRAP, TOL)
+    only_nan = ROW_TRAP.clone()
+    only_nan[:] = float("nan")
+    assert has_signature(row_call(), only_nan, ROW_TRAP, TOL)  # the case fits ...
+    assert not shows_finite_values(row_call(), only_nan, ROW_TRAP, TOL)  # ... but shows nothing of the trap's
+
+
+def test_nan_in_a_row_the_trap_gets_right_is_a_second_mistake():
+    trap = ROW_TRAP.clone()
+    trap[1] = ROW_ORACLE[1]  # the trap is right on row 1
+    got = trap.clone()
+    got[1, 0] = float("nan")
+    assert not has_signature(row_call(), got, trap, TOL)
+
+
+def test_a_solution_nan_everywhere_is_named_for_no_trap():
+    """A trap wrong everywhere would fit every case of a solution that is NaN everywhere: the
+    attribution names it only beside a case that shows the trap's finite values."""
+    trap = Trap("spread", "matches spreading", "trap_spread", "f")
+    calls = [row_call() for _ in range(2)]
+    calls = [Call(i, CaseSpec(f"c{i}"), c.function, c.sizes, [], c.expected, c.dtype, c.mask_dtype)
+             for i, c in enumerate(calls)]
+    spec = types.SimpleNamespace(traps=(trap,), tolerance=TOL)
+    nan = torch.full((3, 3), float("nan"))
+
+    def graded(values):
+        from grader.judge.attribution import TrapResult
+
+        prep = types.SimpleNamespace(spec=spec, calls=calls, trap_results={
+            ("spread", c.index): TrapResult(value=ROW_TRAP, passes=False) for c in calls}, fake=None, reference=None)
+        outcome = types.SimpleNamespace(calls={c.index: types.SimpleNamespace(status="ok", value=v, exc=None)
+                                               for c, v in zip(calls, values)})
+        results = [CaseResult(c.case.name, "f", "wrong") for c in calls]
+        return match_traps(prep, outcome, results)  # type: ignore[arg-type]
+
+    assert graded([nan, nan]) is None
+    shown = ROW_TRAP.clone()
+    shown[1] = float("nan")
+    named = graded([shown, nan])
+    assert named is not None and named.id == "spread"
