@@ -19,7 +19,7 @@ from grader.bans import calls as bans
 from grader.fake import scale
 from grader.judge import endings
 from grader.judge import smallest as smallest_case
-from grader.judge.attribution import match_traps
+from grader.judge.attribution import match_traps, partial_trap
 from grader.cases.prepare import Call, ExpectedRaise, Prepared, helper, new_seed, prepare
 from grader.judge.compare import Verdict, compare_call
 from grader.dims import confirmed_labels, explain_shape
@@ -233,6 +233,8 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
     report.not_checked = [n.to_dict() for n in fake_notes if isinstance(n, scale.NotChecked)]
     if report.verdict in ("wrong", "error", "memory"):
         report.trap = match_traps(prep, outcome, results)
+        if report.trap is None:  # a second mistake must not hide the first: said as partial, never as the cause
+            report.partial_trap = partial_trap(prep, outcome, results)
     return report
 
 

@@ -53,7 +53,7 @@ from grader.cases.prepare import Call, ExpectedRaise, Prepared, fresh, helper, w
 from grader.judge.compare import compare_call
 from grader.judge.invariants import first_problem
 from grader.judge.signature import dtype_slip, has_signature, same_shapes, shows_finite_values
-from grader.report import CaseKind, CaseResult, TrapMatch
+from grader.report import CaseKind, CaseResult, PartialMatch, TrapMatch
 from grader.spec import Trap
 from grader.transport import SeqValue
 
@@ -102,6 +102,69 @@ def match_traps(prep: Prepared, outcome: Any, results: list[CaseResult]) -> Trap
             return TrapMatch(trap.id, trap.message, trap.why, explains=tuple(dict.fromkeys(explained)),
                              others=tuple(tally.others))
     return None
+
+
+def partial_trap(prep: Prepared, outcome: Any, results: list[CaseResult]) -> PartialMatch | None:
+    """When no trap is named: the trap whose mistake shows, its way, on most but not all of the
+    failing cases, with the others failing another way (a second, independent mistake in the same
+    code must not hide the first). Reported as partial, never as the cause. Rules: the failure is
+    about values (no banned, missing, timeout or output verdict); wherever the trap fails the
+    solution fails too (a `match:` trap excepted: its mistake need not show on every case); the
+    cases it accounts for (rule 1, case by case) outnumber the others, and show the trap's values
+    or its exception (as for a named trap: NaN or reading past an index alone is not enough).
+    The most cases first, then spec order. Memory traps and the device and scale checks are left
+    out: the count is over the real cases."""
+    if not spec_traps(prep) or any(r.verdict not in _FAILED and r.verdict != "pass" for r in results):
+        return None
+    real = list(zip(prep.calls, results))
+    failing = [res.name for _, res in real if res.verdict != "pass"]
+    best: tuple[int, Trap, list[str]] | None = None
+    for trap in spec_traps(prep):
+        explained = _partly_explained(prep, trap, outcome, real)
+        if explained is None or not 0 < len(explained) < len(failing) or 2 * len(explained) <= len(failing):
+            continue
+        if best is None or len(explained) > best[0]:
+            best = (len(explained), trap, explained)
+    if best is None:
+        return None
+    _, trap, explained = best
+    unexplained = [name for name in failing if name not in explained]
+    return PartialMatch(trap.id, trap.message, trap.why, explains=tuple(dict.fromkeys(explained)),
+                        unexplained=tuple(dict.fromkeys(unexplained)))
+
+
+def spec_traps(prep: Prepared) -> tuple[Trap, ...]:
+    return tuple(t for t in prep.spec.traps if not t.memory)
+
+
+def _partly_explained(prep: Prepared, trap: Trap, outcome: Any, real: list[tuple[Call, CaseResult]]) -> list[str] | None:
+    """The failing cases `trap` accounts for, case by case; None when the trap's mistake is
+    plainly absent (the solution passes a case the trap fails) or nothing shows it."""
+    tally = _Tally()
+    explained = []
+    for call, res in real:
+        if call.function.name != trap.replaces or call.case.heavy:
+            continue
+        expected = trap_result(prep, trap, call)
+        if expected is None:
+            return None
+        if expected.passes:
+            continue  # a failure here is another mistake's
+        if res.verdict == "pass":
+            if trap.match:
+                continue
+            return None  # the trap's mistake shows here and the solution does not make it
+        got = outcome.calls.get(call.index)
+        if res.verdict == "memory" or got is None:
+            continue
+        if _behaves_like(prep, trap, call, got, expected):
+            tally.evidence += 1
+            if expected.raised or shows_finite_values(call, got.value, expected.value, prep.spec.tolerance):
+                tally.values_shown += 1
+            explained.append(res.name)
+        elif _other_reason(prep, call, got, expected, res, tally):
+            explained.append(res.name)
+    return explained if tally.values_shown else None
 
 
 def is_device_mix(res: CaseResult) -> bool:

@@ -219,3 +219,44 @@ def test_a_solution_nan_everywhere_is_named_for_no_trap():
     shown[1] = float("nan")
     named = graded([shown, nan])
     assert named is not None and named.id == "spread"
+
+
+def _graded_partly(values, results_verdicts, trap_values, trap_passes):
+    """partial_trap on hand-built cases: the trap's outputs and the solution's, case by case."""
+    from grader.judge.attribution import TrapResult, partial_trap
+
+    trap = Trap("triple", "matches tripling", "trap_triple", "f")
+    calls = [Call(i, CaseSpec(f"c{i}"), fn(), {"N": 6}, [], ORACLE, torch.float32, torch.bool)
+             for i in range(len(values))]
+    spec = types.SimpleNamespace(traps=(trap,), tolerance=TOL)
+    prep = types.SimpleNamespace(spec=spec, calls=calls, fake=None, reference=None, trap_results={
+        ("triple", c.index): TrapResult(value=t, passes=p) for c, t, p in zip(calls, trap_values, trap_passes)})
+    outcome = types.SimpleNamespace(calls={c.index: types.SimpleNamespace(status="ok", value=v, exc=None)
+                                           for c, v in zip(calls, values)})
+    results = [CaseResult(c.case.name, "f", v) for c, v in zip(calls, results_verdicts)]
+    return partial_trap(prep, outcome, results)  # type: ignore[arg-type]
+
+
+def test_a_second_mistake_does_not_hide_the_first_it_is_reported_as_partial():
+    other = ORACLE.clone()
+    other[2] = 9.0  # wrong where the trap is right: another mistake
+    part = _graded_partly([TRAP, TRAP, other, ORACLE], ["wrong", "wrong", "wrong", "pass"],
+                          [TRAP, TRAP, ORACLE, ORACLE], [False, False, True, True])
+    assert part is not None and part.id == "triple"
+    assert part.explains == ("c0", "c1") and part.unexplained == ("c2",)
+    assert part.note == "matches triple on 2 of 3 failing cases; c2 fails another way, which triple does not explain"
+
+
+def test_no_partial_match_where_the_trap_s_mistake_is_absent_or_explains_too_little():
+    other = ORACLE.clone()
+    other[2] = 9.0
+    # the solution passes a case the trap fails: it does not make the trap's mistake
+    assert _graded_partly([TRAP, ORACLE, other], ["wrong", "pass", "wrong"],
+                          [TRAP, TRAP, ORACLE], [False, False, True]) is None
+    # half the failing cases is not most of them
+    assert _graded_partly([TRAP, other], ["wrong", "wrong"], [TRAP, ORACLE], [False, True]) is None
+    # every failing case explained is a named trap's business, not a partial one's
+    assert _graded_partly([TRAP, TRAP], ["wrong", "wrong"], [TRAP, TRAP], [False, False]) is None
+    # a ban, a timeout or a missing function is no trap's to explain, even in part
+    assert _graded_partly([TRAP, TRAP, other], ["wrong", "wrong", "timeout"],
+                          [TRAP, TRAP, ORACLE], [False, False, True]) is None

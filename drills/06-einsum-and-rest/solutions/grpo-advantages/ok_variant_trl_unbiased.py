@@ -1,6 +1,6 @@
 # variant: std=unbiased
 # TRL's GRPOTrainer: group rewards by prompt, std with torch's default (n - 1) correction,
-# repeat the statistics back over the G completions.
+# repeat the statistics back over the G completions; the question's eps where TRL writes 1e-4.
 import torch
 
 
