@@ -176,6 +176,8 @@ class PartialMatch:
         """'matches no-clip on 8 of 9 failing cases; integer-wh fails another way, which no-clip does not explain'."""
         n, total = len(self.explains), len(self.explains) + len(self.unexplained)
         cases = list(self.unexplained)
+        if not cases:  # a report from elsewhere (from_dict) may hold none
+            return f"matches {self.id} on {n} of {total} failing cases"
         shown = cases if len(cases) <= 4 else [*cases[:3], f"{len(cases) - 3} more"]
         names = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
         verb = "fails" if len(cases) == 1 else "fail"

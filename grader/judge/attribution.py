@@ -117,8 +117,8 @@ def partial_trap(prep: Prepared, outcome: Any, results: list[CaseResult]) -> Par
     if not spec_traps(prep) or any(r.verdict not in _FAILED and r.verdict != "pass" for r in results):
         return None
     real = list(zip(prep.calls, results))
-    failing = [res.name for _, res in real if res.verdict != "pass"]
-    best: tuple[int, Trap, list[str]] | None = None
+    failing = [i for i, (_, res) in enumerate(real) if res.verdict != "pass"]
+    best: tuple[int, Trap, list[int]] | None = None
     for trap in spec_traps(prep):
         explained = _partly_explained(prep, trap, outcome, real)
         if explained is None or not 0 < len(explained) < len(failing) or 2 * len(explained) <= len(failing):
@@ -128,22 +128,31 @@ def partial_trap(prep: Prepared, outcome: Any, results: list[CaseResult]) -> Par
     if best is None:
         return None
     _, trap, explained = best
-    unexplained = [name for name in failing if name not in explained]
-    return PartialMatch(trap.id, trap.message, trap.why, explains=tuple(dict.fromkeys(explained)),
-                        unexplained=tuple(dict.fromkeys(unexplained)))
+    names = _labels([real[i][1] for i in failing])
+    label = dict(zip(failing, names))
+    return PartialMatch(trap.id, trap.message, trap.why, explains=tuple(label[i] for i in failing if i in explained),
+                        unexplained=tuple(label[i] for i in failing if i not in explained))
+
+
+def _labels(failing: list[CaseResult]) -> list[str]:
+    """Each failing case's name, with its function where cases of several functions share it."""
+    seen: dict[str, int] = {}
+    for res in failing:
+        seen[res.name] = seen.get(res.name, 0) + 1
+    return [res.name if seen[res.name] == 1 else f"{res.name} ({res.function})" for res in failing]
 
 
 def spec_traps(prep: Prepared) -> tuple[Trap, ...]:
     return tuple(t for t in prep.spec.traps if not t.memory)
 
 
-def _partly_explained(prep: Prepared, trap: Trap, outcome: Any, real: list[tuple[Call, CaseResult]]) -> list[str] | None:
-    """The failing cases `trap` accounts for, case by case; None when the trap's mistake is
-    plainly absent (the solution passes a case the trap fails) or nothing shows it."""
+def _partly_explained(prep: Prepared, trap: Trap, outcome: Any, real: list[tuple[Call, CaseResult]]) -> list[int] | None:
+    """The failing cases `trap` accounts for (their places in `real`), case by case; None when the
+    trap's mistake is plainly absent (the solution passes a case the trap fails) or nothing shows it."""
     tally = _Tally()
     explained = []
-    for call, res in real:
-        if call.function.name != trap.replaces or call.case.heavy:
+    for i, (call, res) in enumerate(real):
+        if call.function.name not in trap.functions or call.case.heavy:
             continue
         expected = trap_result(prep, trap, call)
         if expected is None:
@@ -161,9 +170,9 @@ def _partly_explained(prep: Prepared, trap: Trap, outcome: Any, real: list[tuple
             tally.evidence += 1
             if expected.raised or shows_finite_values(call, got.value, expected.value, prep.spec.tolerance):
                 tally.values_shown += 1
-            explained.append(res.name)
+            explained.append(i)
         elif _other_reason(prep, call, got, expected, res, tally):
-            explained.append(res.name)
+            explained.append(i)
     return explained if tally.values_shown else None
 
 
@@ -204,7 +213,7 @@ def _extra_results_fit(prep: Prepared, trap: Trap, extra: list[CaseResult], tall
     for res in extra:
         if res.verdict == "pass" or is_device_mix(res):
             continue  # a device mix is its own lesson, told on the device case: it neither names nor blocks a trap
-        if res.function != trap.replaces:
+        if res.function not in trap.functions:
             return False
         if trap.memory and res.kind == CaseKind.SCALE and res.verdict == "memory":
             if not _grows_like(prep, trap, res):
@@ -232,7 +241,7 @@ def _grows_like(prep: Prepared, trap: Trap, res: CaseResult) -> bool:
 
 def _case_fits(prep: Prepared, trap: Trap, outcome: Any, call: Call, res: CaseResult, tally: _Tally) -> bool:
     """One case's result as the trap would have it (False ends the attribution)."""
-    if call.function.name != trap.replaces:
+    if call.function.name not in trap.functions:
         return res.verdict == "pass"
     if call.case.heavy:
         if trap.memory:
@@ -311,7 +320,7 @@ def _tally_fits(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResu
     if tally.nonfinite_only and not tally.values_shown:
         return False  # NaN where the trap is wrong is the trap's only beside the trap's own finite values
     for res in tally.extra_failures:
-        if not any(r.verdict == "wrong" for c, r in zip(prep.calls, results) if c.function.name == trap.replaces):
+        if not any(r.verdict == "wrong" for c, r in zip(prep.calls, results) if c.function.name in trap.functions):
             return False  # wrong at the device case's sizes only: not the trap's mistake
     for call, res in tally.heavy_failures:
         got = outcome.calls.get(call.index)
@@ -361,7 +370,7 @@ def trap_result(prep: Prepared, trap: Trap, call: Call) -> TrapResult | None:
 
 
 def _run_trap(prep: Prepared, trap: Trap, call: Call) -> TrapResult | None:
-    func = getattr(prep.reference, trap.function, None)
+    func = getattr(prep.reference, trap.functions.get(call.function.name, trap.function), None)
     if func is None:
         return None
     func = with_kwargs(func, prep.spec.call_kwargs)  # the trap under the drill's variant

@@ -260,3 +260,11 @@ def test_no_partial_match_where_the_trap_s_mistake_is_absent_or_explains_too_lit
     # a ban, a timeout or a missing function is no trap's to explain, even in part
     assert _graded_partly([TRAP, TRAP, other], ["wrong", "wrong", "timeout"],
                           [TRAP, TRAP, ORACLE], [False, False, True]) is None
+
+
+def test_a_partial_match_names_a_case_by_its_function_where_two_functions_share_the_case():
+    from grader.judge.attribution import _labels
+
+    shared = [CaseResult("pad-id-zero", "pad_batch", "wrong"), CaseResult("pad-id-zero", "last_hidden", "wrong"),
+              CaseResult("two-rows", "pad_batch", "wrong")]
+    assert _labels(shared) == ["pad-id-zero (pad_batch)", "pad-id-zero (last_hidden)", "two-rows"]
