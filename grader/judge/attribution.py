@@ -91,8 +91,8 @@ def match_traps(prep: Prepared, outcome: Any, results: list[CaseResult]) -> Trap
         return None
     if any(r.verdict not in _FAILED and r.verdict != "pass" for r in results):
         return None  # banned, missing, timeout, output, internal: no trap is about those
-    for trap in spec.traps:
-        tally = _Tally()
+    for trap, nonfinite in [(t, False) for t in spec.traps] + [(t, True) for t in spec.traps]:
+        tally = _Tally(nonfinite=nonfinite)  # NaN read as a trap's other fill only when no trap matches without it
         if explains(prep, trap, outcome, results, tally):
             other_only = {name for name, _ in tally.others} - tally.shown
             for res in results:
@@ -166,7 +166,7 @@ def _partly_explained(prep: Prepared, trap: Trap, outcome: Any, real: list[tuple
         got = outcome.calls.get(call.index)
         if res.verdict == "memory" or got is None:
             continue
-        if _behaves_like(prep, trap, call, got, expected):
+        if _behaves_like(prep, trap, call, got, expected, nonfinite=True):
             tally.evidence += 1
             if expected.raised or shows_finite_values(call, got.value, expected.value, prep.spec.tolerance):
                 tally.values_shown += 1
@@ -186,6 +186,7 @@ def is_device_mix(res: CaseResult) -> bool:
 class _Tally:
     """What `explains` gathers on its way through the results, for the checks at the end."""
 
+    nonfinite: bool = False  # NaN or inf in the trap's wrong rows read as the trap's mistake (signature.has_signature)
     raised_here: set[str] = field(default_factory=set)  # the exceptions the trap's own failures raise
     heavy_failures: list[tuple[Call, CaseResult]] = field(default_factory=list)
     extra_failures: list[CaseResult] = field(default_factory=list)  # the device case, wrong
@@ -266,7 +267,7 @@ def _case_fits(prep: Prepared, trap: Trap, outcome: Any, call: Call, res: CaseRe
         return bool(trap.match)
     if got is None:
         return False
-    if not _behaves_like(prep, trap, call, got, expected):
+    if not _behaves_like(prep, trap, call, got, expected, tally.nonfinite):
         if expected.raised and _reads_past_the_index(call, got, expected):
             tally.past_index += 1  # counts as evidence only beside a case where the trap's values show
             return True
@@ -333,7 +334,7 @@ def _tally_fits(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResu
     return True
 
 
-def _behaves_like(prep: Prepared, trap: Trap, call: Call, got: Any, expected: TrapResult) -> bool:
+def _behaves_like(prep: Prepared, trap: Trap, call: Call, got: Any, expected: TrapResult, nonfinite: bool = False) -> bool:
     """Rule 1 on one case the trap fails: the solution's result is the trap's result."""
     if expected.raised:
         if got.status != "raised" or not got.exc:
@@ -349,7 +350,7 @@ def _behaves_like(prep: Prepared, trap: Trap, call: Call, got: Any, expected: Tr
         return False
     if trap.match and not same_shapes(call, got.value, expected.value):
         return False  # a matcher reads values; the trap's shapes are part of its mistake
-    if has_signature(call, got.value, expected.value, prep.spec.tolerance):
+    if has_signature(call, got.value, expected.value, prep.spec.tolerance, nonfinite):
         return True
     if trap.match:
         check = getattr(prep.reference, trap.match[3:], None)

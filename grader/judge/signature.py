@@ -23,7 +23,9 @@ row (the last axis), the same mistake written with -inf instead of finfo.min
 explains it (a mask turned around empties whole rows, which a softmax makes NaN
 where the trap spreads them evenly); the trap is then judged on the finite
 positions, and the attribution names it only beside a case that shows the
-trap's finite values (shows_finite_values).
+trap's finite values (shows_finite_values), and only when no trap of the drill
+matches without this reading (grader.judge.attribution: a drill whose lesson is
+-inf against -1e9 keeps its -inf trap).
 
 `dtype_slip` tells apart a failure for a separate, visible reason: the
 solution's result has the right shape and the wrong dtype, and once cast to
@@ -105,9 +107,10 @@ def _tolerance(call: Call, tolerances: dict[str, Tolerance]) -> Tolerance:
     return Tolerance(0.0, 0.0) if call.function.exact else tolerance_for(call, tolerances)
 
 
-def has_signature(call: Call, got: Any, trap: Any, tolerances: dict[str, Tolerance]) -> bool:
+def has_signature(call: Call, got: Any, trap: Any, tolerances: dict[str, Tolerance], nonfinite: bool = False) -> bool:
     """Does the solution's result on this case (one the trap fails) show the trap's mistake?
-    (The module docstring: same shape, an accepted dtype, the same values or the same wrong positions.)"""
+    (The module docstring: same shape, an accepted dtype, the same values or the same wrong positions;
+    with `nonfinite`, NaN or inf in the trap's wrong rows counts as the trap's mistake too.)"""
     items = parts(call, got, trap, call.expected)
     if items is None:
         return False
@@ -127,7 +130,8 @@ def has_signature(call: Call, got: Any, trap: Any, tolerances: dict[str, Toleran
             return False  # no oracle to read the positions against: the values must be the trap's
         sol_wrong = ~_agree(g, e, tol, 1.0)
         trap_wrong = ~_agree(t, e, tol, 1.0)
-        gone = _nonfinite_for_finite(g, t) & sol_wrong & _wrong_rows(trap_wrong)
+        gone = _nonfinite_for_finite(g, t) & sol_wrong & _wrong_rows(trap_wrong) if nonfinite else \
+            torch.zeros(g.shape, dtype=torch.bool)
         if bool((sol_wrong & ~trap_wrong & ~gone).any()):
             return False  # wrong where the trap is right: a second mistake
         if not bool(like_trap[sol_wrong & ~gone].all()):

@@ -178,11 +178,12 @@ def test_nan_in_the_trap_s_wrong_rows_is_the_same_mistake_with_another_fill():
 
     got = ROW_TRAP.clone()
     got[1] = float("nan")  # the whole row, even where the trap's spread value is close to the oracle
-    assert has_signature(row_call(), got, ROW_TRAP, TOL)
+    assert has_signature(row_call(), got, ROW_TRAP, TOL, nonfinite=True)
+    assert not has_signature(row_call(), got, ROW_TRAP, TOL)  # read so only when asked (no trap matches strictly)
     assert shows_finite_values(row_call(), got, ROW_TRAP, TOL)
     only_nan = ROW_TRAP.clone()
     only_nan[:] = float("nan")
-    assert has_signature(row_call(), only_nan, ROW_TRAP, TOL)  # the case fits ...
+    assert has_signature(row_call(), only_nan, ROW_TRAP, TOL, nonfinite=True)  # the case fits ...
     assert not shows_finite_values(row_call(), only_nan, ROW_TRAP, TOL)  # ... but shows nothing of the trap's
 
 
@@ -191,7 +192,25 @@ def test_nan_in_a_row_the_trap_gets_right_is_a_second_mistake():
     trap[1] = ROW_ORACLE[1]  # the trap is right on row 1
     got = trap.clone()
     got[1, 0] = float("nan")
-    assert not has_signature(row_call(), got, trap, TOL)
+    assert not has_signature(row_call(), got, trap, TOL, nonfinite=True)
+
+
+def test_a_trap_that_makes_the_nan_itself_is_named_before_one_read_through_the_nan():
+    """mask-value's lesson is -inf against -1e9: a solution with the -inf trap's NaN is named as
+    that trap, not as the -1e9 trap listed before it, whose finite wrong rows the NaN would fit."""
+    from grader.judge.attribution import TrapResult
+
+    spread, neg_inf = Trap("spread", "matches -1e9", "trap_spread", "f"), Trap("neg-inf", "matches -inf", "trap_inf", "f")
+    nan_row = ROW_TRAP.clone()
+    nan_row[1] = float("nan")
+    calls = [Call(0, CaseSpec("c0"), row_call().function, {"N": 3}, [], ROW_ORACLE, torch.float32, torch.bool)]
+    prep = types.SimpleNamespace(spec=types.SimpleNamespace(traps=(spread, neg_inf), tolerance=TOL), calls=calls,
+                                 fake=None, reference=None, trap_results={
+                                     ("spread", 0): TrapResult(value=ROW_TRAP, passes=False),
+                                     ("neg-inf", 0): TrapResult(value=nan_row, passes=False)})
+    outcome = types.SimpleNamespace(calls={0: types.SimpleNamespace(status="ok", value=nan_row.clone(), exc=None)})
+    named = match_traps(prep, outcome, [CaseResult("c0", "f", "wrong")])  # type: ignore[arg-type]
+    assert named is not None and named.id == "neg-inf"
 
 
 def test_a_solution_nan_everywhere_is_named_for_no_trap():
