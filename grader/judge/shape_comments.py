@@ -78,7 +78,8 @@ def _size(dim: str, sizes: dict[str, int]) -> int | None:
     """The size a comment's dimension stands for: a number as written (-1 when it has more digits
     than any size has), a name by the example's sizes, None for a name the drill does not have."""
     if dim.isdigit():
-        return int(dim) if len(dim) <= _LONGEST else -1
+        digits = dim.lstrip("0") or "0"  # 0005 is 5, however many zeros lead
+        return int(digits) if len(digits) <= _LONGEST else -1
     return sizes.get(dim)
 
 

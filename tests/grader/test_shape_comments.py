@@ -69,6 +69,9 @@ def test_a_dimension_of_thousands_of_digits_is_read_as_a_wrong_size_not_a_crash(
         {"line": 5, "op": ".sum", "shape": [2, 3], "names": "(B, 3)"}]}]})
     assert checked == [{"line": 5, "says": "(B, 999999...(5000 digits))", "makes": "(B, 3)", "ok": False}]
     assert len(shape_comments.wrong_lines(checked)[0]) < 80
+    padded = f"def f(Q):\n    return Q.sum(-1)  # (B, {'0' * 5000}3)\n"
+    assert shape_comments.check(padded, {"dims": {"B": 2}, "calls": [{"steps": [
+        {"line": 2, "op": ".sum", "shape": [2, 3], "names": "(B, 3)"}]}]})[0]["ok"] is True  # zeros lead: it is 3
 
 
 def _steps(source: str) -> int:
