@@ -19,7 +19,7 @@ from grader.bans import calls as bans
 from grader.fake import scale
 from grader.judge import endings
 from grader.judge import smallest as smallest_case
-from grader.judge.attribution import match_traps
+from grader.judge.attribution import match_traps, partial_trap
 from grader.cases.prepare import Call, ExpectedRaise, Prepared, helper, new_seed, prepare
 from grader.judge.compare import Verdict, compare_call
 from grader.dims import confirmed_labels, explain_shape
@@ -94,17 +94,19 @@ class Grader:
             return Report(spec.id, "internal", [], time.monotonic() - t0, seed=seed,
                           message=f"the grader could not build the cases: {exc}", variant=dict(spec.variant))
         report = self.grade_prepared(prep, source, filename, limits)
-        report.shape_comments = self._shape_comments(spec.id, source, filename)
+        report.shape_comments = self._shape_comments(spec, source, filename, seed)
         report.seconds = time.monotonic() - t0
         return report
 
-    def _shape_comments(self, drill_id: str, source: str, filename: str) -> list[dict[str, Any]]:
-        """The solution's shape comments against its `:try` trace; [] (and no run) without any."""
+    def _shape_comments(self, spec: Spec, source: str, filename: str, seed: int) -> list[dict[str, Any]]:
+        """The solution's shape comments against its `:try` trace on the example inputs of the variant
+        it was graded under (`spec` is Spec.under it: its arguments' shapes); [] (and no run) without any."""
         if not shape_comments.comments(source):
             return []
         from grader import trace
 
-        return shape_comments.check(source, trace.trace(self, drill_id, source, filename))
+        return shape_comments.check(source, trace.trace(self, spec.id, source, filename, seed=seed,
+                                                        variant=dict(spec.variant) or None))
 
     def grade_prepared(self, prep: Prepared, source: str, filename: str = "<buffer>",
                        limits: sandbox.Limits | None = None, known_fake: list[dict] | None = None) -> Report:
@@ -231,6 +233,8 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
     report.not_checked = [n.to_dict() for n in fake_notes if isinstance(n, scale.NotChecked)]
     if report.verdict in ("wrong", "error", "memory"):
         report.trap = match_traps(prep, outcome, results)
+        if report.trap is None:  # a second mistake must not hide the first: said as partial, never as the cause
+            report.partial_trap = partial_trap(prep, outcome, results)
     return report
 
 

@@ -160,6 +160,47 @@ class TrapMatch:
                                 if isinstance(o, dict)) if isinstance(others, list) else ())
 
 
+@dataclass(frozen=True)
+class PartialMatch:
+    """A trap whose mistake shows on most failing cases but not all (grader.judge.attribution.
+    partial_trap): reported as partial, never named as the cause, since something else fails too."""
+
+    id: str
+    message: str
+    why: str = ""
+    explains: tuple[str, ...] = ()  # the failing cases that fail the trap's way
+    unexplained: tuple[str, ...] = ()  # the failing cases that fail another way
+
+    @property
+    def note(self) -> str:
+        """'matches no-clip on 8 of 9 failing cases; integer-wh fails another way, which no-clip does not explain'."""
+        n, total = len(self.explains), len(self.explains) + len(self.unexplained)
+        cases = list(self.unexplained)
+        if not cases:  # a report from elsewhere (from_dict) may hold none
+            return f"matches {self.id} on {n} of {total} failing cases"
+        shown = cases if len(cases) <= 4 else [*cases[:3], f"{len(cases) - 3} more"]
+        names = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+        verb = "fails" if len(cases) == 1 else "fail"
+        return (f"matches {self.id} on {n} of {total} failing cases; {names} {verb} another way, which "
+                f"{self.id} does not explain")
+
+    def to_dict(self, wire: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "message": self.message, "explains": list(self.explains),
+                               "unexplained": list(self.unexplained), "note": self.note}
+        if wire:
+            out["why"] = self.why
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Any) -> PartialMatch | None:
+        if not isinstance(data, dict) or not data.get("id"):
+            return None
+        explains, unexplained = data.get("explains"), data.get("unexplained")
+        return cls(str(data["id"]), str(data.get("message") or ""), str(data.get("why") or ""),
+                   explains=tuple(str(c) for c in explains) if isinstance(explains, list) else (),
+                   unexplained=tuple(str(c) for c in unexplained) if isinstance(unexplained, list) else ())
+
+
 @dataclass
 class CaseResult:
     name: str
@@ -280,6 +321,8 @@ class Report:
     variant: dict[str, str] = field(default_factory=dict)  # the non-default variant choices graded ({}: the contract)
     # each shape comment checked against the example run (grader.judge.shape_comments): line, says, makes, ok
     shape_comments: list[dict[str, Any]] = field(default_factory=list)
+    # no trap named, but one trap's mistake shows on most failing cases (grader.judge.attribution.partial_trap)
+    partial_trap: PartialMatch | None = None
 
     def __post_init__(self) -> None:
         self.verdict = Verdict.of(self.verdict)
@@ -362,6 +405,8 @@ class Report:
         if self.not_checked:
             out["not_checked"] = [dict(n) for n in self.not_checked]
         out["shape_comments"] = [dict(c) for c in self.shape_comments]
+        if self.partial_trap is not None:
+            out["partial_trap"] = self.partial_trap.to_dict(wire)
         if wire:
             out["output"] = self.output
             out["alone"] = self.alone
@@ -395,6 +440,7 @@ class Report:
             variant=_variant(data.get("variant")),
             shape_comments=[c for c in data.get("shape_comments") or [] if isinstance(c, dict)]
             if isinstance(data.get("shape_comments"), list) else [],
+            partial_trap=PartialMatch.from_dict(data.get("partial_trap")),
         )
 
 

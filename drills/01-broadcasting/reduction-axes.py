@@ -43,6 +43,15 @@ def trap_ln_over_time(x, weight, bias, eps: float = 1e-5, *, layout="btd"):
     return (x - mu) / torch.sqrt(var + eps) * w + b
 
 
+def trap_ln_over_batch(x, weight, bias, eps: float = 1e-5, *, layout="btd"):
+    """BatchNorm's axis in a LayerNorm: each (position, feature) normalised across the B sequences,
+    x.mean(0, keepdim=True), shape (1, T, d) or (1, d, T)."""
+    w, b = _affine(layout, weight, bias)
+    mu = x.mean(0, keepdim=True)
+    var = x.var(0, keepdim=True, unbiased=False)
+    return (x - mu) / torch.sqrt(var + eps) * w + b
+
+
 def trap_ln_unbiased(x, weight, bias, eps: float = 1e-5, *, layout="btd"):
     """x.var over the features with its default correction: divides by d - 1."""
     f, _ = _axes(layout)
@@ -150,7 +159,8 @@ def _same(call, got, want) -> bool:
 def _ln_variant(call, got, dims) -> bool:
     x, weight, bias, eps = call.args
     layout = _layout(call)
-    for unbiased in (False, True):
+    count = x.numel() // max(1, x.mean(dims, keepdim=True).numel())  # values per statistic
+    for unbiased in (False, True) if count > 1 else (False,):  # one value has no unbiased variance
         for outside in (False, True):
             if _same(call, got, _norm(x, weight, bias, eps, dims, unbiased, outside, layout)):
                 return True
@@ -160,6 +170,12 @@ def _ln_variant(call, got, dims) -> bool:
 def match_ln_over_time(call, got, trap_out) -> bool:
     """Statistics over the time axis, with either variance and eps inside or outside the square root."""
     return _ln_variant(call, got, _axes(_layout(call))[1])
+
+
+def match_ln_over_batch(call, got, trap_out) -> bool:
+    """Statistics over the batch axis, with either variance and eps inside or outside the square root
+    (with the default unbiased variance, a batch of one is 0/0: NaN, which no value matches)."""
+    return _ln_variant(call, got, 0)
 
 
 def match_ln_over_time_and_features(call, got, trap_out) -> bool:

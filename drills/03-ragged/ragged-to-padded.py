@@ -113,6 +113,13 @@ def trap_right_padded(seqs, pad_id, *, mask_kw="keep"):
     return pad_batch(seqs, pad_id, mask_kw=mask_kw)
 
 
+def trap_count_last_left(seqs, pad_id, *, mask_kw="keep"):
+    """Left padding done right, then last = count - 1, the right-padding rule: on a left-padded
+    batch a short row's count - 1 points into its pads (or at an early token)."""
+    ids, mask, _ = pad_batch(seqs, pad_id, side="left", mask_kw=mask_kw)
+    return ids, mask, _real(mask, mask_kw).sum(dim=1) - 1
+
+
 def trap_right_padded_last(h, mask, *, mask_kw="keep"):
     """The right-padding rule, count - 1, on a left-padded batch."""
     return last_hidden(h, mask, mask_kw=mask_kw)

@@ -2,7 +2,9 @@
 
 Every function takes the variant keyword (drills/README.md, "Variants"): `scale` says what the
 centred rewards are divided by: each group's std (std: GRPO, the contract), the std of the whole
-batch (batch), or nothing (none: Dr. GRPO). The default is the contract."""
+batch (batch), or nothing (none: Dr. GRPO); `std` says which standard deviation: the population one
+(population: divides by n, the contract) or the unbiased one (unbiased: n - 1, as TRL's GRPOTrainer
+has it). The defaults are the contract."""
 import torch
 
 
@@ -16,11 +18,11 @@ def _scaled(centred, spread, scale):
     return centred if scale == "none" else centred / spread
 
 
-def group_advantages(rewards, P: int, G: int, eps: float = 1e-6, *, scale="std"):
+def group_advantages(rewards, P: int, G: int, eps: float = 1e-6, *, scale="std", std="population"):
     r = rewards.double().reshape(P, G)  # prompt-major: row p holds prompt p's G samples
     mean = r.mean(1, keepdim=True)  # (P, 1)
-    std = r.std(unbiased=False, **_over(scale))  # (P, 1) population std per group; 0-d for the batch
-    adv = _scaled(r - mean, std + eps, scale)  # a flat group: 0 / (0 + eps) = 0
+    spread = r.std(unbiased=std == "unbiased", **_over(scale))  # (P, 1) per group; 0-d for the batch
+    adv = _scaled(r - mean, spread + eps, scale)  # a flat group: 0 / (0 + eps) = 0
     return adv.reshape(-1).to(rewards.dtype)  # (P*G,)
 
 
@@ -44,9 +46,9 @@ def make_rewards(ctx, shape, dtype, style="binary"):
     return r.reshape(-1).to(dtype)
 
 
-def trap_group_major(rewards, P: int, G: int, eps: float = 1e-6, *, scale="std"):
+def trap_group_major(rewards, P: int, G: int, eps: float = 1e-6, *, scale="std", std="population"):
     r = rewards.double().reshape(G, P)  # reads the batch as if it were built with repeat()
-    adv = _scaled(r - r.mean(0, keepdim=True), r.std(unbiased=False, **_over(scale, 0)) + eps, scale)
+    adv = _scaled(r - r.mean(0, keepdim=True), r.std(unbiased=std == "unbiased", **_over(scale, 0)) + eps, scale)
     return adv.reshape(-1).to(rewards.dtype)
 
 
@@ -56,24 +58,29 @@ def trap_unbiased_std(rewards, P: int, G: int, eps: float = 1e-6, *, scale="std"
     return adv.reshape(-1).to(rewards.dtype)
 
 
-def trap_eps_in_sqrt(rewards, P: int, G: int, eps: float = 1e-6, *, scale="std"):
+def trap_eps_in_sqrt(rewards, P: int, G: int, eps: float = 1e-6, *, scale="std", std="population"):
     r = rewards.double().reshape(P, G)
-    var = r.var(unbiased=False, **_over(scale))
+    var = r.var(unbiased=std == "unbiased", **_over(scale))
     adv = _scaled(r - r.mean(1, keepdim=True), torch.sqrt(var + eps), scale)
     return adv.reshape(-1).to(rewards.dtype)
 
 
-def trap_no_eps(rewards, P: int, G: int, eps: float = 1e-6):
+def trap_no_eps(rewards, P: int, G: int, eps: float = 1e-6, *, std="population"):
     r = rewards.double().reshape(P, G)
-    adv = (r - r.mean(1, keepdim=True)) / r.std(1, unbiased=False, keepdim=True)
+    adv = (r - r.mean(1, keepdim=True)) / r.std(1, unbiased=std == "unbiased", keepdim=True)
     return adv.reshape(-1).to(rewards.dtype)
 
 
-def trap_global_baseline(rewards, P: int, G: int, eps: float = 1e-6, *, scale="std"):
+def trap_global_baseline(rewards, P: int, G: int, eps: float = 1e-6, *, scale="std", std="population"):
     r = rewards.double()
-    return _scaled(r - r.mean(), r.std(unbiased=False) + eps, scale).to(rewards.dtype)
+    return _scaled(r - r.mean(), r.std(unbiased=std == "unbiased") + eps, scale).to(rewards.dtype)
 
 
-def trap_std_scaled(rewards, P: int, G: int, eps: float = 1e-6):
+def trap_std_scaled(rewards, P: int, G: int, eps: float = 1e-6, *, std="population"):
     """The contract's GRPO advantage (divided by each group's std) where the variant does otherwise."""
-    return group_advantages(rewards, P, G, eps)
+    return group_advantages(rewards, P, G, eps, std=std)
+
+
+def trap_population_std(rewards, P: int, G: int, eps: float = 1e-6, *, scale="std"):
+    """The contract's population std (n) where the variant asks for TRL's unbiased one (n - 1)."""
+    return group_advantages(rewards, P, G, eps, scale=scale)

@@ -12,6 +12,9 @@ way. The file name says what a file must do, and its first line may say more:
 - `bad_device_*.py` pass every real case and fail the device case (fake CUDA
   inputs), with a message that says `device=x.device`;
 - `bad_memory_*.py` fail the memory-at-scale check, the reference's growth or peak beside theirs.
+- a `# trap: none` file with a top comment line `# partial: <id>` has two mistakes, one of
+  them the trap's: no trap may be named, and the report's partial match
+  (grader.report.PartialMatch) must be that trap;
 - a top comment line `# variant: axis=value ...` grades the file under that variant
   (drills/README.md, "Variants"); an `ok_` file without one, in a drill with variants,
   must also fail some other value, and every non-default value needs an `ok_` file.
@@ -62,6 +65,18 @@ def expected_trap(source: str) -> str | None:
     return words[0] if words else ""
 
 
+def expected_partial(source: str) -> str | None:
+    """The trap id after `# partial:` on one of the file's top comment lines ("" when it names
+    nothing, None when there is no such line)."""
+    for line in source.splitlines():
+        if not line.startswith("#"):
+            break
+        if line.startswith("# partial:"):
+            words = line.split(":", 1)[1].split()
+            return words[0] if words else ""
+    return None
+
+
 def _first_failure(report: Report) -> str:
     bad = [c for c in report.cases if c.verdict != "pass"]
     if not bad:
@@ -86,6 +101,13 @@ def header_problems(spec: Spec, path: Path, source: str) -> list[str]:
         out.append(f"{at} `# trap: {trap}` is not a trap of {spec.id} (its traps: {known})")
     if name.startswith("bad_slip_") and trap != SLIP:
         out.append(f"{at} a bad_slip_ file starts with `# trap: none`")
+    partial = expected_partial(source)
+    if partial is not None:
+        if trap != SLIP or not name.startswith("bad_"):
+            out.append(f"{at} `# partial:` belongs to a bad_ file whose first line is `# trap: none`")
+        elif partial not in {t.id for t in spec.traps}:
+            known = ", ".join(t.id for t in spec.traps) or "none"
+            out.append(f"{at} `# partial: {partial}` is not a trap of {spec.id} (its traps: {known})")
     return out
 
 
@@ -108,6 +130,11 @@ def report_problems(path: Path, source: str, report: Report) -> list[str]:
         out.append(f"{at} `# trap: none`, but the report names the trap {named}; a slip must name no trap")
     elif trap and trap != SLIP and named != trap:
         out.append(f"{at} `# trap: {trap}`, but the report names {named or 'no trap'}; "
+                   f"first: {_first_failure(report)}")
+    partial = expected_partial(source)
+    partly = report.partial_trap.id if report.partial_trap else None
+    if partial and trap == SLIP and named is None and partly != partial:
+        out.append(f"{at} `# partial: {partial}`, but the report's partial match is {partly or 'none'}; "
                    f"first: {_first_failure(report)}")
     if name.startswith("bad_device_"):
         out.extend(_device_problems(at, report))

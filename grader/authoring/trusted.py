@@ -67,14 +67,16 @@ def reference_functions(prep: Prepared, kwargs: bool = True) -> dict[str, Callab
     return out
 
 
-def trap_functions(prep: Prepared, trap_function: str, replaces: str) -> dict[str, Callable[..., Any]]:
-    """The reference's functions with one swapped for a trap, all under the variant."""
+def trap_functions(prep: Prepared, swapped: dict[str, str]) -> dict[str, Callable[..., Any]]:
+    """The reference's functions with some swapped for a trap's (drill function -> trap function:
+    Trap.functions), all under the variant."""
     out = reference_functions(prep)
-    func = getattr(prep.reference, trap_function, None)
-    if callable(func):
-        out[replaces] = with_kwargs(func, prep.spec.call_kwargs)
-    else:
-        out.pop(replaces, None)
+    for replaces, trap_function in swapped.items():
+        func = getattr(prep.reference, trap_function, None)
+        if callable(func):
+            out[replaces] = with_kwargs(func, prep.spec.call_kwargs)
+        else:
+            out.pop(replaces, None)
     return out
 
 

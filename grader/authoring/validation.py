@@ -195,13 +195,13 @@ def trap_problems(grader: Grader, prep: Prepared, ref_source: str) -> list[str]:
     choice = spec.variant
     problems = []
     for trap in spec.traps:
-        heavy = any(c.heavy and (not c.only or trap.replaces in c.only) for c in spec.cases)
+        heavy = any(c.heavy and (not c.only or any(f in c.only for f in trap.functions)) for c in spec.cases)
         if trap.memory or heavy:
             names = {fn.name: fn.name for fn in spec.functions}
-            names[trap.replaces] = trap.function
+            names.update(trap.functions)
             r = grader.grade_prepared(prep, bound_source(prep, ref_source, names), str(spec.reference_path))
         else:
-            r = grade_trusted(prep, trap_functions(prep, trap.function, trap.replaces), str(spec.reference_path))
+            r = grade_trusted(prep, trap_functions(prep, trap.functions), str(spec.reference_path))
         line = _line_for(spec.path, f"id: {trap.id}")
         if r.verdict == "pass":
             problems.append(f"{spec.path}:{line}: traps.{trap.id}{_under(choice)}: the trap {trap.function}() passes "

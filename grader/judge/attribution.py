@@ -52,8 +52,8 @@ import torch
 from grader.cases.prepare import Call, ExpectedRaise, Prepared, fresh, helper, with_kwargs
 from grader.judge.compare import compare_call
 from grader.judge.invariants import first_problem
-from grader.judge.signature import dtype_slip, has_signature, same_shapes
-from grader.report import CaseKind, CaseResult, TrapMatch
+from grader.judge.signature import dtype_slip, has_signature, same_shapes, shows_finite_values
+from grader.report import CaseKind, CaseResult, PartialMatch, TrapMatch
 from grader.spec import Trap
 from grader.transport import SeqValue
 
@@ -91,8 +91,8 @@ def match_traps(prep: Prepared, outcome: Any, results: list[CaseResult]) -> Trap
         return None
     if any(r.verdict not in _FAILED and r.verdict != "pass" for r in results):
         return None  # banned, missing, timeout, output, internal: no trap is about those
-    for trap in spec.traps:
-        tally = _Tally()
+    for trap, nonfinite in [(t, False) for t in spec.traps] + [(t, True) for t in spec.traps]:
+        tally = _Tally(nonfinite=nonfinite)  # NaN read as a trap's other fill only when no trap matches without it
         if explains(prep, trap, outcome, results, tally):
             other_only = {name for name, _ in tally.others} - tally.shown
             for res in results:
@@ -102,6 +102,78 @@ def match_traps(prep: Prepared, outcome: Any, results: list[CaseResult]) -> Trap
             return TrapMatch(trap.id, trap.message, trap.why, explains=tuple(dict.fromkeys(explained)),
                              others=tuple(tally.others))
     return None
+
+
+def partial_trap(prep: Prepared, outcome: Any, results: list[CaseResult]) -> PartialMatch | None:
+    """When no trap is named: the trap whose mistake shows, its way, on most but not all of the
+    failing cases, with the others failing another way (a second, independent mistake in the same
+    code must not hide the first). Reported as partial, never as the cause. Rules: the failure is
+    about values (no banned, missing, timeout or output verdict); wherever the trap fails the
+    solution fails too (a `match:` trap excepted: its mistake need not show on every case); the
+    cases it accounts for (rule 1, case by case) outnumber the others, and show the trap's values
+    or its exception (as for a named trap: NaN or reading past an index alone is not enough).
+    The most cases first, then spec order. Memory traps and the device and scale checks are left
+    out: the count is over the real cases."""
+    if not spec_traps(prep) or any(r.verdict not in _FAILED and r.verdict != "pass" for r in results):
+        return None
+    real = list(zip(prep.calls, results))
+    failing = [i for i, (_, res) in enumerate(real) if res.verdict != "pass"]
+    best: tuple[int, Trap, list[int]] | None = None
+    for trap in spec_traps(prep):
+        explained = _partly_explained(prep, trap, outcome, real)
+        if explained is None or not 0 < len(explained) < len(failing) or 2 * len(explained) <= len(failing):
+            continue
+        if best is None or len(explained) > best[0]:
+            best = (len(explained), trap, explained)
+    if best is None:
+        return None
+    _, trap, explained = best
+    names = _labels([real[i][1] for i in failing])
+    label = dict(zip(failing, names))
+    return PartialMatch(trap.id, trap.message, trap.why, explains=tuple(label[i] for i in failing if i in explained),
+                        unexplained=tuple(label[i] for i in failing if i not in explained))
+
+
+def _labels(failing: list[CaseResult]) -> list[str]:
+    """Each failing case's name, with its function where cases of several functions share it."""
+    seen: dict[str, int] = {}
+    for res in failing:
+        seen[res.name] = seen.get(res.name, 0) + 1
+    return [res.name if seen[res.name] == 1 else f"{res.name} ({res.function})" for res in failing]
+
+
+def spec_traps(prep: Prepared) -> tuple[Trap, ...]:
+    return tuple(t for t in prep.spec.traps if not t.memory)
+
+
+def _partly_explained(prep: Prepared, trap: Trap, outcome: Any, real: list[tuple[Call, CaseResult]]) -> list[int] | None:
+    """The failing cases `trap` accounts for (their places in `real`), case by case; None when the
+    trap's mistake is plainly absent (the solution passes a case the trap fails) or nothing shows it."""
+    tally = _Tally()
+    explained = []
+    for i, (call, res) in enumerate(real):
+        if call.function.name not in trap.functions or call.case.heavy:
+            continue
+        expected = trap_result(prep, trap, call)
+        if expected is None:
+            return None
+        if expected.passes:
+            continue  # a failure here is another mistake's
+        if res.verdict == "pass":
+            if trap.match:
+                continue
+            return None  # the trap's mistake shows here and the solution does not make it
+        got = outcome.calls.get(call.index)
+        if res.verdict == "memory" or got is None:
+            continue
+        if _behaves_like(prep, trap, call, got, expected, nonfinite=True):
+            tally.evidence += 1
+            if expected.raised or shows_finite_values(call, got.value, expected.value, prep.spec.tolerance):
+                tally.values_shown += 1
+            explained.append(i)
+        elif _other_reason(prep, call, got, expected, res, tally):
+            explained.append(i)
+    return explained if tally.values_shown else None
 
 
 def is_device_mix(res: CaseResult) -> bool:
@@ -114,6 +186,7 @@ def is_device_mix(res: CaseResult) -> bool:
 class _Tally:
     """What `explains` gathers on its way through the results, for the checks at the end."""
 
+    nonfinite: bool = False  # NaN or inf in the trap's wrong rows read as the trap's mistake (signature.has_signature)
     raised_here: set[str] = field(default_factory=set)  # the exceptions the trap's own failures raise
     heavy_failures: list[tuple[Call, CaseResult]] = field(default_factory=list)
     extra_failures: list[CaseResult] = field(default_factory=list)  # the device case, wrong
@@ -123,6 +196,7 @@ class _Tally:
     shown: set[str] = field(default_factory=set)  # the cases with a separate reason where the trap's mistake shows too
     values_shown: int = 0  # cases where the solution returned the trap's values (not only its exception)
     past_index: int = 0  # cases where the trap raised an index error and the solution read past the index
+    nonfinite_only: int = 0  # cases where the solution is NaN or inf in the trap's wrong rows and shows nothing else
 
 
 def explains(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResult], tally: _Tally | None = None) -> bool:
@@ -140,7 +214,7 @@ def _extra_results_fit(prep: Prepared, trap: Trap, extra: list[CaseResult], tall
     for res in extra:
         if res.verdict == "pass" or is_device_mix(res):
             continue  # a device mix is its own lesson, told on the device case: it neither names nor blocks a trap
-        if res.function != trap.replaces:
+        if res.function not in trap.functions:
             return False
         if trap.memory and res.kind == CaseKind.SCALE and res.verdict == "memory":
             if not _grows_like(prep, trap, res):
@@ -168,7 +242,7 @@ def _grows_like(prep: Prepared, trap: Trap, res: CaseResult) -> bool:
 
 def _case_fits(prep: Prepared, trap: Trap, outcome: Any, call: Call, res: CaseResult, tally: _Tally) -> bool:
     """One case's result as the trap would have it (False ends the attribution)."""
-    if call.function.name != trap.replaces:
+    if call.function.name not in trap.functions:
         return res.verdict == "pass"
     if call.case.heavy:
         if trap.memory:
@@ -193,7 +267,7 @@ def _case_fits(prep: Prepared, trap: Trap, outcome: Any, call: Call, res: CaseRe
         return bool(trap.match)
     if got is None:
         return False
-    if not _behaves_like(prep, trap, call, got, expected):
+    if not _behaves_like(prep, trap, call, got, expected, tally.nonfinite):
         if expected.raised and _reads_past_the_index(call, got, expected):
             tally.past_index += 1  # counts as evidence only beside a case where the trap's values show
             return True
@@ -201,8 +275,10 @@ def _case_fits(prep: Prepared, trap: Trap, outcome: Any, call: Call, res: CaseRe
     tally.evidence += 1
     if expected.raised:
         tally.raised_here.add(f"{expected.exc_type}: {normalise_message(expected.message)}")
-    else:
+    elif shows_finite_values(call, got.value, expected.value, prep.spec.tolerance):
         tally.values_shown += 1
+    else:
+        tally.nonfinite_only += 1  # NaN or inf in the trap's wrong rows, no value of the trap's: not alone
     return True
 
 
@@ -242,8 +318,10 @@ def _tally_fits(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResu
         return False
     if tally.past_index and not tally.values_shown:
         return False  # garbage where the trap raised is the trap's only beside the trap's own values
+    if tally.nonfinite_only and not tally.values_shown:
+        return False  # NaN where the trap is wrong is the trap's only beside the trap's own finite values
     for res in tally.extra_failures:
-        if not any(r.verdict == "wrong" for c, r in zip(prep.calls, results) if c.function.name == trap.replaces):
+        if not any(r.verdict == "wrong" for c, r in zip(prep.calls, results) if c.function.name in trap.functions):
             return False  # wrong at the device case's sizes only: not the trap's mistake
     for call, res in tally.heavy_failures:
         got = outcome.calls.get(call.index)
@@ -256,7 +334,7 @@ def _tally_fits(prep: Prepared, trap: Trap, outcome: Any, results: list[CaseResu
     return True
 
 
-def _behaves_like(prep: Prepared, trap: Trap, call: Call, got: Any, expected: TrapResult) -> bool:
+def _behaves_like(prep: Prepared, trap: Trap, call: Call, got: Any, expected: TrapResult, nonfinite: bool = False) -> bool:
     """Rule 1 on one case the trap fails: the solution's result is the trap's result."""
     if expected.raised:
         if got.status != "raised" or not got.exc:
@@ -272,7 +350,7 @@ def _behaves_like(prep: Prepared, trap: Trap, call: Call, got: Any, expected: Tr
         return False
     if trap.match and not same_shapes(call, got.value, expected.value):
         return False  # a matcher reads values; the trap's shapes are part of its mistake
-    if has_signature(call, got.value, expected.value, prep.spec.tolerance):
+    if has_signature(call, got.value, expected.value, prep.spec.tolerance, nonfinite):
         return True
     if trap.match:
         check = getattr(prep.reference, trap.match[3:], None)
@@ -293,7 +371,7 @@ def trap_result(prep: Prepared, trap: Trap, call: Call) -> TrapResult | None:
 
 
 def _run_trap(prep: Prepared, trap: Trap, call: Call) -> TrapResult | None:
-    func = getattr(prep.reference, trap.function, None)
+    func = getattr(prep.reference, trap.functions.get(call.function.name, trap.function), None)
     if func is None:
         return None
     func = with_kwargs(func, prep.spec.call_kwargs)  # the trap under the drill's variant

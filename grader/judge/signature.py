@@ -17,7 +17,15 @@ way the trap fails:
   and wrong, the trap's way, on every other pair).
 
 A second mistake shows as positions where the solution is wrong and the trap
-is not (or is wrong another way): then the signature is not the trap's.
+is not (or is wrong another way): then the signature is not the trap's. One
+exception: where the solution is NaN or inf and the trap finite but wrong in that
+row (the last axis), the same mistake written with -inf instead of finfo.min
+explains it (a mask turned around empties whole rows, which a softmax makes NaN
+where the trap spreads them evenly); the trap is then judged on the finite
+positions, and the attribution names it only beside a case that shows the
+trap's finite values (shows_finite_values), and only when no trap of the drill
+matches without this reading (grader.judge.attribution: a drill whose lesson is
+-inf against -1e9 keeps its -inf trap).
 
 `dtype_slip` tells apart a failure for a separate, visible reason: the
 solution's result has the right shape and the wrong dtype, and once cast to
@@ -99,9 +107,10 @@ def _tolerance(call: Call, tolerances: dict[str, Tolerance]) -> Tolerance:
     return Tolerance(0.0, 0.0) if call.function.exact else tolerance_for(call, tolerances)
 
 
-def has_signature(call: Call, got: Any, trap: Any, tolerances: dict[str, Tolerance]) -> bool:
+def has_signature(call: Call, got: Any, trap: Any, tolerances: dict[str, Tolerance], nonfinite: bool = False) -> bool:
     """Does the solution's result on this case (one the trap fails) show the trap's mistake?
-    (The module docstring: same shape, an accepted dtype, the same values or the same wrong positions.)"""
+    (The module docstring: same shape, an accepted dtype, the same values or the same wrong positions;
+    with `nonfinite`, NaN or inf in the trap's wrong rows counts as the trap's mistake too.)"""
     items = parts(call, got, trap, call.expected)
     if items is None:
         return False
@@ -121,12 +130,54 @@ def has_signature(call: Call, got: Any, trap: Any, tolerances: dict[str, Toleran
             return False  # no oracle to read the positions against: the values must be the trap's
         sol_wrong = ~_agree(g, e, tol, 1.0)
         trap_wrong = ~_agree(t, e, tol, 1.0)
-        if bool((sol_wrong & ~trap_wrong).any()) or not bool(like_trap[sol_wrong].all()):
-            return False  # wrong where the trap is right, or wrong another way: a second mistake
+        gone = _nonfinite_for_finite(g, t) & sol_wrong & _wrong_rows(trap_wrong) if nonfinite else \
+            torch.zeros(g.shape, dtype=torch.bool)
+        if bool((sol_wrong & ~trap_wrong & ~gone).any()):
+            return False  # wrong where the trap is right: a second mistake
+        if not bool(like_trap[sol_wrong & ~gone].all()):
+            return False  # wrong another way, where the solution's values are finite: a second mistake
         wrong_total += int(sol_wrong.sum())
         trap_wrong_total += int(trap_wrong.sum())
     # the mistake must show on enough of the trap's positions: fewer is a narrower slip
     return not trap_wrong_total or wrong_total >= MIN_SHARE * trap_wrong_total
+
+
+def shows_finite_values(call: Call, got: Any, trap: Any, tolerances: dict[str, Tolerance]) -> bool:
+    """Whether a result with the trap's signature (has_signature) shows the trap's own finite values
+    somewhere it is wrong, not only NaN or inf in the trap's wrong rows: the attribution needs one
+    such case before it names a trap (a solution that is NaN everywhere shows no mistake of a trap's)."""
+    items = parts(call, got, trap, call.expected)
+    if items is None:
+        return False
+    tol = _tolerance(call, tolerances)
+    nonfinite = False
+    for _, g, t, e in items:
+        if not isinstance(t, torch.Tensor) or not isinstance(g, torch.Tensor) or not isinstance(e, torch.Tensor):
+            return True
+        if tuple(g.shape) != tuple(t.shape) or tuple(e.shape) != tuple(t.shape):
+            return True
+        if bool((~_agree(g, e, tol, 1.0) & _agree(g, t, tol, 4.0) & torch.isfinite(g.double())).any()):
+            return True
+        nonfinite = nonfinite or bool(_nonfinite_for_finite(g, t).any())
+    return not nonfinite  # the trap's values everywhere (a dtype slip, say): nothing was taken on trust
+
+
+def _wrong_rows(trap_wrong: torch.Tensor) -> torch.Tensor:
+    """Every position of a row (the last axis) where the trap is wrong somewhere: a row a softmax
+    emptied is NaN as a whole, even where the trap's spread-out value happens to be close."""
+    if trap_wrong.dim() == 0:
+        return trap_wrong
+    return trap_wrong.any(dim=-1, keepdim=True).expand_as(trap_wrong)
+
+
+def _nonfinite_for_finite(g: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+    """Positions where the solution is NaN or inf and the trap finite. Where the trap is wrong
+    there too, the same mistake written with another fill explains them: a mask turned around
+    and filled with -inf empties a row the trap (filling with finfo.min) spreads evenly, so the
+    softmax gives NaN where the trap gives the mean. The trap is judged on the finite positions."""
+    if not (g.is_floating_point() and t.is_floating_point()):
+        return torch.zeros(g.shape, dtype=torch.bool)
+    return ~torch.isfinite(g) & torch.isfinite(t)
 
 
 def dtype_slip(call: Call, got: Any, trap: Any, trap_passes: bool,

@@ -191,6 +191,9 @@ def _check_names(top: _Reader, problems: _Problems, reference_names: set[str], f
     for i, trap in enumerate(traps):
         if trap.function not in reference_names:
             problems.add(top.line_of("traps"), f"traps[{i}].function", missing.format(trap.function))
+        for name, func in trap.also:
+            if func not in reference_names:
+                problems.add(top.line_of("traps"), f"traps[{i}].also.{name}", missing.format(func))
         if trap.match and trap.match[3:] not in reference_names:
             problems.add(top.line_of("traps"), f"traps[{i}].match", missing.format(trap.match[3:]))
     for i, inv in enumerate(invariants):

@@ -339,7 +339,22 @@ def _parse_traps(top: _Reader, problems: _Problems, fn_names: set[str]) -> tuple
         if match is not None and not match.startswith("py:"):
             problems.add(r.line_of("match"), f"{where}.match", "must name a function of the reference file as 'py:name'")
         out.append(Trap(tid, r.get("message") or "", fn, replaces or "", r.get("why", default="") or "",
-                        bool(r.get("memory", default=False)), match))
+                        bool(r.get("memory", default=False)), match, _parse_also(r, where, problems, fn_names, replaces)))
+    return tuple(out)
+
+
+def _parse_also(r: _Reader, where: str, problems: _Problems, fn_names: set[str],
+                replaces: str | None) -> tuple[tuple[str, str], ...]:
+    """`also: {function: trap_function}`: the same mistake in other functions of the drill."""
+    raw = r.get("also") or {}
+    out = []
+    for name, func in raw.items():
+        if name not in fn_names or name == replaces:
+            problems.add(r.line_of("also"), f"{where}.also", f"'{name}' is not another function of the drill")
+        elif not isinstance(func, str) or not func:
+            problems.add(r.line_of("also"), f"{where}.also.{name}", "name a function of the reference file")
+        else:
+            out.append((str(name), func))
     return tuple(out)
 
 

@@ -149,6 +149,12 @@ class Trap:
     why: str = ""
     memory: bool = False  # a `memory` verdict on a heavy case counts as this trap (e.g. an (N, M, d) broadcast)
     match: str | None = None  # "py:name": (call, got, trap_output) -> bool replaces the output comparison
+    also: tuple[tuple[str, str], ...] = ()  # (drill function, trap function): the same mistake made there too
+
+    @property
+    def functions(self) -> dict[str, str]:
+        """Each drill function this trap stands in for -> the reference's trap function for it."""
+        return {self.replaces: self.function, **dict(self.also)}
 
 
 @dataclass(frozen=True)

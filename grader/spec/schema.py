@@ -162,6 +162,8 @@ SECTIONS: dict[str, dict[str, Field]] = {
         "why": F(str),
         "memory": F(bool, doc="a memory verdict on a heavy case counts as this trap"),
         "match": F(str, doc="'py:name' replaces the output comparison"),
+        "also": F(dict, doc="the same mistake in other drill functions: function -> its trap function in the reference",
+                  json={"additionalProperties": {"type": "string"}}),
     },
     "quiz": {
         "q": F(str, True),

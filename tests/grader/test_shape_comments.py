@@ -1,6 +1,8 @@
 """Shape comments (grader.judge.shape_comments) against a trace, and how the verdict shows them."""
 from __future__ import annotations
 
+import sys
+
 from grader.judge import shape_comments
 from grader.report import Report
 from trainer.text.verdict import plain, render
@@ -56,3 +58,91 @@ def test_a_wrong_comment_is_shown_after_a_pass_and_does_not_fail_it():
                                                      "makes": "(B, H, T, dh)", "ok": False}
     right = Report("d", "pass", [], shape_comments=[{"line": 8, "says": "(B,)", "makes": "(B,)", "ok": True}])
     assert "shape comments: 1 checked on the example inputs, all right" in plain(render(right, width=100))
+
+
+def test_a_dimension_of_thousands_of_digits_is_read_as_a_wrong_size_not_a_crash():
+    long = "9" * 5000  # int() refuses more than 4300 digits (a ValueError before the fix)
+    source = f"import torch\n\n\ndef f(Q, H):\n    s = Q.sum(-1)  # (B, {long})\n    return s\n"
+    found = shape_comments.comments(source)
+    assert [line for line, _, _ in found] == [5]
+    checked = shape_comments.check(source, {"dims": {"B": 2}, "calls": [{"steps": [
+        {"line": 5, "op": ".sum", "shape": [2, 3], "names": "(B, 3)"}]}]})
+    assert checked == [{"line": 5, "says": "(B, 999999...(5000 digits))", "makes": "(B, 3)", "ok": False}]
+    assert len(shape_comments.wrong_lines(checked)[0]) < 80
+    padded = f"def f(Q):\n    return Q.sum(-1)  # (B, {'0' * 5000}3)\n"
+    assert shape_comments.check(padded, {"dims": {"B": 2}, "calls": [{"steps": [
+        {"line": 2, "op": ".sum", "shape": [2, 3], "names": "(B, 3)"}]}]})[0]["ok"] is True  # zeros lead: it is 3
+
+
+def _steps(source: str) -> int:
+    """Python lines run inside grader/judge/shape_comments.py while reading `source`'s comments."""
+    here, count = shape_comments.__file__, 0
+
+    def tracer(frame, event, arg):  # noqa: ANN001, ANN202
+        nonlocal count
+        if frame.f_code.co_filename != here:
+            return None
+        if event == "line":
+            count += 1
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        shape_comments.comments(source)
+    finally:
+        sys.settrace(None)
+    return count
+
+
+def _comment_block(rows: int) -> str:
+    return "def f(x):\n" + "    # (B, T)\n" * rows + "    return x.sum()  # (B,)\n"
+
+
+def test_forty_thousand_comment_lines_are_read_in_one_pass():
+    """Each own-line comment used to scan every following line for its code line: 40,000 comment
+    lines in a row made 800 million steps, until the harness killed the run. Counted, not timed:
+    four times the lines is about four times the work, not sixteen."""
+    small, large = _steps(_comment_block(500)), _steps(_comment_block(2000))
+    assert large < 6 * small, (small, large)
+    rows = 40_000
+    found = shape_comments.comments(_comment_block(rows))
+    assert len(found) == rows + 1
+    assert {line for line, _, _ in found} == {rows + 2}  # every own-line comment speaks of the code line below
+
+
+def test_a_comment_after_the_last_code_line_and_form_feeds_keep_their_lines():
+    source = "def f(x):\n    y = x.sum()  # (B,)\n\x0c\n    # (T,)\n"
+    assert [line for line, _, _ in shape_comments.comments(source)] == [2]
+
+
+GQA_BTHD = '''import math
+
+import torch
+
+
+def gqa_attention(q, k, v):
+    B, T, H, dh = q.shape
+    group = H // k.shape[2]
+    # (B, S, H, dh)
+    k = k.repeat_interleave(group, dim=2)
+    v = v.repeat_interleave(group, dim=2)  # (B, S, H, dh)
+    scores = torch.einsum("bthd,bshd->bhts", q, k) / math.sqrt(dh)  # (B, H, T, S)
+    w = scores.softmax(dim=-1)  # (B, H, T, S)
+    return torch.einsum("bhts,bshd->bthd", w, v)  # (B, T, H, dh)
+'''
+
+
+def test_comments_are_traced_under_the_variant_the_code_was_graded_under(grader):
+    """A right flash-attn-layout solution with true comments: traced on the default layout's inputs
+    (B, H, T, dh), every comment was called wrong ('it makes (B, H_kv, 0, dh)')."""
+    report = grader.grade("gqa", GQA_BTHD, "sol.py", seed=3, variant={"layout": "bthd"})
+    assert report.verdict == "pass"
+    assert [(c["line"], c["ok"]) for c in report.shape_comments] == [(10, True), (11, True), (12, True),
+                                                                     (13, True), (14, True)]
+    assert "all right" in plain(render(report, width=100))
+    from grader import trace  # `:try` and the mock's narration trace the same way, given the variant
+
+    traced = trace.trace(grader, "gqa", GQA_BTHD, "sol.py", variant={"layout": "bthd"})
+    assert all(c["ok"] for c in traced["shape_comments"])
+    default = grader.grade("gqa", GQA_BTHD, "sol.py", seed=3)  # the same code under the contract's layout
+    assert default.verdict != "pass"

@@ -160,3 +160,130 @@ def test_reading_past_the_index_counts_only_beside_the_trap_s_own_values():
     assert match_traps(_prep(ref, [fits, past], trap), raised, results).id == "gather-wrong-axis"  # indexing's error
     wrong_shape = ChildOutcome(calls={0: _ok(TRAP.clone()), 1: _ok(torch.zeros(6, 1))})
     assert match_traps(_prep(ref, [fits, past], trap), wrong_shape, results) is None
+
+
+# A mask turned around: rows 0 and 2 attend to the padding (the trap's values), row 1 had no padding,
+# so every key was hidden. The trap (finfo.min fill) spreads that row evenly; -inf makes it NaN.
+ROW_ORACLE = torch.tensor([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6], [0.7, 0.8, 0.9]])
+ROW_TRAP = torch.tensor([[1.1, 1.2, 1.3], [0.5, 0.5, 0.6], [1.7, 1.8, 1.9]])  # row 1: even spread, close at [1, 2]
+
+
+def row_call(expected=ROW_ORACLE) -> Call:
+    function = FunctionSpec("f", (X,), (ReturnSpec(("N", "N"), "float", None),), tuple_return=False)
+    return Call(0, CaseSpec("c"), function, {"N": 3}, [], expected, torch.float32, torch.bool)
+
+
+def test_nan_in_the_trap_s_wrong_rows_is_the_same_mistake_with_another_fill():
+    from grader.judge.signature import shows_finite_values
+
+    got = ROW_TRAP.clone()
+    got[1] = float("nan")  # the whole row, even where the trap's spread value is close to the oracle
+    assert has_signature(row_call(), got, ROW_TRAP, TOL, nonfinite=True)
+    assert not has_signature(row_call(), got, ROW_TRAP, TOL)  # read so only when asked (no trap matches strictly)
+    assert shows_finite_values(row_call(), got, ROW_TRAP, TOL)
+    only_nan = ROW_TRAP.clone()
+    only_nan[:] = float("nan")
+    assert has_signature(row_call(), only_nan, ROW_TRAP, TOL, nonfinite=True)  # the case fits ...
+    assert not shows_finite_values(row_call(), only_nan, ROW_TRAP, TOL)  # ... but shows nothing of the trap's
+
+
+def test_nan_in_a_row_the_trap_gets_right_is_a_second_mistake():
+    trap = ROW_TRAP.clone()
+    trap[1] = ROW_ORACLE[1]  # the trap is right on row 1
+    got = trap.clone()
+    got[1, 0] = float("nan")
+    assert not has_signature(row_call(), got, trap, TOL, nonfinite=True)
+
+
+def test_a_trap_that_makes_the_nan_itself_is_named_before_one_read_through_the_nan():
+    """mask-value's lesson is -inf against -1e9: a solution with the -inf trap's NaN is named as
+    that trap, not as the -1e9 trap listed before it, whose finite wrong rows the NaN would fit."""
+    from grader.judge.attribution import TrapResult
+
+    spread, neg_inf = Trap("spread", "matches -1e9", "trap_spread", "f"), Trap("neg-inf", "matches -inf", "trap_inf", "f")
+    nan_row = ROW_TRAP.clone()
+    nan_row[1] = float("nan")
+    calls = [Call(0, CaseSpec("c0"), row_call().function, {"N": 3}, [], ROW_ORACLE, torch.float32, torch.bool)]
+    prep = types.SimpleNamespace(spec=types.SimpleNamespace(traps=(spread, neg_inf), tolerance=TOL), calls=calls,
+                                 fake=None, reference=None, trap_results={
+                                     ("spread", 0): TrapResult(value=ROW_TRAP, passes=False),
+                                     ("neg-inf", 0): TrapResult(value=nan_row, passes=False)})
+    outcome = types.SimpleNamespace(calls={0: types.SimpleNamespace(status="ok", value=nan_row.clone(), exc=None)})
+    named = match_traps(prep, outcome, [CaseResult("c0", "f", "wrong")])  # type: ignore[arg-type]
+    assert named is not None and named.id == "neg-inf"
+
+
+def test_a_solution_nan_everywhere_is_named_for_no_trap():
+    """A trap wrong everywhere would fit every case of a solution that is NaN everywhere: the
+    attribution names it only beside a case that shows the trap's finite values."""
+    trap = Trap("spread", "matches spreading", "trap_spread", "f")
+    calls = [row_call() for _ in range(2)]
+    calls = [Call(i, CaseSpec(f"c{i}"), c.function, c.sizes, [], c.expected, c.dtype, c.mask_dtype)
+             for i, c in enumerate(calls)]
+    spec = types.SimpleNamespace(traps=(trap,), tolerance=TOL)
+    nan = torch.full((3, 3), float("nan"))
+
+    def graded(values):
+        from grader.judge.attribution import TrapResult
+
+        prep = types.SimpleNamespace(spec=spec, calls=calls, trap_results={
+            ("spread", c.index): TrapResult(value=ROW_TRAP, passes=False) for c in calls}, fake=None, reference=None)
+        outcome = types.SimpleNamespace(calls={c.index: types.SimpleNamespace(status="ok", value=v, exc=None)
+                                               for c, v in zip(calls, values)})
+        results = [CaseResult(c.case.name, "f", "wrong") for c in calls]
+        return match_traps(prep, outcome, results)  # type: ignore[arg-type]
+
+    assert graded([nan, nan]) is None
+    shown = ROW_TRAP.clone()
+    shown[1] = float("nan")
+    named = graded([shown, nan])
+    assert named is not None and named.id == "spread"
+
+
+def _graded_partly(values, results_verdicts, trap_values, trap_passes):
+    """partial_trap on hand-built cases: the trap's outputs and the solution's, case by case."""
+    from grader.judge.attribution import TrapResult, partial_trap
+
+    trap = Trap("triple", "matches tripling", "trap_triple", "f")
+    calls = [Call(i, CaseSpec(f"c{i}"), fn(), {"N": 6}, [], ORACLE, torch.float32, torch.bool)
+             for i in range(len(values))]
+    spec = types.SimpleNamespace(traps=(trap,), tolerance=TOL)
+    prep = types.SimpleNamespace(spec=spec, calls=calls, fake=None, reference=None, trap_results={
+        ("triple", c.index): TrapResult(value=t, passes=p) for c, t, p in zip(calls, trap_values, trap_passes)})
+    outcome = types.SimpleNamespace(calls={c.index: types.SimpleNamespace(status="ok", value=v, exc=None)
+                                           for c, v in zip(calls, values)})
+    results = [CaseResult(c.case.name, "f", v) for c, v in zip(calls, results_verdicts)]
+    return partial_trap(prep, outcome, results)  # type: ignore[arg-type]
+
+
+def test_a_second_mistake_does_not_hide_the_first_it_is_reported_as_partial():
+    other = ORACLE.clone()
+    other[2] = 9.0  # wrong where the trap is right: another mistake
+    part = _graded_partly([TRAP, TRAP, other, ORACLE], ["wrong", "wrong", "wrong", "pass"],
+                          [TRAP, TRAP, ORACLE, ORACLE], [False, False, True, True])
+    assert part is not None and part.id == "triple"
+    assert part.explains == ("c0", "c1") and part.unexplained == ("c2",)
+    assert part.note == "matches triple on 2 of 3 failing cases; c2 fails another way, which triple does not explain"
+
+
+def test_no_partial_match_where_the_trap_s_mistake_is_absent_or_explains_too_little():
+    other = ORACLE.clone()
+    other[2] = 9.0
+    # the solution passes a case the trap fails: it does not make the trap's mistake
+    assert _graded_partly([TRAP, ORACLE, other], ["wrong", "pass", "wrong"],
+                          [TRAP, TRAP, ORACLE], [False, False, True]) is None
+    # half the failing cases is not most of them
+    assert _graded_partly([TRAP, other], ["wrong", "wrong"], [TRAP, ORACLE], [False, True]) is None
+    # every failing case explained is a named trap's business, not a partial one's
+    assert _graded_partly([TRAP, TRAP], ["wrong", "wrong"], [TRAP, TRAP], [False, False]) is None
+    # a ban, a timeout or a missing function is no trap's to explain, even in part
+    assert _graded_partly([TRAP, TRAP, other], ["wrong", "wrong", "timeout"],
+                          [TRAP, TRAP, ORACLE], [False, False, True]) is None
+
+
+def test_a_partial_match_names_a_case_by_its_function_where_two_functions_share_the_case():
+    from grader.judge.attribution import _labels
+
+    shared = [CaseResult("pad-id-zero", "pad_batch", "wrong"), CaseResult("pad-id-zero", "last_hidden", "wrong"),
+              CaseResult("two-rows", "pad_batch", "wrong")]
+    assert _labels(shared) == ["pad-id-zero (pad_batch)", "pad-id-zero (last_hidden)", "two-rows"]

@@ -183,3 +183,30 @@ def test_a_trap_with_a_separate_reason_says_so_under_the_trap_line():
         text = plain(render(_report(cases=cases, trap=trap), width=120, density="full" if full else "compact"))
         note = "matches no-clip on 1 of 2 failing cases; integer-wh fails for another reason: dtype int64, expected float32"
         assert note in text and text.index("trap: no-clip") < text.index(note)
+
+
+def test_a_partial_match_is_said_as_partial_in_the_model_the_renderer_and_the_json():
+    """A second mistake must not hide the first (grader.report.PartialMatch): the same words in
+    the report's note, the text verdict and `check --json`, and never as a named trap."""
+    from grader.report import PartialMatch
+
+    part = PartialMatch("unclamped-count", "matches dividing by an unclamped count", "0 / 0 is NaN",
+                        explains=("a", "c"), unexplained=("b",))
+    report = _report(partial_trap=part)
+    note = "matches unclamped-count on 2 of 3 failing cases; b fails another way, which unclamped-count does not explain"
+    assert part.note == note
+    data = report.to_dict()
+    assert data["trap"] is None
+    assert data["partial_trap"] == {"id": "unclamped-count", "message": "matches dividing by an unclamped count",
+                                    "explains": ["a", "c"], "unexplained": ["b"], "note": note}
+    assert "why" not in data["partial_trap"]
+    assert Report.from_dict(report.to_dict(wire=True)).partial_trap == part
+    for density in ("full", "compact"):
+        text = " ".join(plain(render(report, density, width=100)).split())
+        assert "partly: " + note in text and "not named as the cause" in text
+        assert "trap: unclamped-count" not in text
+    assert "partial_trap" not in _report().to_dict()  # only added where there is one (docs/CLI.md)
+    many = PartialMatch("t", "m", explains=tuple("abcdefg"), unexplained=("h", "i", "j", "k", "l"))
+    assert many.note == "matches t on 7 of 12 failing cases; h, i, j and 2 more fail another way, which t does not explain"
+    assert PartialMatch.from_dict({"id": "t", "explains": "x", "unexplained": 3}) == PartialMatch("t", "")
+    assert PartialMatch.from_dict(["t"]) is None

@@ -103,15 +103,31 @@ def render(report: Report, density: Density = "full", *, width: int = 80, path: 
 
 
 def _trap_lines(report: Report, width: int) -> Fragments:
-    """The trap named, its note (what it explains) and why the mistake is one."""
+    """The trap named, its note (what it explains) and why the mistake is one; or, with no trap
+    named, the partial match: what it explains, and that something else fails too."""
     if not report.trap:
-        return []
+        return _partial_lines(report, width)
     out: Fragments = [("class:trap", _wrap(f"trap: {report.trap.id} — {report.trap.message}", width, "  ", "    "))]
     if report.trap.note:
         out.append(("class:trap", _wrap(report.trap.note, width, "    ")))
     why = " ".join(report.trap.why.split())
     if why:
         out.append(("class:why", _wrap(why, width, "    ")))
+    return out
+
+
+def _partial_lines(report: Report, width: int, why: bool = True) -> Fragments:
+    """'partly: matches no-clip on 8 of 9 failing cases; ...': a trap's mistake that shows on most
+    failing cases, said as partial (grader.report.PartialMatch), never as the cause."""
+    part = report.partial_trap
+    if part is None:
+        return []
+    out: Fragments = [("class:trap", _wrap(printable(f"partly: {part.note} (not named as the cause: it does not "
+                                                     "explain every failure)"), width, "  ", "    "))]
+    out.append(("class:trap", _wrap(printable(f"{part.id} — {part.message}"), width, "    ", "      ")))
+    text = " ".join(part.why.split())
+    if why and text:
+        out.append(("class:why", _wrap(printable(text), width, "    ")))
     return out
 
 
@@ -144,6 +160,8 @@ def _compact_lines(report: Report, shown: CaseResult | None, width: int) -> Frag
         out.append(("class:trap", _wrap(f"trap: {report.trap.id} — {report.trap.message}", width, "  ", "    ")))
         if report.trap.note:
             out.append(("class:trap", _wrap(report.trap.note, width, "    ")))
+    else:
+        out += _partial_lines(report, width, why=False)
     return out
 
 

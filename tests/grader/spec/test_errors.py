@@ -93,3 +93,17 @@ def test_catalogue_collects_broken_files(tmp_path):
     _write(tmp_path, "id: mha-padding\n")
     cat = load_catalogue([tmp_path])
     assert not cat.specs and cat.errors and all("mha-padding.yaml" in e for e in cat.errors)
+
+
+def test_a_trap_in_several_functions_names_them_and_their_trap_functions(tmp_path):
+    """`also:` (drills/README.md, "traps"): another function of the drill, and a reference function for it."""
+    ok = parse_spec(REPO / "drills" / "03-ragged" / "ragged-to-padded.yaml")
+    both = next(t for t in ok.all_traps if t.id == "count-last-left-both")
+    assert both.functions == {"pad_batch": "trap_count_last_left", "last_hidden": "trap_right_padded_last"}
+    text = EXAMPLE.read_text().replace("    function: trap_no_mask\n",
+                                       "    function: trap_no_mask\n    also: {attend: trap_nowhere}\n")
+    problems = _problems(_write(tmp_path, text))
+    assert any("also" in p and "'attend' is not another function of the drill" in p for p in problems)
+    text = EXAMPLE.read_text().replace("    function: trap_no_mask\n",
+                                       "    function: trap_no_mask\n    also: {multi_head_attention: trap_nowhere}\n")
+    assert any("'multi_head_attention' is not another function" in p for p in _problems(_write(tmp_path, text)))

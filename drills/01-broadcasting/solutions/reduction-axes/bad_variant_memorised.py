@@ -1,5 +1,6 @@
 # trap: none
 # variant: layout=bdt
+# partial: ln-affine-last-axis
 # the (B, T, d) answer from memory: wrong axes in both functions, so no single trap explains it
 import torch
 

@@ -1,4 +1,5 @@
 # trap: none  (scale by sqrt(d), and an fp32 mask bias that breaks fp16: two mistakes, so no single trap is named)
+# partial: scale-by-d
 import math
 import torch
 

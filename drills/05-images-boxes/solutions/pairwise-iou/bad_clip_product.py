@@ -1,4 +1,5 @@
 # trap: none  (clip after the product, and a 1e-6 union clamp that blows degenerate pairs up to 1e9: two mistakes)
+# partial: clip-product
 import torch
 
 

@@ -1,4 +1,5 @@
 # trap: none  (no clip, and a 1e-6 union clamp that blows degenerate pairs up to 1e9: two mistakes)
+# partial: no-clip
 import torch
 
 

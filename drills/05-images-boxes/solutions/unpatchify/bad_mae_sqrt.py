@@ -1,4 +1,5 @@
 # trap: none  (a square grid, and MAE's (P, P, C) token layout instead of the contract's (C, P, P): two differences)
+# partial: square-grid
 import torch
 
 
