@@ -41,7 +41,7 @@ from grader.spec.records import (
     Trap,
 )
 from grader.spec.yaml_lines import _line_of, _LineLoader
-from grader.spec.variants import parse_variants, traps_under_default
+from grader.spec.variants import check_case_renames, parse_variants, traps_under_default
 from grader.spec.userfile import REFERENCE_LIMIT, SPEC_LIMIT, UnreadableFile, read_source, read_text
 
 
@@ -97,6 +97,7 @@ def parse_spec(path: Path, text: str | None = None, *, reference_names: set[str]
         problems.add(top.line_of("no_device_case"), "no_device_case", "give the reason this drill has no device case")
 
     variants = parse_variants(top, problems, prompt, functions, traps, dim_names, hints)
+    check_case_renames(variants, [c.name for c in cases], top, problems)
     all_traps, traps = traps, traps_under_default(traps, variants)
 
     reference_path = _check_reference(path, top, problems, reference_names, functions, traps, invariants)

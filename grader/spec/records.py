@@ -202,6 +202,7 @@ class VariantValue:
     returns: dict[str, tuple[dict[str, Any], ...]] = field(default_factory=dict)
     traps: VariantTraps = field(default_factory=VariantTraps)
     hints: tuple[tuple[str, str], ...] = ()  # (from, to): fragments of the hints replaced
+    cases: dict[str, str] = field(default_factory=dict)  # a case's name -> its name under this value
 
 
 @dataclass(frozen=True)

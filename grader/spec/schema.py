@@ -89,6 +89,9 @@ SECTIONS: dict[str, dict[str, Field]] = {
         "traps": F(dict, doc="which traps apply and their flipped messages", of="variant_traps"),
         "hints": F(list, doc="fragments of the hints replaced (matched ignoring whitespace)", of="prompt_edit",
                    container="list"),
+        "cases": F(dict, doc="case name -> its name under this value, where the contract's name says the other "
+                             "convention (fp32-int-mask under an additive mask)",
+                   json={"additionalProperties": {"type": "string"}}),
     },
     "prompt_edit": {
         "from": F(str, True, "text of the prompt as written"),

@@ -70,7 +70,9 @@ def under(spec: Spec, variant: Mapping[str, str]) -> Spec:
         kwargs.update(v.kwargs)
         functions = [_function_under(f, v) for f in functions]
     fns = tuple(functions)
-    cases = tuple(dataclasses.replace(c, id=case_id(c, base.dims, fns, chosen)) for c in base.cases)
+    renamed = {old: new for v in values for old, new in v.cases.items()}  # names that say this convention
+    cases = tuple(dataclasses.replace(c, name=renamed.get(c.name, c.name)) for c in base.cases)
+    cases = tuple(dataclasses.replace(c, id=case_id(c, base.dims, fns, chosen)) for c in cases)
     return dataclasses.replace(base, prompt=prompt, hints=hints, functions=fns, cases=cases,
                                traps=traps_under(base, values), variant=chosen, call_kwargs=kwargs, base=base)
 

@@ -133,7 +133,32 @@ def _parse_value(name: str, body: Any, line: int, where: str, problems: _Problem
                          lambda arg, opts, ln, w: _check_arg_override(arg, opts, ln, w, problems, dim_names))
     returns = _parse_returns(r, where, problems, functions, dim_names)
     vtraps = _parse_traps(r, where, problems, traps)
-    return VariantValue(name, label, source, edits, dict(kwargs), gen, args, returns, vtraps, hint_edits)
+    renamed = r.get("cases", default={}) or {}
+    cases: dict[str, str] = {}
+    for old_name, new_name in renamed.items():
+        at = _line_of(renamed, old_name, r.line_of("cases"))
+        if not isinstance(new_name, str) or not CASE_NAME_RE.fullmatch(new_name):
+            problems.add(at, f"{where}.cases.{_k(old_name)}", "a case's new name is lower-case words joined by '-'")
+        else:
+            cases[str(old_name)] = new_name
+    return VariantValue(name, label, source, edits, dict(kwargs), gen, args, returns, vtraps, hint_edits, cases)
+
+
+CASE_NAME_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+def check_case_renames(axes: tuple[Axis, ...], case_names: list[str], top: _Reader, problems: _Problems) -> None:
+    """A value's `cases:` renames only cases the spec has, and never to a name another case keeps."""
+    for axis in axes:
+        for v in axis.values.values():
+            where = f"variants.{axis.name}.values.{v.name}.cases"
+            for old_name, new_name in v.cases.items():
+                if old_name not in case_names:
+                    problems.add(top.line_of("variants"), f"{where}.{_k(old_name)}", f"no case is named {old_name!r}")
+                names = [v.cases.get(c, c) for c in case_names]
+                if names.count(new_name) > 1:
+                    problems.add(top.line_of("variants"), f"{where}.{_k(old_name)}",
+                                 f"{new_name!r} would name two cases under this value")
 
 
 def _parse_edits(r: _Reader, key: str, where: str, problems: _Problems,

@@ -61,6 +61,12 @@ def test_axes_parse_in_spec_order_with_their_default():
      "the default value 'keep' is the contract as written"),
     ("        kwargs: {layout: tbd}", "        kwargs: {mask: tbd}", "is already the axis 'mask''s"),
     ("  layout:\n    default: btd", "  Layout:\n    default: btd", "an axis name is lower-case"),
+    ("        cases: {fp32-int-mask: fp32-second-additive-mask}", "        cases: {fp32-no-such: fp32-other}",
+     "variants.mask.values.additive.cases.fp32-no-such: no case is named 'fp32-no-such'"),
+    ("        cases: {fp32-int-mask: fp32-second-additive-mask}", "        cases: {fp32-int-mask: batch-1}",
+     "'batch-1' would name two cases under this value"),
+    ("        cases: {fp32-int-mask: fp32-second-additive-mask}", "        cases: {fp32-int-mask: Bad Name}",
+     "a case's new name is lower-case words joined by '-'"),
 ])
 def test_problems_name_the_field(tmp_path, old, new, message):
     problems = _problems(tmp_path, old, new)
@@ -92,6 +98,17 @@ def test_prompt_match_ignores_whitespace_and_under_applies_everything():
     assert both.under({"mask": "keep"}).variant == {}
     assert both.under({"layout": "tbd"}).functions[0].args[3].options == {}
     assert spec.under({"mask": "keep"}) is spec
+
+
+def test_a_value_renames_the_cases_whose_name_says_the_other_convention():
+    """fp32-int-mask under mask=additive has no int64 mask: its name under that value says what it is,
+    and its id (name@hash) follows the name."""
+    spec = parse_spec(EXAMPLE)
+    additive = spec.under({"mask": "additive"})
+    names = [c.name for c in additive.cases]
+    assert "fp32-int-mask" not in names and "fp32-second-additive-mask" in names
+    assert all(c.id.startswith(c.name + "@") for c in additive.cases)
+    assert "fp32-int-mask" in [c.name for c in spec.under({"mask": "pad"}).cases]  # int64 still there
 
 
 def test_unknown_axis_or_value_is_a_usage_error_naming_the_choices():
