@@ -143,7 +143,7 @@ class DrillCommands:
                             self.setup.clock.now(),
                             self._reference() if self.options.show_reference else "",
                             self.spec.seed_trap if self.options.show_reference else "",
-                            self.grading_seconds())
+                            self.grading_seconds(), self._reference_title())
             if self.setup.drafts is not None:
                 self.setup.drafts.clear(self.spec.id)
         footer = "The buffer is kept: fix it and :submit again."
@@ -231,6 +231,12 @@ class DrillCommands:
         except Exception as exc:  # noqa: BLE001 - a store problem must not lose the buffer
             self.screen.say(f"could not record the attempt: {exc}")
             return None
+
+    def _reference_title(self) -> str:
+        variant = dict(getattr(self.spec, "variant", None) or {})
+        if variant and variant_solution(self.spec.path, self.spec.id, variant):
+            return "A solution under " + " ".join(f"{k}={v}" for k, v in sorted(variant.items()))
+        return "Reference solution"
 
     def _reference(self) -> str:
         """The clean answer for the convention solved: under a variant, the drill's sample for it when
@@ -355,7 +361,7 @@ class DrillCommands:
                 return
             if self.state.reveal(self._elapsed()):
                 self._record(None, self.screen.buffer.text, self._elapsed())
-            out: Fragments = [("class:head bold", "Reference solution"),
+            out: Fragments = [("class:head bold", self._reference_title()),
                               ("class:dim", " (recorded as a fail; it comes back soon)\n")]
             out += [("class:code", f"    {line}\n") for line in self._reference().splitlines()]
             if self.spec.solution_notes.strip():

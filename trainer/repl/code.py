@@ -61,9 +61,8 @@ def not_an_attempt(text: str, skeleton: str, *, unchanged_counts: bool = False) 
     try:
         compile(text, "<buffer>", "exec", dont_inherit=True)
     except SyntaxError as exc:  # IndentationError and TabError are SyntaxErrors
-        where = f" at line {exc.lineno}" if exc.lineno else ""
-        shown = (exc.text or "").strip()[:60]
-        return f"{type(exc).__name__}{where}: {exc.msg}" + (f" ({shown})" if shown else "")
+        where = f" at line {exc.lineno}" if exc.lineno else ""  # the buffer shows the line, numbered
+        return f"{type(exc).__name__}{where}: {exc.msg}"
     except ValueError as exc:  # a NUL byte
         return f"it does not parse ({str(exc)[:80]})"
     except (RecursionError, MemoryError):

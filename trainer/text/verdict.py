@@ -50,6 +50,7 @@ class PassInfo:
     reference: str = ""
     seed_trap: str = ""
     grading: float = 0.0  # seconds the grader worked, left out of `elapsed` (trainer.clock.PersonClock)
+    reference_title: str = "Reference solution"  # or the variant sample's ("A solution under layout=tbd")
 
 
 def render(report: Report, density: Density = "full", *, width: int = 80, path: str = "",
@@ -289,7 +290,7 @@ def _pass_lines(info: PassInfo, width: int, scale: Fragments) -> Fragments:
     if info.due is not None:
         out.append(("class:dim", f"  Back for review {when(info.due, info.now)}.\n"))
     if info.reference:
-        out.append(("class:head", "  Reference solution:\n"))
+        out.append(("class:head", f"  {info.reference_title}:\n"))
         for line in info.reference.splitlines():
             out.append(("class:code", f"    {line}\n"))
     if info.seed_trap.strip():
