@@ -56,7 +56,24 @@ def coverage_problems(spec: Spec) -> list[str]:
         at("functions:", "scale", "declare production-like sizes for the memory check: scale: {dims: {B: 8, T: 4096, ...}}")
     if len(spec.quiz) < 2:
         at("quiz:", "quiz", "give at least two quick-fire questions")
+    for names_, size in shared_scale_sizes(spec):
+        at("scale:", "scale.dims", f"{' and '.join(names_)} are {'both' if len(names_) == 2 else 'all'} {size} at scale: every dimension needs a size of "
+           "its own there too, or a shape in the memory message names the wrong one (give each another production size)")
     return out
+
+
+def shared_scale_sizes(spec: Spec) -> list[tuple[list[str], int]]:
+    """The dimensions that share a size at the scale sizes (given, fixed and derived), as the
+    cases' sizes must not (grader.dims._distinct_enough); an alias (`Y: X`) shares its dimension's."""
+    if spec.scale is None:
+        return []
+    by_size: dict[int, list[str]] = {}
+    for name, size in spec.scale.dims.items():
+        rule = spec.dims.get(name)
+        if rule is not None and rule.derived and rule.expr in spec.dims:
+            continue
+        by_size.setdefault(size, []).append(name)
+    return [(names_, size) for size, names_ in by_size.items() if len(names_) > 1]
 
 
 def validate_spec(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
