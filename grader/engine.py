@@ -160,11 +160,12 @@ class Grader:
         return job, limits
 
     def smallest(self, report: Report, source: str, filename: str = "<buffer>",
-                 budget: float = smallest_case.BUDGET) -> Smallest | None:
+                 budget: float | None = None) -> Smallest | None:
         """The smallest failing sizes of the case `report` shows (grader.judge.smallest), searched
         in this warm grader; the standby child waiting for the next submission is kept aside."""
         with sandbox.STANDBY.aside():
-            return smallest_case.for_report(self, report, source, filename, budget)
+            return smallest_case.for_report(self, report, source, filename,
+                                            smallest_case.BUDGET if budget is None else budget)
 
     def _forget_answers(self) -> None:
         """Run in the sandbox child only (its copy of memory): drop the expected
