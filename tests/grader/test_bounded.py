@@ -202,3 +202,27 @@ def test_a_builtin_reference_has_no_wall_clock_import_deadline(monkeypatch, grad
         monkeypatch.delitem(sys.modules, name)
     module = cases.load_reference(spec)
     assert callable(module.group_advantages)
+
+
+def test_a_drill_check_that_never_returns_is_internal_not_a_hang(tmp_path, monkeypatch):
+    """The drill's own invariants, checker and traps judge a run in the grader's process: one that
+    loops is stopped at engine.JUDGE_SECONDS of CPU time, and the verdict says whose fault it is."""
+    import json
+
+    from grader import engine
+    from trainer.cli import _register, app
+
+    root = _toy(tmp_path)
+    spec = (root / "loopy-sum.yaml").read_text().replace("tolerance:", 'invariants:\n  - {kind: "py:never_done"}\ntolerance:')
+    (root / "loopy-sum.yaml").write_text(spec)
+    reference = TOY_REFERENCE.replace('    while ctx.sizes["N"] == 2:  # never returns at the floor of N\'s range\n        pass\n', "")
+    (root / "loopy-sum.py").write_text(reference + "\n\ndef never_done(call, got, options):\n    while True:\n        pass\n")
+    monkeypatch.setenv("DRILL_PATH", str(root))
+    monkeypatch.setattr(engine, "JUDGE_SECONDS", 0.5)
+    answer = tmp_path / "answer.py"
+    answer.write_text("def row_sums(x):\n    return x.sum(1)\n")
+    _register()
+    result = CliRunner().invoke(app, ["check", "loopy-sum", str(answer), "--seed", "1", "--json"])
+    report = json.loads(result.stdout)
+    assert report["verdict"] == "internal", result.output
+    assert "the drill's own checks (invariants, checker, traps) did not finish within 0.5 s of CPU time" in report["message"]
