@@ -215,7 +215,9 @@ def test_a_drill_check_that_never_returns_is_internal_not_a_hang(tmp_path, monke
     root = _toy(tmp_path)
     spec = (root / "loopy-sum.yaml").read_text().replace("tolerance:", 'invariants:\n  - {kind: "py:never_done"}\ntolerance:')
     (root / "loopy-sum.yaml").write_text(spec)
-    reference = TOY_REFERENCE.replace('    while ctx.sizes["N"] == 2:  # never returns at the floor of N\'s range\n        pass\n', "")
+    loop = '    while ctx.sizes["N"] == 2:  # never returns at the floor of N\'s range\n        pass\n'
+    assert loop in TOY_REFERENCE
+    reference = TOY_REFERENCE.replace(loop, "")
     (root / "loopy-sum.py").write_text(reference + "\n\ndef never_done(call, got, options):\n    while True:\n        pass\n")
     monkeypatch.setenv("DRILL_PATH", str(root))
     monkeypatch.setattr(engine, "JUDGE_SECONDS", 0.5)
