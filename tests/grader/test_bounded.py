@@ -228,3 +228,21 @@ def test_a_drill_check_that_never_returns_is_internal_not_a_hang(tmp_path, monke
     report = json.loads(result.stdout)
     assert report["verdict"] == "internal", result.output
     assert "the drill's own checks (invariants, checker, traps) did not finish within 0.5 s of CPU time" in report["message"]
+
+
+def test_validate_stops_a_trap_that_never_returns(tmp_path, monkeypatch, grader):
+    """`drill validate` judges the traps in its own process (grader/authoring/trusted.py): a trap
+    that loops is stopped at engine.JUDGE_SECONDS of CPU time and reported, not waited for."""
+    from grader import engine
+    from grader.authoring.trusted import grade_trusted, trap_functions
+    from grader.spec.parse import parse_spec
+
+    root = _toy(tmp_path)
+    loop = '    while ctx.sizes["N"] == 2:  # never returns at the floor of N\'s range\n        pass\n'
+    looping_trap = TOY_REFERENCE.replace(loop, "").replace("    return x.sum(1) + 1\n", "    while True:\n        pass\n")
+    (root / "loopy-sum.py").write_text(looping_trap)
+    monkeypatch.setattr(engine, "JUDGE_SECONDS", 0.5)
+    prep = grader.prepared(parse_spec(root / "loopy-sum.yaml"), 1)
+    report = grade_trusted(prep, trap_functions(prep, "trap_plus_one", "row_sums"), "<trap plus-one>")
+    assert report.verdict == "internal"
+    assert "<trap plus-one> did not finish its cases and their judging within 0.5 s of CPU time" in report.message
