@@ -139,14 +139,15 @@ def test_drill_check_answers_when_a_builder_never_returns_at_a_size_the_search_t
     assert {"N": 2, "M": found["sizes"]["M"]} in found["unbuilt"] or any(u["N"] == 2 for u in found["unbuilt"])
 
 
-def test_validate_fails_a_builder_that_loops_at_the_floor_of_its_range(tmp_path, grader):
+def test_validate_fails_a_builder_that_loops_at_the_floor_of_its_range(tmp_path):
     from grader.authoring.builders import builder_problems
+    from grader.cases.prepare import prepare
     from grader.spec.parse import parse_spec
 
     root = _toy(tmp_path)
     spec = parse_spec(root / "loopy-sum.yaml")
     seed = _seed_drawing_n_above_2(spec)
-    problems = builder_problems(grader.prepared(spec, seed), lambda needle: 1)
+    problems = builder_problems(prepare(spec, seed), lambda needle: 1)  # not the grader's cache: another toy may be there
     assert len(problems) == 1, problems
     assert problems[0].startswith(f"{root / 'loopy-sum.yaml'}:1: cases.fp32 (row_sums): built at N=2, ")
     assert "it does not finish: did not finish within 1 s of CPU time (a loop in an input builder" in problems[0]
@@ -230,11 +231,12 @@ def test_a_drill_check_that_never_returns_is_internal_not_a_hang(tmp_path, monke
     assert "the drill's own checks (invariants, checker, traps) did not finish within 0.5 s of CPU time" in report["message"]
 
 
-def test_validate_stops_a_trap_that_never_returns(tmp_path, monkeypatch, grader):
+def test_validate_stops_a_trap_that_never_returns(tmp_path, monkeypatch):
     """`drill validate` judges the traps in its own process (grader/authoring/trusted.py): a trap
     that loops is stopped at engine.JUDGE_SECONDS of CPU time and reported, not waited for."""
     from grader import engine
     from grader.authoring.trusted import grade_trusted, trap_functions
+    from grader.cases.prepare import prepare
     from grader.spec.parse import parse_spec
 
     root = _toy(tmp_path)
@@ -242,7 +244,7 @@ def test_validate_stops_a_trap_that_never_returns(tmp_path, monkeypatch, grader)
     looping_trap = TOY_REFERENCE.replace(loop, "").replace("    return x.sum(1) + 1\n", "    while True:\n        pass\n")
     (root / "loopy-sum.py").write_text(looping_trap)
     monkeypatch.setattr(engine, "JUDGE_SECONDS", 0.5)
-    prep = grader.prepared(parse_spec(root / "loopy-sum.yaml"), 1)
+    prep = prepare(parse_spec(root / "loopy-sum.yaml"), 1)  # not the grader's cache: another toy may be there
     report = grade_trusted(prep, trap_functions(prep, "trap_plus_one", "row_sums"), "<trap plus-one>")
     assert report.verdict == "internal"
     assert "<trap plus-one> did not finish its cases and their judging within 0.5 s of CPU time" in report.message
