@@ -20,7 +20,8 @@ from grader.fake import scale
 from grader.judge import endings
 from grader.judge import smallest as smallest_case
 from grader.judge.attribution import match_traps, partial_trap
-from grader.cases.prepare import Call, ExpectedRaise, Prepared, helper, new_seed, prepare
+from grader.cases.prepare import (PREPARE_SECONDS, CaseError, Call, ExpectedRaise, Prepared, deadline, helper, new_seed,
+                                  prepare)
 from grader.judge.compare import Verdict, compare_call
 from grader.dims import confirmed_labels, explain_shape
 from grader.judge.invariants import first_problem
@@ -31,6 +32,7 @@ from grader.spec import Spec
 from grader.spec.variants import describe
 
 _ALLOC = re.compile(r"tried to allocate (\d+) bytes")
+JUDGE_SECONDS = 60.0  # CPU seconds for the drill's own code that judges one run (invariants, checker, traps)
 
 
 class Grader:
@@ -62,7 +64,9 @@ class Grader:
         prep = prepare(spec, seed, example=example)
         if not example and self.device == "cpu":  # a CUDA grader's process must never touch CUDA, even fake
             if (spec.id, variant) not in self._fake_plans:
-                self._fake_plans[spec.id, variant] = scale.plan_for(spec, prep)
+                with deadline(PREPARE_SECONDS, f"{spec.path}: the reference did not finish its fake-tensor runs within "
+                                               f"{PREPARE_SECONDS:g} s of CPU time", cpu=True):
+                    self._fake_plans[spec.id, variant] = scale.plan_for(spec, prep)
             prep.fake = self._fake_plans[spec.id, variant]
         self._prepared[key] = prep
         while len(self._prepared) > self._cache_size:
@@ -124,7 +128,13 @@ class Grader:
             outcome.fake = known_fake
         if job.fake is None and outcome.fake is None:
             outcome.fake = []  # none were asked for: nothing is missing
-        report = judge(prep, outcome, limits)
+        try:  # the drill's own invariants, checker and traps run here: a loop in them is the drill's fault
+            with deadline(JUDGE_SECONDS, f"the drill's own checks (invariants, checker, traps) did not finish within "
+                                         f"{JUDGE_SECONDS:g} s of CPU time", cpu=True):
+                report = judge(prep, outcome, limits)
+        except CaseError as exc:
+            return Report(spec.id, "internal", [], outcome.elapsed, seed=prep.seed, message=f"{spec.path}: {exc}",
+                          variant=dict(spec.variant))
         report.variant = dict(spec.variant)
         if on_gpu:
             from grader.fake import cuda
@@ -162,11 +172,12 @@ class Grader:
         return job, limits
 
     def smallest(self, report: Report, source: str, filename: str = "<buffer>",
-                 budget: float = smallest_case.BUDGET) -> Smallest | None:
+                 budget: float | None = None) -> Smallest | None:
         """The smallest failing sizes of the case `report` shows (grader.judge.smallest), searched
         in this warm grader; the standby child waiting for the next submission is kept aside."""
         with sandbox.STANDBY.aside():
-            return smallest_case.for_report(self, report, source, filename, budget)
+            return smallest_case.for_report(self, report, source, filename,
+                                            smallest_case.BUDGET if budget is None else budget)
 
     def _forget_answers(self) -> None:
         """Run in the sandbox child only (its copy of memory): drop the expected

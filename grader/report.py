@@ -271,7 +271,9 @@ class CaseResult:
 class Smallest:
     """The smallest sizes found that still fail a case the same way (grader.judge.smallest):
     `free` the dimensions that did not matter, `passes` the sizes of size 1 at which it passed
-    ({dim: {every size at that point}}), `complete` False when the search ran out of time."""
+    ({dim: {every size at that point}}), `complete` False when the search ran out of time, `unbuilt`
+    the sizes at which the drill's builders or oracle could not build the case (they raised, or did
+    not finish within their deadline: grader.cases.resize), left out of the search."""
 
     case: str
     function: str
@@ -280,11 +282,12 @@ class Smallest:
     passes: dict[str, dict[str, int]] = field(default_factory=dict)
     complete: bool = True
     seconds: float = 0.0
+    unbuilt: list[dict[str, int]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {"case": self.case, "function": self.function, "sizes": dict(self.sizes), "free": list(self.free),
                 "passes": {k: dict(v) for k, v in self.passes.items()}, "complete": self.complete,
-                "seconds": round(self.seconds, 3)}
+                "seconds": round(self.seconds, 3), "unbuilt": [dict(u) for u in self.unbuilt]}
 
     @classmethod
     def from_dict(cls, data: Any) -> Smallest | None:
@@ -293,11 +296,14 @@ class Smallest:
         raw_free, raw_passes = data.get("free"), data.get("passes")
         free = raw_free if isinstance(raw_free, list) else []
         passes = raw_passes if isinstance(raw_passes, dict) else {}
+        raw_unbuilt = data.get("unbuilt")
+        unbuilt = [u for u in raw_unbuilt if isinstance(u, dict)] if isinstance(raw_unbuilt, list) else []
         try:
             return cls(str(data["case"]), str(data.get("function") or ""),
                        {str(k): int(v) for k, v in data["sizes"].items()}, [str(f) for f in free],
                        {str(k): {str(a): int(b) for a, b in v.items()} for k, v in passes.items() if isinstance(v, dict)},
-                       bool(data.get("complete", True)), float(data.get("seconds") or 0.0))
+                       bool(data.get("complete", True)), float(data.get("seconds") or 0.0),
+                       [{str(a): int(b) for a, b in u.items()} for u in unbuilt])
         except (TypeError, ValueError):
             return None
 

@@ -28,14 +28,21 @@ def group_advantages(rewards, P: int, G: int, eps: float = 1e-6, *, scale="std",
 
 def make_rewards(ctx, shape, dtype, style="binary"):
     """binary: 0/1 rewards with group 0 all 0.0 and group 1 all 1.0 (when P >= 2), every other group mixed;
-    continuous: uniform rewards in [0, 1), each group with a population std of at least 0.2."""
+    continuous: uniform rewards in [0, 1), each group with a population std of at least 0.2.
+    Both need G >= 2 (one reward is never mixed, and has no spread): below that they raise."""
     style = str(ctx.params.get("style", style))
     P, G = ctx.sizes["P"], ctx.sizes["G"]
+    if G < 2:
+        raise ValueError(f"make_rewards: a group of G = {G} rewards cannot be mixed or spread; G >= 2")
     if style == "continuous":
         r = torch.rand(P, G, generator=ctx.gen)
         for p in range(P):  # keep every group's std >= 0.2, so fp16 maths is not ill-conditioned
-            while float(r[p].std(unbiased=False)) < 0.2:
+            for _ in range(_DRAWS):  # a fresh draw succeeds with probability >= 0.36 (G = 2): this loop ends
+                if float(r[p].std(unbiased=False)) >= 0.2:
+                    break
                 r[p] = torch.rand(G, generator=ctx.gen)
+            else:
+                r[p] = _spread(G, ctx.gen)
     else:
         r = (torch.rand(P, G, generator=ctx.gen) < 0.5).float()
         for p in range(P):
@@ -44,6 +51,18 @@ def make_rewards(ctx, shape, dtype, style="binary"):
         if P >= 2:
             r[1] = 1.0
     return r.reshape(-1).to(dtype)
+
+
+_DRAWS = 64  # fresh draws per group before building one whose spread is certain
+
+
+def _spread(G, gen):
+    """G >= 2 rewards in [0, 1) whose population std is at least 0.2 by construction: half of them
+    in [0, 0.1), the rest in [0.9, 1.0), in a random order (a gap of 0.8 between the halves gives
+    std >= 0.8 * sqrt(k (G - k)) / G >= 0.37 for k = G // 2)."""
+    low = torch.arange(G) < G // 2
+    values = torch.where(low, 0.0, 0.9) + 0.1 * torch.rand(G, generator=gen)
+    return values[torch.randperm(G, generator=gen)]
 
 
 def trap_group_major(rewards, P: int, G: int, eps: float = 1e-6, *, scale="std", std="population"):

@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 import torch
 
-from grader.cases.prepare import Prepared, fresh, kwargs_taken, with_kwargs
+from grader.cases.prepare import CaseError, Prepared, deadline, fresh, kwargs_taken, with_kwargs
 from grader.judge.attribution import decoded_form
 from grader.report import Report
 from grader import sandbox
@@ -48,10 +48,15 @@ def outcome_of(prep: Prepared, functions: dict[str, Callable[..., Any]], filenam
 
 def grade_trusted(prep: Prepared, functions: dict[str, Callable[..., Any]], filename: str) -> Report:
     """The report these functions would get as a solution of `prep`, judged here."""
-    from grader.engine import judge
+    from grader import engine
 
-    # the fake-tensor checks speak about a solution, not asked for here (module docstring): no plan to judge
-    report = judge(dataclasses.replace(prep, fake=None), outcome_of(prep, functions, filename), Limits())
+    try:  # the drill's own code, run here: a loop in it is stopped in CPU time, and said
+        with deadline(engine.JUDGE_SECONDS, f"{filename} did not finish its cases and their judging within "
+                                            f"{engine.JUDGE_SECONDS:g} s of CPU time (a loop?)", cpu=True):
+            # the fake-tensor checks speak about a solution, not asked for here (module docstring): no plan to judge
+            report = engine.judge(dataclasses.replace(prep, fake=None), outcome_of(prep, functions, filename), Limits())
+    except CaseError as exc:
+        report = Report(prep.spec.id, "internal", [], seed=prep.seed, message=f"{prep.spec.path}: {exc}")
     report.variant = dict(prep.spec.variant)
     return report
 

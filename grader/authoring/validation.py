@@ -17,6 +17,7 @@ from pathlib import Path
 
 from grader.cases.prepare import CaseError, Prepared
 from grader.engine import Grader
+from grader.authoring.builders import builder_problems
 from grader.authoring.rounds import rounds_problems
 from grader.authoring.samples import check_samples, jobs
 from grader.authoring.scaffold import left_to_fill
@@ -56,7 +57,25 @@ def coverage_problems(spec: Spec) -> list[str]:
         at("functions:", "scale", "declare production-like sizes for the memory check: scale: {dims: {B: 8, T: 4096, ...}}")
     if len(spec.quiz) < 2:
         at("quiz:", "quiz", "give at least two quick-fire questions")
+    for names_, size in shared_scale_sizes(spec):
+        both = "both" if len(names_) == 2 else "all"
+        at("scale:", "scale.dims", f"{' and '.join(names_)} are {both} {size} at scale: every dimension needs a size "
+           "of its own there too, or a shape in the memory message names the wrong one (give each another production size)")
     return out
+
+
+def shared_scale_sizes(spec: Spec) -> list[tuple[list[str], int]]:
+    """The dimensions that share a size at the scale sizes (given, fixed and derived), as the
+    cases' sizes must not (grader.dims._distinct_enough); an alias (`Y: X`) shares its dimension's."""
+    if spec.scale is None:
+        return []
+    by_size: dict[int, list[str]] = {}
+    for name, size in spec.scale.dims.items():
+        rule = spec.dims.get(name)
+        if rule is not None and rule.derived and rule.expr in spec.dims:
+            continue
+        by_size.setdefault(size, []).append(name)
+    return [(names_, size) for size, names_ in by_size.items() if len(names_) > 1]
 
 
 def validate_spec(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
@@ -80,6 +99,7 @@ def validate_spec(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
                 problems.append(f"{spec.path}:{_line_for(spec.path, fp.name + ':')}: functions.{fp.name}"
                                 f"{_under(choice)}: {fp.why_no_device}")
         if not choice:
+            problems += builder_problems(prep, lambda needle: _line_for(spec.path, needle))
             problems += reference_problems(grader, prep, ref_source)  # the file itself, as a solution
             skeleton = grade_trusted(prep, skeleton_functions(prep), "<skeleton>")
             if skeleton.verdict == "pass":

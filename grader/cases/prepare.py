@@ -72,8 +72,9 @@ class Prepared:
     fake: Any = None  # grader.fake.checks.Plan: the device case and memory at scale (set by the Grader)
 
 
-REFERENCE_IMPORT_SECONDS = 10.0  # a reference that has not finished importing by then is broken
-PREPARE_SECONDS = 120.0  # building every case of a drill (built-in drills take a few seconds)
+REFERENCE_IMPORT_SECONDS = 10.0  # CPU seconds: a DRILL_PATH file that has not finished importing by then is broken
+PREPARE_SECONDS = 120.0  # CPU seconds to build every case of a drill (built-in drills take a few)
+WALL_FACTOR = 10.0  # the wall-clock cap beside a CPU-time deadline, for code that waits instead of working
 
 
 class _Deadline(BaseException):
@@ -82,12 +83,16 @@ class _Deadline(BaseException):
 
 
 @contextmanager
-def deadline(seconds: float, message: str) -> Iterator[None]:
-    """Run the block under a wall-clock deadline (SIGALRM, main thread only; elsewhere no
-    deadline); past it, CaseError(message). Nested deadlines restore the outer one."""
+def deadline(seconds: float, message: str, cpu: bool = False) -> Iterator[None]:
+    """Run the block under a deadline (a timer signal, main thread only; elsewhere no deadline);
+    past it, CaseError(message). `cpu`: counted in this process's CPU time (ITIMER_PROF), which
+    a loaded machine does not stretch, instead of wall-clock time (ITIMER_REAL). Nested
+    deadlines of the same kind restore the outer one."""
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         yield
         return
+    timer, signum = (signal.ITIMER_PROF, signal.SIGPROF) if cpu else (signal.ITIMER_REAL, signal.SIGALRM)
+    clock = time.process_time if cpu else time.monotonic
     token = _Deadline()
     armed = [True]
 
@@ -95,9 +100,9 @@ def deadline(seconds: float, message: str) -> Iterator[None]:
         if armed[0]:  # a late alarm while disarming must not escape as a bare BaseException
             raise token
 
-    started = time.monotonic()
-    previous = signal.signal(signal.SIGALRM, alarm)
-    outer_left = signal.setitimer(signal.ITIMER_REAL, seconds)[0]
+    started = clock()
+    previous = signal.signal(signum, alarm)
+    outer_left = signal.setitimer(timer, seconds)[0]
     try:
         yield
     except _Deadline as exc:
@@ -106,15 +111,16 @@ def deadline(seconds: float, message: str) -> Iterator[None]:
         raise
     finally:
         armed[0] = False
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(timer, 0)
+        signal.signal(signum, previous)
         if outer_left:
-            signal.setitimer(signal.ITIMER_REAL, max(outer_left - (time.monotonic() - started), 0.001))
+            signal.setitimer(timer, max(outer_left - (clock() - started), 0.001))
 
 
 def load_reference(spec: Spec) -> ModuleType:
     """Import the drill's reference .py under a private name. The file is read as a
-    user file (regular, capped) and must finish importing within REFERENCE_IMPORT_SECONDS."""
+    user file (regular, capped); one from DRILL_PATH must finish importing within REFERENCE_IMPORT_SECONDS
+    of CPU time (a built-in drill's file has no deadline: it is not user code)."""
     return _load_drill_file(spec, spec.reference_path, "_drill_ref_", "reference")
 
 
@@ -142,8 +148,9 @@ def _load_drill_file(spec: Spec, file: Path, prefix: str, what: str) -> ModuleTy
         raise CaseError(f"{path}: {exc.reason}") from None
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         raise CaseError(f"{path}: the {what} file cannot be compiled: {type(exc).__name__}: {exc}") from None
-    if not trial.builtin(path):  # a DRILL_PATH file: its deadline enforced from outside first (grader.cases.trial)
-        why = trial.trial_import(code, path, REFERENCE_IMPORT_SECONDS)
+    builtin = trial.builtin(path)
+    if not builtin:  # a DRILL_PATH file: its deadline enforced from outside first (grader.cases.trial)
+        why = trial.trial_import(code, path, REFERENCE_IMPORT_SECONDS, REFERENCE_IMPORT_SECONDS * WALL_FACTOR)
         if why is not None:
             raise CaseError(f"{path}: the {what} file: {why}")
     module = ModuleType(name)
@@ -151,9 +158,13 @@ def _load_drill_file(spec: Spec, file: Path, prefix: str, what: str) -> ModuleTy
     sys.modules[name] = module
     DRILL_MODULES.add(name)
     try:
-        with deadline(REFERENCE_IMPORT_SECONDS, f"{path}: the {what} file did not finish importing within "
-                                                f"{REFERENCE_IMPORT_SECONDS:g} s (a loop at module level?)"):
-            exec(code, module.__dict__)  # noqa: S102 - the drill's own file, under a deadline
+        if builtin:  # shipped with the tool, not user code: no deadline, which a loaded machine could make it miss
+            exec(code, module.__dict__)  # noqa: S102 - a built-in drill's own file
+        else:
+            with deadline(REFERENCE_IMPORT_SECONDS, f"{path}: the {what} file did not finish importing within "
+                                                    f"{REFERENCE_IMPORT_SECONDS:g} s of CPU time (a loop at module level?)",
+                          cpu=True):
+                exec(code, module.__dict__)  # noqa: S102 - the drill's own file, under a deadline
     except CaseError:
         del sys.modules[name]
         raise
@@ -171,11 +182,15 @@ def case_seed(seed: int, case_name: str) -> int:
 
 
 def prepare(spec: Spec, seed: int, example: bool = False) -> Prepared:
-    """Build every call of the drill for this seed (deterministic), under PREPARE_SECONDS:
-    a reference, generator or oracle that never returns is the drill's fault, reported."""
+    """Build every call of the drill for this seed (deterministic), under PREPARE_SECONDS of CPU
+    time (a loaded machine does not make a correct drill miss it) and WALL_FACTOR times that on
+    the wall clock: a reference, generator or oracle that never returns is the drill's fault, reported."""
+    why = "(a loop in the reference, a generator or the oracle?)"
     try:
-        with deadline(PREPARE_SECONDS, f"{spec.path}: the reference did not finish building the cases within "
-                                       f"{PREPARE_SECONDS:g} s (a loop in the reference, a generator or the oracle?)"):
+        with deadline(PREPARE_SECONDS * WALL_FACTOR, f"{spec.path}: the reference did not finish building the cases "
+                                                     f"within {PREPARE_SECONDS * WALL_FACTOR:g} s {why}"), \
+                deadline(PREPARE_SECONDS, f"{spec.path}: the reference did not finish building the cases within "
+                                          f"{PREPARE_SECONDS:g} s of CPU time {why}", cpu=True):
             return _prepare(spec, seed, example)
     except SystemExit as exc:
         raise CaseError(f"{spec.reference_path}: the reference called exit({exc.code!r}) while building the cases") from None

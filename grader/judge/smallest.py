@@ -8,14 +8,18 @@ verdict), as Hypothesis shrinks an example:
   such as T: S, stays as the case has it); derived dimensions follow their formula
   (H = H_kv * G); every named dimension keeps a size of its own, as the case had
   (grader.dims), so a shape still reads back in names; and none goes below 2, where
-  size 1 would let broadcasting hide the bug;
+  size 1 would let broadcasting hide the bug, nor outside its range in the spec (the
+  drill's builders are proved only there: `drill validate`, grader.authoring.validation);
 - each round builds every one-dimension step down as a case of its own, fresh inputs
   and the oracle's answer, and grades them all in one sandbox run (the warm grader's:
   grader.engine.Grader.smallest keeps its standby child aside), then takes the steps
   that still fail; rounds go on until no step fails or the time budget is spent;
-- then each dimension of the smallest case is tried at other sizes (and at 1): one that
-  fails at every size tried does not matter (`free`); a size 1 at which the case passes
-  is kept (`passes`), so the report can say "it passes when G = 1 (H = H_kv)".
+- then each dimension of the smallest case is tried at other sizes (and at 1, where its
+  range allows 1): one that fails at every size tried does not matter (`free`); a size 1
+  at which the case passes is kept (`passes`), so the report can say "it passes when G = 1".
+
+Every candidate is built in a forked child first, stopped at a deadline and at the
+search's own (grader.cases.resize): one that does not finish is not buildable there.
 
 Nothing here decides a verdict: the report's verdict is out before the search starts
 (the REPL runs it after showing it; `drill check` within a budget). The result is a
@@ -28,7 +32,7 @@ import time
 from typing import Any
 
 from grader.cases.prepare import Call, Prepared
-from grader.cases.resize import call_at
+from grader.cases.resize import built_at
 from grader.dims import _distinct_enough, eval_expr, expr_names
 from grader.report import Report, Smallest, Verdict
 
@@ -36,6 +40,7 @@ MAX_STEPS = 12  # sizes tried per dimension and round (the lowest first)
 MAX_ROUNDS = 10
 ALTERNATIVES = 3  # other sizes tried per dimension when asking whether it matters
 BUDGET = 4.0  # seconds, for `drill check`
+MAX_UNBUILT = 3  # sizes the case could not be built at, kept for the report
 
 
 def search(grader: Any, prep: Prepared, source: str, filename: str, case: str, function: str,
@@ -49,7 +54,7 @@ def search(grader: Any, prep: Prepared, source: str, filename: str, case: str, f
     space = _Space(prep, start)
     if not space.moving:
         return None
-    runner = _Runner(grader, prep, source, filename, start)
+    runner = _Runner(grader, prep, source, filename, start, deadline)
     cur = {v: start.sizes[v] for v in space.moving}
     verdict: Verdict | None = None
     complete = False
@@ -63,6 +68,8 @@ def search(grader: Any, prep: Prepared, source: str, filename: str, case: str, f
                 return None  # it does not fail there (a flaky solution), or cannot be built again: say nothing
             verdict = got[0]
         got = got[1:]
+        if runner.late:  # some steps were never built: what they would have said is not known
+            break
         if not steps:
             complete = True
             break
@@ -82,7 +89,8 @@ def search(grader: Any, prep: Prepared, source: str, filename: str, case: str, f
     if complete and time.monotonic() < deadline:
         free, passes = _what_matters(space, runner, verdict, cur)
     return Smallest(case, function, {k: v for k, v in sizes.items() if k in space.named}, free, passes,
-                    complete, time.monotonic() - t0)
+                    complete, time.monotonic() - t0,
+                    [{k: v for k, v in u.items() if k in space.named} for u in runner.unbuilt[:MAX_UNBUILT]])
 
 
 def _combine(space: _Space, runner: _Runner, verdict: Verdict, cur: dict[str, int],
@@ -106,8 +114,8 @@ def _what_matters(space: _Space, runner: _Runner, verdict: Verdict,
     for v in space.moving:
         others = [n for n in space.around(v, cur) if space.valid({**cur, v: n})][:ALTERNATIVES]
         tries += [(v, n) for n in others]
-        if cur[v] != 1:
-            tries.append((v, 1))  # size 1 is tried for the condition only (it may be below the range)
+        if cur[v] != 1 and space.allows_one(v):
+            tries.append((v, 1))  # for the condition only: below the floor of 2, never a step
     got = runner.verdict([space.full({**cur, v: n}) for v, n in tries])
     free, passes = [], {}
     for v in space.moving:
@@ -137,13 +145,26 @@ class _Space:
     def floor(self, v: str) -> int:
         return max(self.rules[v].low or 2, 2)
 
+    def allows_one(self, v: str) -> bool:
+        """Whether the spec's range for `v` takes a size of 1."""
+        low = self.rules[v].low
+        return low is not None and low <= 1
+
+    def high(self, v: str, cur: dict[str, int]) -> int:
+        """The largest size the search may give `v`: its range's top (or a few above the case's, unbounded)."""
+        top = self.rules[v].high
+        return top if top is not None else cur[v] + ALTERNATIVES + 2
+
     def below(self, v: str, cur: dict[str, int]) -> list[int]:
-        return list(range(self.floor(v), cur[v]))[:MAX_STEPS]
+        return list(range(self.floor(v), min(cur[v], self.high(v, cur) + 1)))[:MAX_STEPS]
 
     def around(self, v: str, cur: dict[str, int]) -> list[int]:
-        rule = self.rules[v]
-        high = max(rule.high or cur[v], cur[v] + ALTERNATIVES + 2)
-        return sorted((n for n in range(self.floor(v), high + 1) if n != cur[v]), key=lambda n: (abs(n - cur[v]), n))
+        return sorted((n for n in range(self.floor(v), self.high(v, cur) + 1) if n != cur[v]),
+                      key=lambda n: (abs(n - cur[v]), n))
+
+    def each_size(self, v: str) -> list[int]:
+        """Every size the search may give `v` (`drill validate` proves the builders at each)."""
+        return ([1] if self.allows_one(v) else []) + list(range(self.floor(v), self.high(v, self.start) + 1))
 
     def full(self, moving: dict[str, int]) -> dict[str, int]:
         sizes = dict(self.start)
@@ -184,23 +205,27 @@ def _names_used(function: Any, rules: dict[str, Any]) -> set[str]:
 class _Runner:
     """Grades the solution on cases built at given sizes, many in one sandbox run."""
 
-    def __init__(self, grader: Any, prep: Prepared, source: str, filename: str, start: Call):
-        self.grader, self.source, self.filename, self.start = grader, source, filename, start
+    def __init__(self, grader: Any, prep: Prepared, source: str, filename: str, start: Call, until: float):
+        self.grader, self.source, self.filename, self.start, self.until = grader, source, filename, start, until
         self.spec = dataclasses.replace(prep.spec, traps=())  # no trap attribution: only pass or fail
         self.prep = prep
         self.seen: dict[tuple, Verdict | bool | None] = {}
+        self.unbuilt: list[dict[str, int]] = []  # sizes its builders or oracle could not build (grader.cases.resize)
+        self.late = False
 
     def verdict(self, many: list[dict[str, int]]) -> list[Verdict | bool | None]:
         """Per sizes: the failing verdict, False when it passes, None when the case cannot be built there."""
         keys = [tuple(sorted(s.items())) for s in many]
         todo = [k for k in dict.fromkeys(keys) if k not in self.seen]
-        calls: list[Call] = []
-        for k in todo:
-            call = self._call(dict(k), len(calls))
+        built = built_at(self.prep, self.start, [dict(k) for k in todo], 0, self.until)
+        calls = [c for c, _ in built if c is not None]
+        for k, (call, known) in zip(todo, built):
             if call is None:
-                self.seen[k] = None
-            else:
-                calls.append(call)
+                self.seen[k] = None  # not buildable there (raised, or did not finish in time), or not tried
+                if known:
+                    self.unbuilt.append(dict(k))
+                else:
+                    self.late = True  # the search's time ran out before this build was tried or finished
         if calls:
             self._grade(calls, [k for k in todo if k not in self.seen])
         return [self.seen[k] for k in keys]
@@ -215,9 +240,6 @@ class _Runner:
         for k in keys[len(by_index):]:
             self.seen[k] = None
 
-    def _call(self, sizes: dict[str, int], index: int) -> Call | None:
-        return call_at(self.prep, self.start, sizes, index)
-
 
 def for_report(grader: Any, report: Report, source: str, filename: str = "<buffer>",
                budget: float = BUDGET) -> Smallest | None:
@@ -231,3 +253,34 @@ def for_report(grader: Any, report: Report, source: str, filename: str = "<buffe
         return search(grader, prep, source, filename, shown.name, shown.function, budget)
     except Exception:  # noqa: BLE001 - an extra: a failed search says nothing rather than break the verdict
         return None
+
+
+def sizes_to_prove(prep: Prepared, start: Call) -> list[dict[str, int]]:
+    """The sizes at which `drill validate` proves `start`'s builders and oracle (grader.authoring.validation):
+    every dimension the search may move at the floor of its range, then each of them at every size of its
+    range (a superset of the sizes the search asks for), the others at their floors; each with its own
+    size, as the search keeps them, and derived ones following."""
+    space = _Space(prep, start)
+    if not space.moving:
+        return []
+    rules = space.rules
+    span = {v: list(range(_low(rules[v]), space.high(v, space.start) + 1)) for v in space.moving}
+    out: list[dict[str, int]] = []
+
+    def floors(first: dict[str, int]) -> dict[str, int] | None:
+        moving = dict(first)
+        for v in space.moving:
+            if v not in moving:
+                moving[v] = next((n for n in span[v] if space.valid({**space.start, **moving, v: n})), span[v][0])
+        return space.full(moving) if space.valid(moving) else None
+
+    starts: list[dict[str, int]] = [{}] + [{v: n} for v in space.moving for n in span[v]]
+    for first in starts:
+        sizes = floors(first)
+        if sizes is not None and sizes not in out:
+            out.append(sizes)
+    return out
+
+
+def _low(rule: Any) -> int:
+    return rule.low if rule.low is not None else 1

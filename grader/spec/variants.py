@@ -16,12 +16,14 @@ Torch-free: `drill show` uses it.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import re
 from typing import Any, Mapping, Sequence
 
 from grader.errors import UsageError, cut
 from grader.spec import names
+from grader.spec.combos import nth_of_product, product_index
 from grader.spec.reader import _k, _Problems, _Reader
 from grader.spec.records import (
     NAME_RE,
@@ -395,13 +397,20 @@ def combinations(spec: Spec) -> list[dict[str, str]]:
 
 
 def draw(spec: Spec, seed: int | None) -> dict[str, str]:
-    """A combination other than the default, drawn from the seed (any seed when None)."""
-    options = combinations(spec)
-    if not options:
+    """A combination other than the default, drawn from the seed (any seed when None): the one at
+    a uniform index of `combinations(spec)`, found without listing them (40 two-valued axes
+    make 2**40 of them)."""
+    base = spec.base or spec
+    axes = [list(a.values) for a in base.variants]
+    count = math.prod(len(values) for values in axes)
+    if count <= 1:
         raise UsageError(f"{spec.id} has no variants: --variant random has nothing to draw "
                          "(`drill show` lists a drill's axes)")
     rng = random.Random(seed) if seed is not None else random.SystemRandom()
-    return rng.choice(options)
+    index = rng.randrange(count - 1)  # what rng.choice(combinations(spec)) draws from the same seed
+    default = product_index([values.index(a.default) for a, values in zip(base.variants, axes)], axes)
+    picked = nth_of_product(index + (index >= default), axes)  # the default's place is skipped
+    return {a.name: v for a, v in zip(base.variants, picked) if v != a.default}
 
 
 def each_value(spec: Spec) -> list[dict[str, str]]:

@@ -565,3 +565,27 @@ def test_a_lost_fake_run_without_real_inputs_says_why_neither_measured():
     res, row, note = scale._scale_case(fp, fake.Plan(None, {"N": 8}), run, [], [])
     assert res is None and row is None and note.why.endswith(
         "; nor on real tensors: the inputs could not be built at reduced sizes (ValueError: x)")
+
+
+def test_every_dimension_has_a_size_of_its_own_at_scale(catalogue):
+    """Issue 33: gqa's B = H_kv = 8 and moe-routing's B = E = 8 at scale made a memory message name
+    "(1, B*T, B*d)" for a tensor (1, B*T, E*d). Every shipped spec's scale sizes are pairwise distinct."""
+    from grader.authoring.validation import shared_scale_sizes
+
+    assert {s.id: shared_scale_sizes(s) for s in catalogue.specs.values() if shared_scale_sizes(s)} == {}
+
+
+def test_validate_names_file_and_field_of_a_shared_scale_size(catalogue):
+    import dataclasses
+
+    from grader.authoring.validation import coverage_problems
+    from grader.spec.records import ScaleSpec
+
+    spec = catalogue.get("moe-routing")
+    shared = dataclasses.replace(spec, scale=ScaleSpec({**spec.scale.dims, "B": 8, "E": 8}))
+    problems = [p for p in coverage_problems(shared) if "scale.dims" in p]
+    assert len(problems) == 1
+    line = next(i for i, t in enumerate(spec.path.read_text().splitlines(), 1) if t.startswith("scale:"))
+    assert problems[0].startswith(f"{spec.path}:{line}: scale.dims: B and E are both 8 at scale")
+    bev = catalogue.get("bev-scatter")  # Y: X, a square grid, is an alias and shares X's size by design
+    assert not [p for p in coverage_problems(bev) if "scale.dims" in p]

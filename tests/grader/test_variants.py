@@ -220,3 +220,32 @@ def test_validate_names_a_value_that_does_not_change_the_answer(grader, tmp_path
     problems = validate_spec(grader, spec, 1)
     assert any("variants.layout=same: the reference's default answer" in p for p in problems), problems
     assert not any("mask=pad" in p for p in problems), problems
+
+
+def _forty_axes(tmp_path: Path) -> Path:
+    """mha-padding with 40 more two-valued axes: 3 * 2 * 2**40 combinations."""
+    text = EXAMPLE.read_text()
+    axes = "".join(f"  flag{i}:\n    default: plain\n    values:\n      plain: {{label: plain, source: a test}}\n"
+                   f"      flipped: {{label: flipped, source: a test, kwargs: {{flag{i}: flipped}}}}\n" for i in range(40))
+    return _write(tmp_path, text.replace("variants:\n", "variants:\n" + axes, 1))
+
+
+def test_random_draws_from_forty_axes_without_listing_them(tmp_path):
+    """Issue 33: 40 two-valued axes hung `--variant random` (every combination listed before one was drawn)."""
+    spec = parse_spec(_forty_axes(tmp_path))
+    assert len(spec.variants) == 42
+    draws = [parse_variant_args(spec, ["random"], seed) for seed in range(20)]
+    assert all(draws) and draws == [parse_variant_args(spec, ["random"], seed) for seed in range(20)]
+    assert len({describe(d) for d in draws}) == 20  # spread over the 2**42-odd combinations
+    assert all(set(d) <= {a.name for a in spec.variants} for d in draws)
+    assert all(d[k] != next(a.default for a in spec.variants if a.name == k) for d in draws for k in d)
+
+
+def test_random_draws_what_it_drew_when_the_combinations_were_listed():
+    """The same seed draws the same combination as rng.choice over the listed combinations did."""
+    import random
+
+    spec = parse_spec(EXAMPLE)
+    listed = combinations(spec)
+    assert [parse_variant_args(spec, ["random"], seed) for seed in range(60)] == \
+        [random.Random(seed).choice(listed) for seed in range(60)]

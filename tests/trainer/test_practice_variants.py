@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from trainer.practice.variants import Tried, choose_variant, combinations, history_of, standings
+from trainer.practice.variants import Tried, _need, choose_variant, combinations, history_of, standings
 
 
 @dataclass(frozen=True)
@@ -104,3 +104,49 @@ def test_history_of_attempt_records_skips_the_graders_own_failures_and_reveals()
     rows = [Rec("pass", {}), Rec("internal", {"mask": "pad"}), Rec("pass", {"mask": "pad"}, revealed=True),
             Rec("wrong", {"layout": "bhtd"})]
     assert history_of(rows) == [_passed(), _failed({"mask": "pad"}), _failed({"layout": "bhtd"})]
+
+
+FORTY = tuple(Axis(f"flag{i}", "off", {"off": None, "on": None}) for i in range(40))
+
+
+def test_forty_axes_are_chosen_among_without_listing_them():
+    """Issue 33: the practice flows listed every combination (2**40 here) before choosing one."""
+    everything_on = {a.name: "on" for a in FORTY}
+    # the default passed, one value failed since: every "on" is never passed (need 2), "flag7=on" failed (3)
+    history = [_passed(), _failed({"flag7": "on"})]
+    assert choose_variant(FORTY, history, seed=1) == everything_on  # the one best combination
+    # passed, then failed: every "on" wants practice most again, but that combination was passed last,
+    # so the next best is served: one axis back to "off" (each loses the same), the seed draws which
+    history = [_passed(), _passed(everything_on), _failed(everything_on)]
+    chosen = [choose_variant(FORTY, history, seed=s) for s in range(30)]
+    assert all(len(c) == 39 and set(c.values()) == {"on"} for c in chosen)
+    assert len({tuple(sorted(c)) for c in chosen}) > 1
+    assert chosen == [choose_variant(FORTY, history, seed=s) for s in range(30)]
+
+
+def _listed_choice(axes, history, seed):
+    """The choice as it was made when every combination was listed: the best-scoring ones, the
+    one passed last left out, drawn among by rng.choice (the old trainer/practice/variants.py)."""
+    import random
+
+    needs = {(s.axis, s.value): _need(s) for s in standings(axes, history)}
+    last = next((dict(t.variant) for t in reversed(history) if t.passed), None)
+    candidates = [c for c in combinations(axes) if c != last]
+    score = {i: sum(needs[(a.name, c.get(a.name, a.default))] for a in axes) for i, c in enumerate(candidates)}
+    best = max(score.values())
+    return random.Random(f"variant:{seed}").choice([c for i, c in enumerate(candidates) if score[i] >= best - 1e-9])
+
+
+def test_the_choice_is_the_one_it_was_when_the_combinations_were_listed():
+    """The same axes, history and seed choose what rng.choice over the listed best combinations chose."""
+    histories = [
+        [_passed(), _failed({"mask": "pad"}), _passed({"layout": "bhtd"})],
+        [_passed(), _passed({"mask": "pad", "layout": "bhtd"})],
+        [_passed(), _passed({"mask": "additive"}), _failed({"mask": "pad", "layout": "bhtd"}), _passed({"mask": "pad"})],
+        [_passed(), _passed({"mask": "pad", "layout": "bhtd"}), _failed({"mask": "pad", "layout": "bhtd"})],
+        [_passed(), _passed({"mask": "pad"}), _passed({"mask": "additive"}), _passed({"layout": "bhtd"}),
+         _passed({"mask": "pad", "layout": "bhtd"}), _passed({"mask": "additive", "layout": "bhtd"})],
+    ]
+    for history in histories:
+        for seed in range(40):
+            assert choose_variant(AXES, history, seed) == _listed_choice(AXES, history, seed)

@@ -23,9 +23,12 @@ A pass counts for every value of the combination, defaults included.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Mapping, Protocol, Sequence
+
+from grader.spec.combos import nth_of_product, product_index
 
 if TYPE_CHECKING:
     from grader.spec import Spec
@@ -138,21 +141,47 @@ def _need(s: Standing) -> float:
 
 def choose_variant(axes: Sequence[AxisLike], history: Sequence[Tried], seed: int | str) -> dict[str, str]:
     """The variant to serve next (its non-default choices; {} = the default); see the module's
-    rules. The same axes, history and seed give the same answer."""
+    rules. The same axes, history and seed give the same answer. The combinations are never
+    listed (40 two-valued axes make 2**40): a combination's score is the sum of its values'
+    needs, so the best ones are every axis at one of its own best values (grader/spec/combos.py
+    draws among them by place, the place each had in the listed order)."""
     if not axes or not default_passed(history):
         return {}
     needs = {(s.axis, s.value): _need(s) for s in standings(axes, history)}
     last_passed = next((dict(t.variant) for t in reversed(history) if t.passed and _known(axes, t.variant)), None)
-    candidates = [c for c in combinations(axes) if c != last_passed]
-    if not candidates:  # a single combination: nothing else to serve
+    names = [_names(a) for a in axes]
+    if math.prod(len(n) for n in names) == 1:  # a single combination: nothing else to serve
         return last_passed or {}
+    rng = random.Random(f"variant:{seed}")
+    best = [[v for v in n if needs[(a.name, v)] >= max(needs[(a.name, w)] for w in n) - 1e-9] for a, n in zip(axes, names)]
+    skip = _place(axes, best, last_passed)
+    count = math.prod(len(b) for b in best) - (skip is not None)
+    if count > 0:
+        index = rng.randrange(count)  # what rng.choice drew from the listed best combinations
+        return _variant(axes, nth_of_product(index + (skip is not None and index >= skip), best))
+    # the one best combination is the one passed last: the next best change one axis by the least
+    top = [b[0] for b in best]
+    losses = [(needs[(a.name, top[i])] - needs[(a.name, v)], i, pos)
+              for i, (a, n) in enumerate(zip(axes, names)) for pos, v in enumerate(n) if v != top[i]]
+    least = min(loss for loss, _, _ in losses)
+    nearest = [(i, pos) for loss, i, pos in losses if loss <= least + 1e-9]
+    order = sorted(nearest, key=lambda ip: [names[j].index(top[j]) if j != ip[0] else ip[1] for j in range(len(axes))])
+    i, pos = order[rng.randrange(len(order))]
+    return _variant(axes, [names[j][pos] if j == i else top[j] for j in range(len(axes))])
 
-    def score(variant: Mapping[str, str]) -> float:
-        return sum(needs[(a, v)] for a, v in full(axes, variant).items())
 
-    best = max(score(c) for c in candidates)
-    top = [c for c in candidates if score(c) >= best - 1e-9]
-    return random.Random(f"variant:{seed}").choice(top)
+def _place(axes: Sequence[AxisLike], best: Sequence[Sequence[str]], variant: Mapping[str, str] | None) -> int | None:
+    """`variant`'s place among the best combinations (product order), None when it is not one of them."""
+    if variant is None or any(v == a.default for a in axes for k, v in variant.items() if k == a.name):
+        return None  # a recorded choice of a value now the default is no combination's form
+    chosen = full(axes, variant)
+    if any(chosen[a.name] not in b for a, b in zip(axes, best)):
+        return None
+    return product_index([list(b).index(chosen[a.name]) for a, b in zip(axes, best)], best)
+
+
+def _variant(axes: Sequence[AxisLike], values: Sequence[str]) -> dict[str, str]:
+    return {a.name: v for a, v in zip(axes, values) if v != a.default}
 
 
 def values_passed(axes: Sequence[AxisLike], passed: Iterable[Mapping[str, str]]) -> tuple[int, int]:

@@ -324,6 +324,9 @@ def smallest_text(smallest: Smallest) -> str:
         conditions.append(f"{dim} = 1" + (f" ({', '.join(ties)})" if ties else ""))
     if conditions:
         text += "; it passes when " + ", or ".join(conditions)
+    if smallest.unbuilt:
+        text += "; the drill could not build the case at " + ", nor at ".join(dims_text(u) for u in smallest.unbuilt) \
+            + " (left out)"
     return text
 
 
