@@ -2,7 +2,7 @@
 search may ask for (grader.judge.smallest), not only at the cases' own.
 
 The search builds a failing case again at smaller sizes; a builder that loops there hung
-`drill check` (grpo-advantages' make_rewards once did, at G = 1). So each case is built at the
+`drill check` (a reward builder that drew until a group had spread once did, at a group of one). So each case is built at the
 floor of every dimension's range, and at every size of each range with the others at their
 floors, each build in a forked child stopped at grader.cases.resize.BUILD_LIMIT (CPU time, so a
 loaded machine fails no builder). A build that does not finish is a problem; one that raises

@@ -3,7 +3,7 @@ smallest failing case): the same case, function, dtypes and params, fresh inputs
 seed of the sizes, and the oracle's answer. Deterministic: the same sizes give the same inputs.
 
 No case had these sizes, so nothing says the drill's builders and oracle finish there
-(grpo-advantages' make_rewards once looped for ever at G = 1). Each build is first run in a
+(a reward builder that drew until a group had spread once looped for ever at a group of one). Each build is first run in a
 forked child stopped at BUILD_LIMIT (grader.cases.bounded); only one that finished there is
 built here, and that under a CPU-time deadline too. One that did not is "not buildable at
 these sizes": None."""
