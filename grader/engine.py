@@ -18,6 +18,8 @@ from grader.bans import trace as ban_trace
 from grader.bans import calls as bans
 from grader.fake import scale
 from grader.judge import endings
+from grader.judge import gradient as gradient_judge
+from grader.cases.gradient import plan as gradient_plan
 from grader.judge import smallest as smallest_case
 from grader.judge.attribution import match_traps, partial_trap
 from grader.cases.prepare import (PREPARE_SECONDS, CaseError, Call, ExpectedRaise, Prepared, deadline, helper, new_seed,
@@ -68,6 +70,10 @@ class Grader:
                                                f"{PREPARE_SECONDS:g} s of CPU time", cpu=True):
                     self._fake_plans[spec.id, variant] = scale.plan_for(spec, prep)
             prep.fake = self._fake_plans[spec.id, variant]
+        if not example:  # the reference's input gradients: once per drill, seed and variant, like its outputs
+            with deadline(PREPARE_SECONDS, f"{spec.path}: the reference's gradients did not finish within "
+                                           f"{PREPARE_SECONDS:g} s of CPU time", cpu=True):
+                prep.gradient = gradient_plan(prep)
         self._prepared[key] = prep
         while len(self._prepared) > self._cache_size:
             self._prepared.popitem(last=False)
@@ -166,6 +172,7 @@ class Grader:
             forget=self._forget_answers,
             fake=prep.fake if prep.fake is not None and prep.fake.active and not on_gpu and fake else None,
             device=self.device,
+            gradient=[g.for_child() for g in prep.gradient] if not on_gpu else [],
         )
         if job.fake is not None:
             job.warm = lambda: scale.warm(prep)
@@ -221,6 +228,7 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
         verdict, message = endings.told(endings.Ending.CHANNEL, outcome, limits,
                                         channel=f"an ill-formed fake-tensor report: {type(exc).__name__}")
         fake_results, report_scale, fake_notes = [_run_entry(verdict, message)], None, []
+    results.extend(_gradient_results(prep, outcome))
     results.extend(fake_results)
     if outcome.banned:
         run_message = f"called {outcome.banned}, which this drill bans: write it by hand"
@@ -247,6 +255,29 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
         if report.trap is None:  # a second mistake must not hide the first: said as partial, never as the cause
             report.partial_trap = partial_trap(prep, outcome, results)
     return report
+
+
+def _gradient_results(prep: Prepared, outcome: sandbox.ChildOutcome) -> list[CaseResult]:
+    """The gradient case of each call whose forward passed (a wrong forward is told its forward first;
+    its gradient says nothing more), against the reference's (grader.judge.gradient)."""
+    if not prep.gradient or outcome.load_error or outcome.refused:
+        return []
+    calls = {c.index: c for c in prep.calls}
+    atol, rtol = gradient_judge.FLOAT32_TOLERANCE
+    tol = prep.spec.tolerance.get("float32") if isinstance(prep.spec.tolerance, dict) else None
+    if tol is not None:
+        atol, rtol = float(getattr(tol, "atol", atol)), float(getattr(tol, "rtol", rtol))
+    out = []
+    for case in prep.gradient:
+        call = calls.get(case.index)
+        done = outcome.calls.get(case.index)
+        if call is None or done is None or done.status != "ok":
+            continue
+        got = outcome.gradients.get(case.index) if outcome.gradients is not None else None
+        if got is None and not outcome.finished:
+            continue  # the run was stopped: its ending says so, once
+        out.append(gradient_judge.judge(case, call, got, (atol, rtol)))
+    return out
 
 
 def _run_entry(verdict: str, message: str) -> CaseResult:

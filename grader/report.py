@@ -69,12 +69,13 @@ def worst(verdicts: list[str]) -> Verdict:
 class CaseKind(str, Enum):
     """What a result is about (docs/CLI.md, `"kind"` on each case): one of the spec's real
     cases, the fake-CUDA device case, the memory-at-scale check, or the run as a whole
-    (a ban, a broken channel, threads still running). The real cases and the run lead:
-    the device and scale checks are second lessons (`decide`)."""
+    (a ban, a broken channel, threads still running), or the gradient case. The real cases and
+    the run lead: the device, scale and gradient checks are second lessons (`decide`)."""
 
     CASE = "case"
     DEVICE = "device"
     SCALE = "scale"
+    GRADIENT = "gradient"  # the input gradients against the reference's (grader.judge.gradient)
     RUN = "run"
 
     def __str__(self) -> str:
@@ -87,8 +88,8 @@ class CaseKind(str, Enum):
 
     @property
     def is_check(self) -> bool:
-        """The device case or the memory-at-scale check (grader.fake.scale)."""
-        return self in (CaseKind.DEVICE, CaseKind.SCALE)
+        """The device case, the memory-at-scale check (grader.fake.scale) or the gradient case."""
+        return self in (CaseKind.DEVICE, CaseKind.SCALE, CaseKind.GRADIENT)
 
     @classmethod
     def of(cls, value: object) -> CaseKind:

@@ -70,6 +70,7 @@ class Prepared:
     notes: list[str] = field(default_factory=list)
     trap_results: dict[tuple[str, int], Any] = field(default_factory=dict)  # grader.judge.attribution's cache
     fake: Any = None  # grader.fake.checks.Plan: the device case and memory at scale (set by the Grader)
+    gradient: list[Any] = field(default_factory=list)  # grader.cases.gradient.GradCase per call (set by the Grader)
 
 
 REFERENCE_IMPORT_SECONDS = 10.0  # CPU seconds: a DRILL_PATH file that has not finished importing by then is broken

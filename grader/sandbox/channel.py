@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from grader import transport
-from grader.fake import FAKE_CALL
+from grader.fake import FAKE_CALL, GRADIENT_CALL
 from grader.sandbox.limits import CallOutcome
 
 MAX_VALUE_DEPTH = 8  # containers inside a returned value; the child's encoder stops at 5
@@ -146,9 +146,13 @@ class Channel:
     `functions` the names the job asks for. `feed` raises ProtocolError."""
 
     def __init__(self, outcome: Any, calls: Sequence[tuple[int, str, list[str]]] = (), functions: Sequence[str] = (),
-                 work: bool = False, fake: bool = False):
+                 work: bool = False, fake: bool = False, gradient: Sequence[tuple[int, int]] = ()):
         self.outcome = outcome
         self.fake = fake  # the job asked for the fake-tensor runs (grader.fake.checks), after the calls
+        # the gradient case (grader.cases.gradient): (call index, inputs that require grad), in order, after
+        # the calls and before the fake-tensor runs; the child sends one frame per entry
+        self.gradient = list(gradient)
+        self.gradient_next = 0
         self.starts = 0  # every "start" frame: each one opens a new case deadline
         self.order = [i for i, _, _ in calls]
         self.args = {i: set(names) for i, _, names in calls}
@@ -166,7 +170,7 @@ class Channel:
         kind = header.get("type")
         if not isinstance(kind, str):
             raise ProtocolError("a frame without a type")
-        if blobs and not (kind == "result" and header.get("status") == "ok"):
+        if blobs and not (kind in ("result", "gradient") and header.get("status") == "ok"):
             raise ProtocolError(f"a {kind!r} frame carrying bytes")
         handler = getattr(self, f"_{self.phase}_{kind}", None)
         if handler is None:
@@ -232,7 +236,14 @@ class Channel:
     def _loaded_start(self, h: dict, _b: list) -> None:
         index = _int(h.get("call"), "call")
         self.starts += 1
+        if self.gradient and index == GRADIENT_CALL and self.gradient_next == 0:
+            self.current = index
+            self.phase = "grading"
+            self.outcome.gradients = {}
+            return
         if self.fake and index == FAKE_CALL:
+            if self.gradient:
+                raise ProtocolError("the fake-tensor runs began before the gradient case")
             self.current = index
             self.phase = "faking"
             return
@@ -247,6 +258,8 @@ class Channel:
         self._banned(h)
 
     def _loaded_done(self, h: dict, _b: list) -> None:
+        if self.gradient:  # the child always sends the gradient case the parent asked for
+            raise ProtocolError("'done' without the gradient case the grader asked for")
         if self.fake:  # the child always sends the report the parent asked for (grader.sandbox.child._run_fake)
             raise ProtocolError("'done' without the fake-tensor report the grader asked for")
         self._done(h)
@@ -282,6 +295,62 @@ class Channel:
             raise ProtocolError("a result with an unknown status")
         self.current = None
         self.phase = "loaded"
+
+    # -- the gradient case (grader.cases.gradient), after the calls: one frame per planned call, in order
+    def _grading_gradient(self, h: dict, blobs: list[bytes]) -> None:
+        index = _int(h.get("call"), "call")
+        if self.gradient_next >= len(self.gradient) or index != self.gradient[self.gradient_next][0]:
+            raise ProtocolError(f"a gradient for call {index} out of order")
+        wanted = self.gradient[self.gradient_next][1]
+        status = h.get("status")
+        entry: dict[str, Any] = {"status": status}
+        if status == "ok":
+            descs = h.get("grads")
+            if not isinstance(descs, list) or len(descs) != wanted:
+                raise ProtocolError("a gradient frame with another number of gradients than asked for")
+            grads: list[Any] = []
+            for desc in descs:
+                if desc is None:
+                    grads.append(None)
+                    continue
+                check_value(desc, len(blobs))
+                try:
+                    value = transport.decode(desc, blobs)
+                except Exception as exc:  # noqa: BLE001 - whatever a forged gradient trips over is forged
+                    raise ProtocolError(f"a gradient that cannot be rebuilt ({type(exc).__name__})") from exc
+                grads.append(value)
+            entry["grads"] = grads
+        elif status in ("raised", "backward"):
+            if blobs or "grads" in h:
+                raise ProtocolError(f"a {status!r} gradient frame with gradients")
+            entry["text"] = _str(h.get("text", ""), "why the gradient case failed", 600)
+            if "line" in h:
+                entry["line"] = _int(h.get("line"), "line")
+                entry["source"] = _str(h.get("source", ""), "the line's text", 200)
+        else:
+            raise ProtocolError("a gradient frame with an unknown status")
+        assert self.outcome.gradients is not None
+        self.outcome.gradients[index] = entry
+        self.gradient_next += 1
+
+    def _grading_banned(self, h: dict, _b: list) -> None:
+        self._banned(h)
+
+    def _grading_start(self, h: dict, _b: list) -> None:
+        if self.gradient_next != len(self.gradient):
+            raise ProtocolError("the fake-tensor runs began before every gradient came back")
+        if not self.fake or _int(h.get("call"), "call") != FAKE_CALL:
+            raise ProtocolError("a call started during the gradient case")
+        self.starts += 1
+        self.current = FAKE_CALL
+        self.phase = "faking"
+
+    def _grading_done(self, h: dict, _b: list) -> None:
+        if self.gradient_next != len(self.gradient):
+            raise ProtocolError("'done' before every gradient came back")
+        if self.fake:
+            raise ProtocolError("'done' without the fake-tensor report the grader asked for")
+        self._done(h)
 
     # -- the fake-tensor runs (grader.fake.checks), after the calls: one "start" per function, one report
     def _faking_start(self, h: dict, _b: list) -> None:
@@ -326,6 +395,7 @@ _KEYS = {
     "confined": {"enforced", "missing"}, "start": {"call"}, "banned": {"name"}, "load_error": {"exc"},
     "missing": {"names"}, "result": {"call", "status", "value", "modified", "seconds", "exc"}, "work": {"result"},
     "fake": {"runs", "failed"}, "done": {"tampered", "reusable"},
+    "gradient": {"call", "status", "grads", "text", "line", "source"},
 }
 
 

@@ -26,6 +26,7 @@ from grader.report import class_name, safe_message
 from grader.sandbox.intact import Intact
 from grader.sandbox.solution import describe_exception, new_module, run_source
 from grader.sandbox.wire import GO_FD, _read_go, _send
+from grader.fake import GRADIENT_CALL
 
 
 def _child(job: Job, limits: Limits, res_w: int, out_w: int, scratch: str, layout: inputs.Layout,
@@ -159,6 +160,9 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
         if callable(func):
             _call(job, index, func, args, names, counts, copies, placed, torch, bans, changed)
             intact.broken()
+    if job.gradient:
+        _run_gradient(job, module, torch)
+        intact.broken()
     if job.fake is not None:
         _run_fake(job, module)
         intact.broken()
@@ -289,6 +293,77 @@ def _call_on_device(func: Callable, mine: list[Any], device: str) -> tuple[Any, 
     if problem:
         raise DeviceError(problem + "; make new tensors on the inputs' device (device=x.device, x.new_*, *_like, .to(x))")
     return to_device(value, "cpu"), to_device(on_device, "cpu")
+
+
+def _run_gradient(job: Job, module: Any, torch: Any) -> None:
+    """The gradient case (grader.cases.gradient): each planned call again on float32 copies of its
+    inputs, those it names requiring grad; the upstream gradient pulled back; one frame per call
+    with the input gradients, or how the forward or the backward failed. `torch` is the module as
+    _run_job bound it before the solution ran."""
+    from grader.cases.gradient import as_float32, floating_outputs, pull_back
+    from grader.cases.prepare import fresh
+    from grader.report import exception_text
+
+    _send({"type": "start", "call": GRADIENT_CALL})
+    args_of = {index: args for index, _, args, _ in job.calls}
+    for case in job.gradient:
+        func = module.__dict__.get(case.function)
+        if not callable(func):
+            _send({"type": "gradient", "call": case.index, "status": "raised",
+                   "text": f"{case.function}() is not defined"})
+            continue
+        args = as_float32(fresh(args_of.get(case.index, [])))
+        inputs = [args[i].requires_grad_(True) for i in case.wrt]
+        try:
+            with torch.enable_grad():
+                outputs = floating_outputs(func(*args))
+        except BaseException as exc:  # noqa: BLE001 - SystemExit too: it is this case's failure
+            _send({"type": "gradient", "call": case.index, "status": "raised",
+                   "text": exception_text(describe_exception(exc, job.filename))[:600]})
+            continue
+        try:
+            grads = pull_back(outputs, case.upstream, inputs)
+        except BaseException as exc:  # noqa: BLE001
+            frame: dict[str, Any] = {"type": "gradient", "call": case.index, "status": "backward",
+                                     "text": f"{class_name(type(exc))}: {safe_message(exc)}"[:600]}
+            frame.update(_forward_line(job, func, args_of.get(case.index, []), case, torch))
+            _send(frame)
+            continue
+        blobs: list[bytes] = []
+        descs = [None if g is None else transport.encode_safely(g.detach(), blobs) for g in grads]
+        _send({"type": "gradient", "call": case.index, "status": "ok", "grads": descs}, blobs)
+
+
+def _forward_line(job: Job, func: Callable, args: list[Any], case: Any, torch: Any) -> dict[str, Any]:
+    """Where in the solution the forward made what the backward choked on: the call run again under
+    torch's anomaly detection, whose warning carries the forward's traceback; the last frame in the
+    solution's file is the line. {} when it cannot be found."""
+    import re
+    import warnings
+
+    from grader.cases.gradient import as_float32, floating_outputs, pull_back
+    from grader.cases.prepare import fresh
+
+    args = as_float32(fresh(args))
+    inputs = [args[i].requires_grad_(True) for i in case.wrt]
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        try:
+            with torch.autograd.detect_anomaly(check_nan=False), torch.enable_grad():
+                pull_back(floating_outputs(func(*args)), case.upstream, inputs)
+        except BaseException:  # noqa: BLE001, S110 - the failure is known; only its place is looked for
+            pass
+    pattern = re.compile(r'File "' + re.escape(job.filename) + r'", line (\d+)')
+    for w in reversed(seen):
+        found = pattern.findall(str(w.message))
+        if found:
+            line = int(found[-1])
+            try:
+                text = job.source.splitlines()[line - 1].strip()[:200]
+            except IndexError:
+                text = ""
+            return {"line": line, "source": text}
+    return {}
 
 
 def _run_fake(job: Job, module: Any) -> None:

@@ -67,6 +67,7 @@ class ChildOutcome:
     orphans: int = 0  # processes left behind by the child, killed and reaped
     from_standby: bool = False  # ran in a child forked ahead of time (Standby)
     fake: list[dict[str, Any]] | None = None  # grader.fake.checks.run_plan's results, when it ran
+    gradients: dict[int, dict[str, Any]] | None = None  # call index -> its gradient frame (grader.cases.gradient)
     fake_failed: str = ""  # the fake-tensor runs themselves failed in the child (why), so they did not check
     tampered: list[str] = field(default_factory=list)  # grader code the solution replaced in the child (grader.sandbox.intact)
     hidden_fds: bool = False  # the child made its /proc entries unreadable to the watchdog (PR_SET_DUMPABLE)
@@ -98,3 +99,4 @@ class Job:
     fake: Any = None  # grader.fake.checks.Plan: run after the calls (device case, memory at scale)
     device: str = "cpu"  # "cuda": inputs copied to the GPU, outputs back to the CPU (grader.fake.cuda)
     warm: Callable[[], None] | None = None  # trusted, run by a standby child before it forgets: faults in the fake-run pages
+    gradient: list[Any] = field(default_factory=list)  # grader.cases.gradient.GradCase (for_child): after the calls

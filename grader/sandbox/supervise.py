@@ -139,7 +139,8 @@ def _supervise(child: _Child, limits: Limits, job: Job) -> ChildOutcome:
     """A grading run: frames are the job's calls, each with its own deadline."""
     outcome = ChildOutcome(pid=child.pid)
     frames_in = channel.Channel(outcome, [(i, f, n) for i, f, _, n in job.calls], job.functions,
-                                fake=job.fake is not None)
+                                fake=job.fake is not None,
+                                gradient=[(g.index, len(g.wrt)) for g in job.gradient])
     watch = _Watch(child, limits)
     broken, call_started = _loop(child, limits, outcome, frames_in, watch)
     if broken is not None:

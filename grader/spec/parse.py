@@ -95,6 +95,10 @@ def parse_spec(path: Path, text: str | None = None, *, reference_names: set[str]
     no_device_case = top.get("no_device_case", default="") or ""
     if top.has("no_device_case") and not no_device_case.strip():
         problems.add(top.line_of("no_device_case"), "no_device_case", "give the reason this drill has no device case")
+    no_gradient_case = top.get("no_gradient_case", default="") or ""
+    if top.has("no_gradient_case") and not no_gradient_case.strip():
+        problems.add(top.line_of("no_gradient_case"), "no_gradient_case",
+                     "give the reason this drill has no gradient case")
 
     variants = parse_variants(top, problems, prompt, functions, traps, dim_names, hints)
     check_case_renames(variants, [c.name for c in cases], top, problems)
@@ -112,6 +116,7 @@ def parse_spec(path: Path, text: str | None = None, *, reference_names: set[str]
         solution_notes=top.get("solution_notes", default="") or "",
         example=example, timeout=float(timeout or 5.0), allowed_imports=allowed_imports, must_call=must_call,
         scale=scale, no_device_case=no_device_case.strip(), variants=variants, all_traps=all_traps,
+        no_gradient_case=no_gradient_case.strip(),
     )
 
 

@@ -14,7 +14,8 @@ from typing import Any, Mapping
 
 from grader.errors import DrillError
 
-TOPICS = ("broadcasting", "attention", "ragged", "gather-scatter", "images-boxes", "einsum-and-rest")
+TOPICS = ("broadcasting", "attention", "ragged", "gather-scatter", "images-boxes", "einsum-and-rest", "losses-and-norms",
+          "decoding")
 FLOAT_DTYPES = ("float32", "float16", "float64", "bfloat16")
 MASK_DTYPES = ("bool", "int64", "float32")
 # dtype words a tensor argument or return may use; "float" follows the case dtype,
@@ -245,6 +246,7 @@ class Spec:
     must_call: dict[str, int] = field(default_factory=dict)  # dotted name -> exact calls per function call
     scale: ScaleSpec | None = None
     no_device_case: str = ""  # why this drill has no device case (opt-out), or ""
+    no_gradient_case: str = ""  # why this drill has no gradient case though its outputs are differentiable, or ""
     variants: tuple[Axis, ...] = ()  # the variant axes (grader.spec.variants); empty when none
     variant: dict[str, str] = field(default_factory=dict)  # the NON-default choices this spec is under ({}: the contract)
     call_kwargs: dict[str, Any] = field(default_factory=dict)  # for the reference, oracle and traps under `variant`

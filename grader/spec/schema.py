@@ -69,6 +69,8 @@ SECTIONS: dict[str, dict[str, Field]] = {
         "must_call": F(dict, doc="dotted name -> exact calls per function call", json={"additionalProperties": _SIZE}),
         "scale": F(dict, doc="production-like sizes for the memory-at-scale check", of="scale"),
         "no_device_case": F(str, doc="why this drill has no device case"),
+        "no_gradient_case": F(str, doc="why this drill has no gradient case (its floating outputs are "
+                                       "differentiable, but their gradients are not the lesson)"),
         "variants": F(dict, doc="variant axes, by name: conventions real code follows the other way (drills/README.md)",
                       of="axis", container="map"),
     },

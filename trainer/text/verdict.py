@@ -205,7 +205,7 @@ def _headline(report: Report, path: str, density: Density, title: bool) -> Fragm
     return out
 
 
-_CHECKS = (CaseKind.DEVICE, CaseKind.SCALE)  # the fake-tensor checks beside the spec's cases (grader/fake/scale.py)
+_CHECKS = (CaseKind.DEVICE, CaseKind.SCALE, CaseKind.GRADIENT)  # the checks beside the spec's cases (grader/fake/scale.py, grader/judge/gradient.py)
 _UNCHECKED = ("device case: not checked", "scale: not checked", "device case not checked",
               "device and scale checks not finished", "no device/scale check")
 
