@@ -1,0 +1,9 @@
+# trap: none
+import torch.nn.functional as F
+
+
+def dpo_loss(policy_chosen, policy_rejected, ref_chosen, ref_rejected, chosen_mask, rejected_mask, beta):
+    cm, rm = chosen_mask.float(), rejected_mask.float()
+    pi = (policy_chosen.float() * cm).sum(1) - (policy_rejected.float() * rm).sum(1)
+    ref = (ref_chosen.float() * cm).sum(1) - (ref_rejected.float() * rm).sum(1)
+    return -F.logsigmoid(beta * pi - ref).mean()  # beta scales the policy's log-ratio only
