@@ -205,7 +205,8 @@ def _headline(report: Report, path: str, density: Density, title: bool) -> Fragm
     return out
 
 
-_CHECKS = (CaseKind.DEVICE, CaseKind.SCALE, CaseKind.GRADIENT)  # the checks beside the spec's cases (grader/fake/scale.py, grader/judge/gradient.py)
+# the checks beside the spec's cases (grader/fake/scale.py, grader/judge/gradient.py)
+_CHECKS = (CaseKind.DEVICE, CaseKind.SCALE, CaseKind.GRADIENT)
 _UNCHECKED = ("device case: not checked", "scale: not checked", "device case not checked",
               "device and scale checks not finished", "no device/scale check")
 
