@@ -30,6 +30,12 @@ def masked_softmax(scores, keep, *, mask="keep", dead="either"):
     return _finish(torch.softmax(x, dim=-1), kept, dead)  # a row with no kept key is uniform 1/S, or zeros
 
 
+def rows_with_a_key(scores, keep, *, mask="keep"):
+    """The rows the contract fixes: those with at least one kept key. A row with none may come out
+    uniform or zeros (checker: dead="either"), and the two have different gradients."""
+    return _kept(keep, mask).any(-1, keepdim=True).expand(scores.shape)
+
+
 def make_inputs(ctx, *, mask="keep"):
     """Right-padded queries and keys, optionally causal; fully masked rows get large mixed-sign scores.
 

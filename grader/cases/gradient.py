@@ -86,7 +86,7 @@ def plan(prep: Prepared) -> list[GradCase]:
     child forked from this one without a gradient case. So this process never runs one: the child
     computes each case's upstream and input gradients and sends them back as raw tensors
     (grader.transport; trusted: it ran the drill's own reference, never a solution)."""
-    from grader.cases.prepare import with_kwargs
+    from grader.cases.prepare import helper, with_kwargs
 
     spec = prep.spec
     if getattr(spec, "no_gradient_case", ""):
@@ -108,7 +108,9 @@ def plan(prep: Prepared) -> list[GradCase]:
         out: list[GradCase | None] = []
         for call in chosen:
             ref = with_kwargs(getattr(prep.reference, call.function.name), spec.call_kwargs)
-            out.append(_case(call, ref, prep.seed))
+            where = call.function.gradient_where
+            fixed = helper(spec, prep.reference, where[3:]) if where else None
+            out.append(_case(call, ref, prep.seed, fixed))
         return out
 
     return [c for c in _in_child(work, chosen) if c is not None]
@@ -121,7 +123,7 @@ def differentiable(call: Call, args: list[Any]) -> list[int]:
             if spec_arg.dtype == "float" and isinstance(a, torch.Tensor) and a.is_floating_point() and a.numel()]
 
 
-def _case(call: Call, reference: Any, seed: int) -> GradCase | None:
+def _case(call: Call, reference: Any, seed: int, fixed: Any = None) -> GradCase | None:
     args = as_float32(call.args)
     wrt = differentiable(call, args)
     if not wrt:
@@ -137,6 +139,11 @@ def _case(call: Call, reference: Any, seed: int) -> GradCase | None:
         return None  # no floating output depends differentiably on the inputs: indices, counts, masks
     gen = torch.Generator().manual_seed((seed * 1_000_003 + call.index) % (2**63))
     upstream = [torch.randn(o.shape, generator=gen) if o is not None and o.requires_grad else None for o in outputs]
+    if fixed is not None:  # only where the contract fixes the output (the spec's gradient_where)
+        where = fixed(*as_float32(call.args))
+        masks = list(where) if isinstance(where, (tuple, list)) else [where]
+        upstream = [u if u is None or m is None else u * m.to(u.dtype).expand(u.shape)
+                    for u, m in zip(upstream, masks + [None] * (len(upstream) - len(masks)))]
     grads = pull_back(outputs, upstream, [args[i] for i in wrt])
     expected = [torch.zeros_like(args[i]).detach() if g is None else g.detach() for i, g in zip(wrt, grads)]
     if not all(bool(torch.isfinite(e).all()) for e in expected):

@@ -41,8 +41,13 @@ def judge(case: GradCase, call: Call, got: dict[str, Any] | None, tolerance: tup
         return res
     if status == "backward":
         res.verdict = "error"
-        where = f" (line {got['line']}: {got.get('source', '')})" if got.get("line") else ""
-        res.message = f"gradient case: backward fails{where}: {got.get('text', '')}"
+        text = str(got.get("text", "")).split(" Hint:")[0].strip()  # the hint is torch's: we followed it
+        line = f"line {got['line']} ({got.get('source', '')})" if got.get("line") else ""
+        if "modified by an inplace operation" in text and line:
+            res.message = (f"gradient case: backward fails: a tensor {line} saves for the backward is written "
+                           f"in place afterwards ({text})")
+        else:
+            res.message = f"gradient case: backward fails{f' at {line}' if line else ''}: {text}"
         return res
     grads = got.get("grads") or []
     problems = []

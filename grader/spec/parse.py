@@ -187,7 +187,7 @@ def _check_names(top: _Reader, problems: _Problems, reference_names: set[str], f
     for fn in functions:
         if fn.name not in reference_names:
             problems.add(top.line_of("functions"), f"functions.{fn.name}", missing.format(fn.name))
-        for attr in ("oracle", "inputs", "checker"):
+        for attr in ("oracle", "inputs", "checker", "gradient_where"):
             ref = getattr(fn, attr)
             if ref and ref.startswith("py:") and ref[3:] not in reference_names:
                 problems.add(top.line_of("functions"), f"functions.{fn.name}.{attr}", missing.format(ref[3:]))

@@ -140,12 +140,13 @@ def _parse_functions(top: _Reader, problems: _Problems, dim_names: set[str],
                          known + (f"; a drill's own oracle is a function of {own}" if own else ""))
         inputs = r.get("inputs")
         checker = r.get("checker")
-        for key, value in (("inputs", inputs), ("checker", checker)):
+        gradient_where = r.get("gradient_where")
+        for key, value in (("inputs", inputs), ("checker", checker), ("gradient_where", gradient_where)):
             if value is not None and not value.startswith("py:"):
                 problems.add(r.line_of(key), f"{where}.{key}", "must name a function of the reference file as 'py:name'")
         exact = r.get("exact", default=False)
         out.append(FunctionSpec(fname, tuple(a for a in args if a), tuple(x for x in rets if x), tuple_return,
-                                raises, oracle, inputs, checker, bool(exact)))
+                                raises, oracle, inputs, checker, bool(exact), gradient_where))
     return tuple(out)
 
 

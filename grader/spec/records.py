@@ -96,6 +96,9 @@ class FunctionSpec:
     inputs: str | None = None  # "py:make_inputs" builds every argument at once
     checker: str | None = None  # "py:check" replaces the value comparison
     exact: bool = False  # compare floating outputs exactly
+    # "py:where": True where the contract fixes the output (the gradient case pulls back only there;
+    # a drill whose checker accepts two forwards leaves the free positions out, grader.cases.gradient)
+    gradient_where: str | None = None
 
     def signature(self) -> str:
         parts = []

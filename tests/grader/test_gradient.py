@@ -1,0 +1,81 @@
+"""The gradient case (grader/cases/gradient.py, grader/judge/gradient.py): solutions right in the
+forward and wrong in the backward fail it with the input named; correct solutions by other routes
+pass. Graded for real, through the sandbox, on masked-mean (x: (B, T, d), mask: (B, T))."""
+from __future__ import annotations
+
+import pytest
+
+from grader.report import CaseKind
+
+pytestmark = pytest.mark.slow  # grades through the sandbox
+
+HEAD = "import torch\n\n\ndef masked_mean(x, mask):\n    m = mask[:, :, None].to(x.dtype)  # (B, T, 1)\n"
+
+RIGHT = {
+    "the reference's route": "    return (x * m).sum(1) / m.sum(1).clamp_min(1)\n",
+    "a safe double where": ("    count = m.sum(1)\n"
+                            "    safe = torch.where(count > 0, count, torch.ones_like(count))\n"
+                            "    return torch.where(count > 0, (x * m).sum(1) / safe, torch.zeros_like(safe))\n"),
+    "a float64 round trip": ("    s = (x.double() * m.double()).sum(1) / m.double().sum(1).clamp_min(1)\n"
+                             "    return s.to(x.dtype)\n"),
+}
+
+WRONG = {  # forward right, backward broken: what the case must say
+    "detach": ("    return ((x * m).sum(1) / m.sum(1).clamp_min(1)).detach()\n", "wrong", "no gradient reaches x"),
+    ".data": ("    return (x.data * m).sum(1) / m.sum(1).clamp_min(1)\n", "wrong", "no gradient reaches x"),
+    "no_grad": ("    with torch.no_grad():\n        out = (x * m).sum(1) / m.sum(1).clamp_min(1)\n    return out\n",
+                "wrong", "no gradient reaches x"),
+    "numpy round trip": ("    import numpy as np\n    a = x.numpy()\n    b = m.numpy()\n"
+                         "    return torch.from_numpy((a * b).sum(1) / np.maximum(b.sum(1), 1))\n",
+                         "error", "the forward raises once its inputs require grad"),
+    "NaN hidden after the division": ("    return torch.nan_to_num((x * m).sum(1) / m.sum(1))\n", "wrong",
+                                      "NaN in the gradient of x at"),
+    "an in-place write autograd needs": ("    w = m.clone()  # a buffer to reuse\n"
+                                         "    out = (x * w).sum(1) / w.sum(1).clamp_min(1)\n    w.zero_()\n    return out\n",
+                                         "error", "backward fails: a tensor line 7 (out = (x * w).sum(1) / "
+                                                  "w.sum(1).clamp_min(1)) saves for the backward is written "
+                                                  "in place afterwards"),
+    "a custom Function with a wrong backward": (
+        "    return Mean.apply(x, m)\n\n\nclass Mean(torch.autograd.Function):\n"
+        "    @staticmethod\n    def forward(ctx, x, m):\n        ctx.save_for_backward(m)\n"
+        "        return (x * m).sum(1) / m.sum(1).clamp_min(1)\n\n"
+        "    @staticmethod\n    def backward(ctx, g):\n        (m,) = ctx.saved_tensors\n"
+        "        return g[:, None, :] * m, None  # forgets to divide by the count\n",
+        "wrong", "the gradient of x differs at"),
+}
+
+
+def _gradient_cases(report):
+    return [c for c in report.cases if c.kind == CaseKind.GRADIENT]
+
+
+@pytest.mark.parametrize("route", sorted(RIGHT))
+def test_correct_routes_pass_the_gradient_case(grader, route):
+    report = grader.grade("masked-mean", HEAD + RIGHT[route], "<buffer>", seed=5)
+    cases = _gradient_cases(report)
+    assert report.verdict == "pass", report.to_dict()
+    assert cases and all(c.verdict == "pass" for c in cases)
+
+
+@pytest.mark.parametrize("mistake", sorted(WRONG))
+def test_a_broken_backward_fails_the_gradient_case_with_the_input_named(grader, mistake):
+    body, verdict, words = WRONG[mistake]
+    report = grader.grade("masked-mean", HEAD + body, "<buffer>", seed=5)
+    real = [c for c in report.cases if c.kind == CaseKind.CASE]
+    assert real and all(c.verdict == "pass" for c in real), report.to_dict()  # the forward is right
+    failing = [c for c in _gradient_cases(report) if c.verdict != "pass"]
+    assert failing and report.verdict == verdict, report.to_dict()
+    assert any(words in c.message for c in failing), [c.message for c in failing]
+    assert report.to_dict()["cases"] and any(c["kind"] == "gradient" for c in report.to_dict()["cases"])
+
+
+def test_the_headline_reads_like_the_device_case(grader):
+    from trainer.text.verdict import plain, render
+
+    passed = plain(render(grader.grade("masked-mean", HEAD + RIGHT["the reference's route"], "<buffer>", seed=5)))
+    assert "· gradient: pass" in passed.splitlines()[0]
+
+
+def test_a_function_whose_outputs_are_indices_has_no_gradient_case(grader):
+    prep = grader.prepared(grader.spec("class-aware-nms"), 5)
+    assert prep.gradient == []
