@@ -228,7 +228,8 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
         verdict, message = endings.told(endings.Ending.CHANNEL, outcome, limits,
                                         channel=f"an ill-formed fake-tensor report: {type(exc).__name__}")
         fake_results, report_scale, fake_notes = [_run_entry(verdict, message)], None, []
-    results.extend(_gradient_results(prep, outcome))
+    passed = {call.index for call, res in zip(prep.calls, results) if res.verdict == "pass"}
+    results.extend(_gradient_results(prep, outcome, passed))
     results.extend(fake_results)
     if outcome.banned:
         run_message = f"called {outcome.banned}, which this drill bans: write it by hand"
@@ -257,11 +258,11 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
     return report
 
 
-def _gradient_results(prep: Prepared, outcome: sandbox.ChildOutcome) -> list[CaseResult]:
+def _gradient_results(prep: Prepared, outcome: sandbox.ChildOutcome, passed: set[int]) -> list[CaseResult]:
     """The gradient case of each call whose forward passed (a wrong forward is told its forward first;
     its gradient says nothing more), against the reference's (grader.judge.gradient)."""
-    if not prep.gradient or outcome.load_error or outcome.refused:
-        return []
+    if not prep.gradient or outcome.load_error or outcome.refused or outcome.gradients is None:
+        return []  # none asked for or none ran (the drill's own code judged in-process; a file that did not load)
     calls = {c.index: c for c in prep.calls}
     atol, rtol = gradient_judge.FLOAT32_TOLERANCE
     tol = prep.spec.tolerance.get("float32") if isinstance(prep.spec.tolerance, dict) else None
@@ -270,10 +271,9 @@ def _gradient_results(prep: Prepared, outcome: sandbox.ChildOutcome) -> list[Cas
     out = []
     for case in prep.gradient:
         call = calls.get(case.index)
-        done = outcome.calls.get(case.index)
-        if call is None or done is None or done.status != "ok":
+        if call is None or case.index not in passed:
             continue
-        got = outcome.gradients.get(case.index) if outcome.gradients is not None else None
+        got = outcome.gradients.get(case.index)
         if got is None and not outcome.finished:
             continue  # the run was stopped: its ending says so, once
         out.append(gradient_judge.judge(case, call, got, (atol, rtol)))
