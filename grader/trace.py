@@ -42,7 +42,8 @@ def trace(grader: Any, drill_id: str, source: str, filename: str = "<buffer>", s
         return {"drill": drill_id, "dims": {}, "calls": [], "error": f"could not build the example: {exc}"}
     sizes = dict(calls[0].sizes) if calls else {}
     plan = _fake_plan(grader, spec, seed)
-    limits = sandbox.Limits(case_timeout=timeout or max(5.0, spec.timeout), total_timeout=30.0)
+    limits = sandbox.Limits(case_timeout=timeout or max(5.0, spec.timeout), total_timeout=30.0,
+                            hidden=tuple(getattr(grader, "hidden", ())))
 
     def work() -> dict[str, Any]:
         return _traced_run(source, filename, calls, plan)

@@ -28,6 +28,7 @@ class Limits:
     open_files: int = confine.OPEN_FILES  # RLIMIT_NOFILE in the child
     confine: bool = True  # Landlock + seccomp in the child (off only in tests of the outer layers)
     require_confinement: bool = False  # refuse to run a solution when a confinement piece is missing
+    hidden: tuple[str, ...] = ()  # folders and files the child may not read (the drills' content; Landlock)
 
 
 @dataclass
