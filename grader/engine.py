@@ -45,6 +45,7 @@ class Grader:
         self._fake_plans: dict[tuple[str, str], Any] = {}  # (drill id, variant) -> grader.fake.checks.Plan
         self._cache_size = cache_size
         self.hidden = self.catalogue.hidden()  # what a sandbox child may not read (Limits.hidden)
+        sandbox.ZYGOTE.start()  # the children's clean parent imports torch meanwhile (grader.sandbox.zygote)
 
     # ------------------------------------------------------------ caches
 

@@ -6,6 +6,7 @@ engine that judges the outcome) shares them.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -99,3 +100,14 @@ class Job:
     fake: Any = None  # grader.fake.checks.Plan: run after the calls (device case, memory at scale)
     device: str = "cpu"  # "cuda": inputs copied to the GPU, outputs back to the CPU (grader.fake.cuda)
     warm: Callable[[], None] | None = None  # trusted, run by a standby child before it forgets: faults in the fake-run pages
+
+    def for_child(self) -> Job:
+        """This job as the zygote is sent it (grader.sandbox.zygote): without `forget` and `warm` (the
+        grader's own callables, which would carry the grader with them) and with the fake-tensor plan
+        stripped of the reference's outputs (grader.fake.checks.for_child)."""
+        fake = self.fake
+        if fake is not None:
+            from grader.fake.checks import for_child
+
+            fake = for_child(fake)
+        return dataclasses.replace(self, forget=None, warm=None, fake=fake)

@@ -26,6 +26,7 @@ from grader.sandbox.limits import ChildOutcome, Job, Limits
 from grader.sandbox.reaping import REAPER, _alive
 from grader.sandbox.spawn import _LIVE, _SCRATCH, _Child, _close, _finish, _spawn
 from grader.sandbox.wire import go_message
+from grader.sandbox.zygote import Body
 
 
 def _job_key(job: Job, limits: Limits) -> tuple:
@@ -79,8 +80,8 @@ class Standby:
             go_r, go_w = os.pipe()
             layout = inputs.layout_for(template.calls)
             arena = layout.arena()
-            child = _spawn(limits, lambda res_w, out_w, scratch: _standby_child(template, limits, res_w, out_w,
-                                                                                scratch, go_r, layout, arena),
+            child = _spawn(limits, Body(_standby_child, {"template": template, "limits": limits, "layout": layout},
+                                        go_r=go_r, arenas=[arena], takes_arena=True),
                            close_in_child=(go_w,), close_in_parent=(go_r,))
             child.arena = arena
             self._waiting = _Waiting(child, go_w, key, template)

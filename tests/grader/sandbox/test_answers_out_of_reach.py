@@ -30,3 +30,47 @@ def test_the_drill_content_cannot_be_read(grader, name):
     assert report.verdict != "pass", text
     assert report.verdict == "error", text
     assert "PermissionError" in text or "UnknownDrill" in text or "LookupError" in text, text
+
+
+# ------------------------------------------------------------------ the variant
+
+VARIANT_DRILLS = TESTS / "fixtures" / "variant_drills"  # variant-toy: the inputs are the same under k=one and k=two
+
+
+@pytest.fixture(scope="module")
+def variant_grader():
+    from grader.catalogue import load_catalogue
+    from grader.engine import Grader
+
+    return Grader(load_catalogue([VARIANT_DRILLS]))
+
+
+@pytest.mark.parametrize("name", ["variant_from_argv", "variant_via_gc"])
+def test_the_variant_is_learnt_only_from_the_inputs(variant_grader, monkeypatch, name):
+    # as `drill check variant-toy FILE --variant k=two` run in-process: this process's argv names it
+    monkeypatch.setattr("sys.argv", ["drill", "check", "variant-toy", "answer.py", "--variant", "k=two"])
+    path = ANSWERS / f"{name}.py"
+    report = variant_grader.grade("variant-toy", path.read_text(), str(path), seed=5, variant={"k": "two"})
+    assert report.verdict == "wrong", _text(report)  # it added one: it could not tell it was graded under k=two
+    assert "values differ" in _text(report)
+    fair = variant_grader.grade("variant-toy", "def add_k(x):\n    return x + 2\n", "<fair>", seed=5,
+                                variant={"k": "two"})
+    assert fair.verdict == "pass", _text(fair)
+
+
+def test_the_variant_on_the_command_line_is_out_of_reach():
+    # `drill check` grades in-process: the child's ancestors' /proc/<pid>/cmdline names `--variant k=two`
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from tests.paths import REPO
+
+    path = ANSWERS / "variant_from_argv.py"
+    env = dict(os.environ, PYTHONPATH=str(REPO), OMP_NUM_THREADS="1", DRILL_PATH=str(VARIANT_DRILLS))
+    proc = subprocess.run([sys.executable, "-m", "trainer", "check", "variant-toy", str(path), "--variant", "k=two",
+                           "--json", "--seed", "5"], env=env, capture_output=True, text=True, timeout=300)
+    report = json.loads(proc.stdout)
+    reports = report if isinstance(report, list) else report.get("reports", [report])
+    assert [r["verdict"] for r in reports] == ["wrong"], proc.stdout[-2000:] + proc.stderr[-2000:]
