@@ -326,12 +326,13 @@ def _record_status(outcome: ChildOutcome, status: int) -> None:
         outcome.exit_status = os.WEXITSTATUS(status)
 
 
-def run_json(work: Any, limits: Limits) -> tuple[dict | None, str | None]:
+def run_json(work: Any, limits: Limits, steps: list[dict[str, Any]] | None = None) -> tuple[dict | None, str | None]:
     """Run `work()` (a trusted callable that may run untrusted code, e.g. :try
     tracing) in a limited, confined child; it returns a JSON-able dict sent back
     as one frame. Returns (result, problem): problem names a timeout, crash or overflow.
     The same loop as a grading run, its frames read as one `work` result, under
-    one deadline (limits.case_timeout) for the whole run."""
+    one deadline (limits.case_timeout) for the whole run. `steps` receives the step frames the
+    child sent as it ran (grader.trace), checked by the channel."""
     child = _spawn(limits, Body(_work_child, {"work": work, "limits": limits}))
     probe = ChildOutcome(pid=child.pid)
     frames_in = channel.Channel(probe, work=True)
@@ -343,6 +344,8 @@ def run_json(work: Any, limits: Limits) -> tuple[dict | None, str | None]:
         _finish(child, probe)
     problem = _work_problem(probe, limits, broken)
     got = frames_in.result
+    if steps is not None:
+        steps.extend(frames_in.steps)
     if probe.refused:
         problem = "not run: confinement is required and missing here (" + "; ".join(probe.unconfined.values()) + ")"
     if not got and problem is None:

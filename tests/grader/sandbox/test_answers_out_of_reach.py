@@ -74,3 +74,41 @@ def test_the_variant_on_the_command_line_is_out_of_reach():
     report = json.loads(proc.stdout)
     reports = report if isinstance(report, list) else report.get("reports", [report])
     assert [r["verdict"] for r in reports] == ["wrong"], proc.stdout[-2000:] + proc.stderr[-2000:]
+
+
+# ------------------------------------------------------------------ the shape record of `mock --narrate`
+
+REWRITER = '''import sys
+
+
+def add_one(x):
+    y = x + 1  # (N, N)
+    _claim()
+    return y
+
+
+def _claim():
+    # rewrite the tracer's record from a caller's frame: every step now says (N, N)
+    frame = sys._getframe()
+    while frame is not None:
+        for value in list(frame.f_locals.values()):
+            steps = getattr(value, "steps", None)
+            if isinstance(steps, list):
+                for step in steps:
+                    step["shape"] = [step["shape"][0]] * 2
+                    step["names"] = "(N, N)"
+        frame = frame.f_back
+'''
+
+
+def test_the_shape_record_cannot_be_rewritten_from_the_traced_code():
+    from grader import trace
+    from grader.catalogue import load_catalogue
+    from grader.engine import Grader
+
+    toy = Grader(load_catalogue([TESTS / "fixtures" / "drills"]))
+    result = trace.trace(toy, "sandbox-toy", REWRITER, "<narrated>")
+    assert result["error"] is None, result
+    [comment] = result["shape_comments"]
+    assert comment["line"] == 5 and comment["ok"] is False, comment  # y is (N,), whatever the code claims
+    assert comment["makes"] == "(N,)", comment
