@@ -40,7 +40,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 _MAX_FDS = 16
-_COMMAND = "import sys; from grader.sandbox.zygote import main; sys.exit(main(sys.argv))"  # -m would import it twice
+# `-m` would import this module twice; sys.path[0] made absolute first: `-c` leaves it "" (the working
+# folder), and a child works in its scratch folder, where a relative package path would find the solution's files
+_COMMAND = "import os, sys; sys.path[0] = os.getcwd(); from grader.sandbox.zygote import main; sys.exit(main(sys.argv))"
 START_SECONDS = 180.0  # for the zygote's `import torch` on a loaded machine
 
 
@@ -194,6 +196,7 @@ class _Sent:
     arena_sizes: list[int | None]
     many: bool
     takes_arena: bool
+    environ: dict[str, str]  # the grader's environment now, as a child forked from it would have it
 
 
 def _portable(body: Body) -> _Sent:
@@ -201,7 +204,8 @@ def _portable(body: Body) -> _Sent:
     callables of the grader's, nothing of the reference's fake runs but its peak)."""
     kwargs = {k: _for_child(v) for k, v in body.kwargs.items()}
     return _Sent(body.target, kwargs, body.go_r is not None,
-                 [len(a) if a is not None else None for a in body.arenas], body.many, body.takes_arena)
+                 [len(a) if a is not None else None for a in body.arenas], body.many, body.takes_arena,
+                 dict(os.environ))
 
 
 def _for_child(value: Any) -> Any:
@@ -327,6 +331,8 @@ def _child(sent: _Sent, scratch: str, fds: list[int], grader: int, sock: socket.
         from grader.sandbox import confine
 
         confine.die_with_parent(grader)  # exits unless re-parented to the grader
+        os.environ.clear()
+        os.environ.update(sent.environ)
         res_w, out_w, rest = fds[0], fds[1], list(fds[2:])
         go_r = rest.pop(0) if sent.has_go else None
         arenas: list[Any] = []

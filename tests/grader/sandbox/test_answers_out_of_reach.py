@@ -112,3 +112,20 @@ def test_the_shape_record_cannot_be_rewritten_from_the_traced_code():
     [comment] = result["shape_comments"]
     assert comment["line"] == 5 and comment["ok"] is False, comment  # y is (N,), whatever the code claims
     assert comment["makes"] == "(N,)", comment
+
+
+# ------------------------------------------------------------------ memory
+
+def test_the_drill_is_not_in_the_childs_memory():
+    # the toy spec's trap message is in the grader's memory (its catalogue): not in the child's
+    import dataclasses
+
+    from grader.catalogue import load_catalogue
+    from grader.engine import Grader
+
+    toy = Grader(load_catalogue([TESTS / "fixtures" / "drills"]))
+    limits = dataclasses.replace(toy.limits, case_timeout=20.0, total_timeout=60.0)  # reading memory is slow
+    path = ANSWERS / "spec_in_memory.py"
+    report = toy.grade("sandbox-toy", path.read_text(), str(path), seed=7, limits=limits)
+    assert report.verdict == "wrong", _text(report)
+    assert "values differ" in _text(report)
