@@ -99,8 +99,8 @@ def _spawn(limits: Limits, body: Body, close_in_child: tuple[int, ...] = (),
     res_r, res_w = os.pipe()
     out_r, out_w = os.pipe()
     since = _boot_ticks()
+    pid, unclean = ZYGOTE.fork(body, res_w, out_w, scratch)  # the first waits for the zygote's start: off the clock
     t0 = time.monotonic()
-    pid, unclean = ZYGOTE.fork(body, res_w, out_w, scratch)
     if pid is None:
         pid = _fork_here(body, res_r, res_w, out_r, out_w, scratch, close_in_child)
     for fd in (res_w, out_w, *close_in_parent):
@@ -160,7 +160,7 @@ def _finish(child: _Child, outcome: ChildOutcome | None) -> None:
             pass
     child.res_r = child.out_r = -1  # closed once: a second _finish (atexit) never closes a reused number
     if could_fork:
-        orphans = reap_orphans(child.since_ticks, exclude=child.pid)
+        orphans = reap_orphans(child.since_ticks, exclude=child.pid, keep=ZYGOTE.pid)
         if outcome is not None:
             outcome.orphans = orphans
     scratch_dir.remove(child.scratch)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import gc
 import os
 import pickle
+import signal
 import socket
 import struct
 import subprocess
@@ -232,27 +233,34 @@ def _read_exactly(sock: socket.socket, size: int) -> bytes:
 
 
 def main(argv: list[str]) -> int:
-    """The zygote process (`_COMMAND` FD GRADER_PID): warm up, then fork a child per request."""
+    """The zygote process (`_COMMAND` FD GRADER_PID): warm up, then fork a child per request. It ends,
+    quietly, when the grader's end of the socket closes (the grader ended, even killed outright)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the grader's whole group: the grader decides
     fd, grader = int(argv[1]), int(argv[2])
-    sock = socket.socket(fileno=fd)  # it ends when the grader's end closes (the grader is gone)
+    sock = socket.socket(fileno=fd)
     if os.getppid() != grader:
         return 0
-    _warm()
-    gc.collect()
-    gc.freeze()  # the children's collections leave these objects (and their pages) alone
-    sock.sendall(b"R")
+    try:
+        _warm()
+        gc.collect()
+        gc.freeze()  # the children's collections leave these objects (and their pages) alone
+        sock.sendall(b"R")
+        _serve(sock, grader)
+    except OSError:
+        pass  # the grader is gone
+    return 0
+
+
+def _serve(sock: socket.socket, grader: int) -> None:
     while True:
-        try:
-            head, fds, _, _ = socket.recv_fds(sock, 8, _MAX_FDS)
-        except OSError:
-            return 0
+        head, fds, _, _ = socket.recv_fds(sock, 8, _MAX_FDS)
         if not head:
-            return 0
+            return
         try:
             head += _read_exactly(sock, 8 - len(head))
             payload = _read_exactly(sock, struct.unpack("=Q", head)[0])
-        except (EOFError, OSError):
-            return 0
+        except EOFError:
+            return
         pid = -1
         try:
             sent, scratch = pickle.loads(payload)  # noqa: S301 - from the grader that started this process
@@ -293,6 +301,11 @@ def _warm() -> None:
 def _fork(sent: _Sent, scratch: str, fds: list[int], grader: int, sock: socket.socket) -> int:
     """Fork an intermediate process that forks the child and exits, so the child is re-parented to
     the grader (a child subreaper). Returns the child's pid once that has happened."""
+    limits = sent.kwargs.get("limits")
+    if limits is not None:
+        from grader.sandbox import confine
+
+        confine.reads_for(tuple(limits.hidden))  # worked out here once, not in every child
     r, w = os.pipe()
     middle = os.fork()
     if middle == 0:
