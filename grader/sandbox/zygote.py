@@ -88,6 +88,7 @@ class Zygote:
         self._proc: subprocess.Popen | None = None
         self._sock: socket.socket | None = None
         self._ready = False
+        self._known: set[str] = set()  # modules the zygote was told to import
         self.why_not: str | None = None  # why children are not forked from it, when they are not
 
     def start(self) -> None:
@@ -100,6 +101,7 @@ class Zygote:
             return
         self._owner = os.getpid()
         self._proc, self._sock, self._ready, self.why_not = None, None, False, None
+        self._known = set()
         if os.environ.get("DRILL_NO_ZYGOTE"):
             self.why_not = "switched off (DRILL_NO_ZYGOTE)"
             return
@@ -115,7 +117,8 @@ class Zygote:
         try:
             self._proc = subprocess.Popen(
                 [sys.executable, "-c", _COMMAND, str(theirs.fileno()), str(os.getpid())],
-                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, cwd=root, env=env)
+                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL, cwd=root, env=env)
         except OSError as exc:
             mine.close()
             self.why_not = f"the zygote could not be started ({exc})"
@@ -131,8 +134,9 @@ class Zygote:
             self._start()
             if self._sock is None:
                 return None, self.why_not or "no zygote"
+            modules = _modules_to_share(self._known, body)
             try:
-                payload = pickle.dumps((_portable(body), scratch), protocol=pickle.HIGHEST_PROTOCOL)
+                payload = pickle.dumps((_portable(body), scratch, modules), protocol=pickle.HIGHEST_PROTOCOL)
             except Exception as exc:  # noqa: BLE001 - an argument that does not pickle: forked here instead
                 return None, f"this job could not be sent to the zygote ({type(exc).__name__})"
             fds = [res_w, out_w, *([body.go_r] if body.go_r is not None else []),
@@ -147,6 +151,7 @@ class Zygote:
             except (OSError, EOFError) as exc:
                 self._stop(f"the zygote stopped answering ({type(exc).__name__}: {exc})")
                 return None, self.why_not or ""
+            self._known.update(modules)
             pid = struct.unpack("=q", answer)[0]
             if pid <= 0:
                 return None, "the zygote could not fork this child"
@@ -198,6 +203,28 @@ class _Sent:
     many: bool
     takes_arena: bool
     environ: dict[str, str]  # the grader's environment now, as a child forked from it would have it
+
+
+_NOT_SHARED = ("_drill_", "__main__", "__mp_main__", "solution", "drills", "trainer", "tests", "conftest", "_pytest",
+               "pytest", "pluggy", "emptied")
+
+
+def _modules_to_share(known: set[str], body: Body) -> list[str]:
+    """Modules this process has imported that the zygote was not told of yet, in import order: it
+    imports them before forking, so a child finds the libraries loaded as in a child forked from here
+    (the banned-call guards wrap what is loaded and hook what is not: grader.bans.calls). Never a
+    drill's module, nor one loaded from a hidden folder, nor the CLI's or the tests' own."""
+    limits = body.kwargs.get("limits")
+    hidden = tuple(str(h).rstrip("/") + "/" for h in getattr(limits, "hidden", ()))
+    out = []
+    for name, module in list(sys.modules.items()):
+        if name in known or name.split(".")[0].startswith(_NOT_SHARED):
+            continue
+        where = getattr(module, "__file__", None)
+        if isinstance(where, str) and hidden and os.path.realpath(where).startswith(hidden):
+            continue
+        out.append(name)
+    return out
 
 
 def _portable(body: Body) -> _Sent:
@@ -263,7 +290,9 @@ def _serve(sock: socket.socket, grader: int) -> None:
             return
         pid = -1
         try:
-            sent, scratch = pickle.loads(payload)  # noqa: S301 - from the grader that started this process
+            sent, scratch, modules = pickle.loads(payload)  # noqa: S301 - from the grader that started this process
+            _load(modules)
+            _prime(sent)
             pid = _fork(sent, scratch, fds, grader, sock)
         except Exception:  # noqa: BLE001, S110 - answered -1: the grader forks this child itself
             pass
@@ -271,6 +300,43 @@ def _serve(sock: socket.socket, grader: int) -> None:
             for one in fds:
                 os.close(one)
         sock.sendall(struct.pack("=q", pid))
+
+
+def _load(modules: list[str]) -> None:
+    """Import what the grader has loaded (`_modules_to_share`); a module that fails here is skipped."""
+    import importlib
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name in modules:
+            if name in sys.modules:
+                continue
+            try:
+                importlib.import_module(name)
+            except BaseException:  # noqa: BLE001, S112 - a module the grader loaded some other way
+                continue
+
+
+_PRIMED: set[tuple[str, ...]] = set()  # the banned sets whose helpers' callers are noted here
+
+
+def _prime(sent: _Sent) -> None:
+    """What the grader worked out for its own use and a child forked from it inherits, worked out here
+    once: which library functions may still call a banned function's helpers (grader.bans.calls.locations
+    notes them; the guards the child installs look them up)."""
+    from grader.bans import calls
+    from grader.sandbox.limits import Job
+
+    jobs = [v for value in sent.kwargs.values() for v in (value if isinstance(value, list) else [value])
+            if isinstance(v, Job)]
+    for job in jobs:
+        if job.banned and job.ban_places and job.banned not in _PRIMED:
+            try:
+                calls.locations(job.banned, with_helpers=True)
+            except Exception:  # noqa: BLE001, S110 - the guards then refuse every caller, as unprimed
+                pass
+            _PRIMED.add(job.banned)
 
 
 def _warm() -> None:
