@@ -129,3 +129,22 @@ def test_the_drill_is_not_in_the_childs_memory():
     report = toy.grade("sandbox-toy", path.read_text(), str(path), seed=7, limits=limits)
     assert report.verdict == "wrong", _text(report)
     assert "values differ" in _text(report)
+
+
+def test_the_variant_is_out_of_reach_through_the_worker():
+    # the REPL's path: it asks the grader worker for a grade under the variant it serves
+    import os
+
+    from grader.worker import WorkerClient
+    from tests.paths import REPO
+
+    env = dict(os.environ, PYTHONPATH=str(REPO), OMP_NUM_THREADS="1", DRILL_PATH=str(VARIANT_DRILLS))
+    with WorkerClient(env=env) as client:
+        for name in ("variant_from_argv", "variant_via_gc"):
+            path = ANSWERS / f"{name}.py"
+            report = client.grade("variant-toy", path.read_text(), str(path), seed=5, variant={"k": "two"},
+                                  timeout=300)
+            assert report.verdict == "wrong", (name, _text(report))
+        fair = client.grade("variant-toy", "def add_k(x):\n    return x + 2\n", "<fair>", seed=5, variant={"k": "two"},
+                            timeout=300)
+        assert fair.verdict == "pass", _text(fair)
