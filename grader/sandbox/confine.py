@@ -215,7 +215,8 @@ def apply_child(scratch: str | None = None, hidden: tuple[str, ...] = ()) -> Con
     except (OSError, ConfineError) as exc:
         result.missing["filesystem"] = f"Landlock could not be applied ({exc})"
         result.missing["drill-files"] = (f"Landlock could not be applied ({exc}): a solution can read the drill's "
-                                         "reference, rounds and samples, and the grader's command line")
+                                         "reference, rounds and samples, the grader's command line, and, where "
+                                         "Yama's ptrace_scope is 0, the grader's memory (/proc/<pid>/mem)")
     try:
         _drop_capabilities()
         result.enforced["capabilities"] = "all dropped"
