@@ -111,7 +111,14 @@ class Arena(mmap.mmap):
 
     @classmethod
     def holding(cls, data: bytes) -> Arena:
-        fd = os.memfd_create("drill-arena", os.MFD_CLOEXEC)
+        """A mapping holding `data`; without memory files (an old kernel), an anonymous shared one
+        (`fd` -1), which only a child forked from this process can map."""
+        try:
+            fd = os.memfd_create("drill-arena", os.MFD_CLOEXEC)
+        except (AttributeError, OSError):
+            arena = cls(-1, len(data), flags=mmap.MAP_SHARED)
+            arena.write(data)
+            return arena
         try:
             os.ftruncate(fd, len(data))
             arena = cls(fd, len(data), flags=mmap.MAP_SHARED)

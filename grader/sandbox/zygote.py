@@ -134,6 +134,8 @@ class Zygote:
             self._start()
             if self._sock is None:
                 return None, self.why_not or "no zygote"
+            if any(a is not None and a.fd < 0 for a in body.arenas):
+                return None, "the arguments' memory is no memory file (memfd_create failed) and cannot be sent"
             modules = _modules_to_share(self._known, body)
             try:
                 payload = pickle.dumps((_portable(body), scratch, modules), protocol=pickle.HIGHEST_PROTOCOL)
