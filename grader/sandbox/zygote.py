@@ -130,6 +130,8 @@ class Zygote:
     def fork(self, body: Body, res_w: int, out_w: int, scratch: str) -> tuple[int | None, str]:
         """A child running `body`, forked by the zygote and now this process's own child: its pid.
         None when the zygote cannot serve, and why: the caller forks it itself."""
+        if os.environ.get("DRILL_NO_ZYGOTE"):
+            return None, "switched off (DRILL_NO_ZYGOTE)"
         with self._lock:
             self._start()
             if self._sock is None:
