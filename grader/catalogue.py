@@ -87,6 +87,22 @@ def load_catalogue(roots: list[Path] | None = None, *, strict: bool = False) -> 
     return Catalogue(ordered, errors, broken)
 
 
+def _holds_python(folder: Path) -> bool:
+    """Whether `folder` is or holds this interpreter's prefix, a sys.path entry or the grader package."""
+    import sys
+
+    needed = [Path(sys.prefix), Path(sys.base_prefix), Path(__file__).resolve().parent,
+              *(Path(p) for p in sys.path if p)]
+    for path in needed:
+        try:
+            path = path.resolve()
+        except OSError:
+            continue
+        if path == folder or folder in path.parents:
+            return True
+    return False
+
+
 @dataclass
 class Catalogue:
     specs: dict[str, Spec]
@@ -100,6 +116,22 @@ class Catalogue:
             more = f" (and {len(problems) - 1} more; `drill validate {path}` lists them)" if len(problems) > 1 else ""
             out.append(f"skipped a broken spec: {problems[0]}{more}")
         return out
+
+    def hidden(self) -> tuple[str, ...]:
+        """What a sandbox child may not read (grader.sandbox.landlock): the built-in drills' folder and
+        the folder of every spec here, where its reference, oracle, debug rounds and sample solutions
+        lie; a folder that also holds this Python, its packages or the grader is never hidden whole,
+        only the drill's own files in it."""
+        out = {str(builtin_drill_root())}
+        for spec in self.specs.values():
+            folder = Path(spec.path).resolve().parent
+            if _holds_python(folder):
+                stem = Path(spec.path).name.split(".")[0]
+                out.update(str(p) for p in folder.glob(f"{stem}.*"))
+                out.update(str(p) for p in (Path(spec.reference_path), folder / "solutions" / spec.id))
+            else:
+                out.add(str(folder))
+        return tuple(sorted(out))
 
     def get(self, drill_id: str) -> Spec:
         if drill_id not in self.specs:

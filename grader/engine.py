@@ -48,6 +48,8 @@ class Grader:
         self._count_places: dict[str, list[tuple[str, str, str]]] = {}
         self._fake_plans: dict[tuple[str, str], Any] = {}  # (drill id, variant) -> grader.fake.checks.Plan
         self._cache_size = cache_size
+        self.hidden = self.catalogue.hidden()  # what a sandbox child may not read (Limits.hidden)
+        sandbox.ZYGOTE.start()  # the children's clean parent imports torch meanwhile (grader.sandbox.zygote)
 
     # ------------------------------------------------------------ caches
 
@@ -154,6 +156,8 @@ class Grader:
         case and memory at scale, where the plan has them and the device is the CPU)."""
         spec = prep.spec
         limits = limits or self._limits_for(spec)
+        if not limits.hidden:
+            limits = dataclasses.replace(limits, hidden=self.hidden)
         on_gpu = self.device != "cpu"
         if on_gpu:
             from grader.fake import cuda

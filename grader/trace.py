@@ -2,15 +2,25 @@
 shape of every tensor the person's own lines created.
 
 The parent (worker or in-process grader) prepares the example case and hands
-`run_json` a trusted callable; the child execs the source and calls each
-contract function under a `TorchFunctionMode` that records, for every op
-called directly from the person's file, the line, the op name and the output
-shape. Only shapes, names and lines come back: never tensors or pickles.
+`run_json` a trusted callable (picklable, so the zygote forks the child:
+grader.sandbox.zygote; it carries the example's arguments and the contract's
+names and shapes, never its expected outputs); the child execs the source and
+calls each contract function under a `TorchFunctionMode` that records, for
+every op called directly from the person's file, the line, the op name and the
+output shape. Only shapes, names and lines come back: never tensors or pickles.
+
+The record is the parent's: the child sends each new (line, op, shape) on the
+result channel as the op returns, before any more of the solution runs, and the
+parent builds the steps from those frames (grader.sandbox.channel checks each),
+never from a list the solution could reach and rewrite from its caller's frame.
+What the child reports at the end adds only how often each step ran.
 """
 from __future__ import annotations
 
+import functools
 import os
 import sys
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from grader import sandbox
@@ -42,12 +52,15 @@ def trace(grader: Any, drill_id: str, source: str, filename: str = "<buffer>", s
         return {"drill": drill_id, "dims": {}, "calls": [], "error": f"could not build the example: {exc}"}
     sizes = dict(calls[0].sizes) if calls else {}
     plan = _fake_plan(grader, spec, seed)
-    limits = sandbox.Limits(case_timeout=timeout or max(5.0, spec.timeout), total_timeout=30.0)
+    limits = sandbox.Limits(case_timeout=timeout or max(5.0, spec.timeout), total_timeout=30.0,
+                            hidden=tuple(getattr(grader, "hidden", ())))
+    from grader.fake.checks import for_child
 
-    def work() -> dict[str, Any]:
-        return _traced_run(source, filename, calls, plan)
-
-    result, problem = sandbox.run_json(work, limits)
+    sent = _distinct([_TraceCall.of(c) for c in calls])
+    child_plan = None if plan is None else for_child(plan)
+    steps: list[dict[str, Any]] = []
+    result, problem = sandbox.run_json(functools.partial(_traced_run, source, filename, sent, child_plan), limits,
+                                       steps=steps)
     out: dict[str, Any] = {"drill": drill_id, "dims": sizes, "calls": [], "error": None,
                            "case": f"the smallest failing case of {at.case}" if at is not None else ""}
     if result:
@@ -56,12 +69,64 @@ def trace(grader: Any, drill_id: str, source: str, filename: str = "<buffer>", s
         else:
             out["calls"] = result.get("calls", [])
             out["error"] = result.get("load_error")
-            for call in out["calls"]:
+            for index, call in enumerate(out["calls"]):
+                _steps_of(call, index, steps, source.splitlines(), sizes)
                 _gpu_lines(plan, call)
     if problem and not out["calls"]:
         out["error"] = out["error"] or f"the run did not finish: {problem}"
     out["shape_comments"] = shape_comments.check(source, out)
     return out
+
+
+@dataclass(frozen=True)
+class _TraceCall:
+    """What the tracing child needs of one example call: its arguments and the contract's names
+    and shapes (sent to the zygote; never the expected output, the case or the spec)."""
+
+    name: str
+    args: list[Any]
+    sizes: dict[str, int]
+    arg_names: tuple[str, ...]
+    arg_shapes: tuple[tuple[str, ...], ...]
+    return_shapes: tuple[tuple[str, ...], ...]
+    tuple_return: bool
+
+    @classmethod
+    def of(cls, call: Any) -> _TraceCall:
+        fn = call.function
+        return cls(fn.name, list(call.args), dict(call.sizes), tuple(a.name for a in fn.args),
+                   tuple(tuple(a.shape or ()) for a in fn.args), tuple(tuple(r.shape or ()) for r in fn.returns),
+                   bool(fn.tuple_return))
+
+
+def _distinct(calls: list[_TraceCall]) -> list[_TraceCall]:
+    """The first example call of each function (:try traces each function once)."""
+    seen: set[str] = set()
+    out = []
+    for call in calls:
+        if call.name not in seen:
+            seen.add(call.name)
+            out.append(call)
+    return out
+
+
+def _steps_of(call: dict[str, Any], index: int, steps: list[dict[str, Any]], lines: list[str],
+              sizes: dict[str, int]) -> None:
+    """Function `index`'s steps, built here from the step frames the child sent as each op returned
+    (grader.sandbox.channel); the child's own list adds only the counts."""
+    counts = call.get("counts")
+    mine = [s for s in steps if s["call"] == index]
+    built = []
+    for k, step in enumerate(mine):
+        line = step["line"]
+        text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+        count = counts[k] if isinstance(counts, list) and k < len(counts) and isinstance(counts[k], int) \
+            and not isinstance(counts[k], bool) and counts[k] > 0 else 1
+        built.append({"line": line, "text": text[:160], "op": step["op"], "shape": list(step["shape"]),
+                      "names": named(list(step["shape"]), sizes), "dtype": step["dtype"], "count": count})
+    call.pop("counts", None)
+    call["steps"] = built
+    call["truncated"] = bool(call.get("truncated")) or len(mine) >= MAX_STEPS
 
 
 def _smallest_calls(grader: Any, spec: Any, seed: int, at: Smallest) -> list[Any]:
@@ -115,47 +180,42 @@ def _error_text(exc: Any) -> str:
 # ------------------------------------------------------------------ child side
 
 
-def _traced_run(source: str, filename: str, calls: list[Any], plan: Any = None) -> dict[str, Any]:
-    """Runs in the sandbox child: exec the source, call each function, record shapes."""
+def _traced_run(source: str, filename: str, calls: list[_TraceCall], plan: Any = None) -> dict[str, Any]:
+    """Runs in the sandbox child: exec the source, call each function, send each new shape at once."""
     import torch
 
     from grader.cases.prepare import fresh
+    from grader.sandbox.wire import _send
 
     module = new_module(source, filename)
-    lines = source.splitlines()
     try:
         run_source(module, source, filename)
     except BaseException as exc:  # noqa: BLE001
         return {"calls": [], "load_error": _error_text(sandbox.describe_exception(exc, filename))}
     out = []
-    seen_functions: set[str] = set()
-    for call in calls:
-        name = call.function.name
-        if name in seen_functions:
-            continue
-        seen_functions.add(name)
+    for index, call in enumerate(calls):
+        name = call.name
         sizes = dict(call.sizes)
-        entry: dict[str, Any] = {"function": name, "args": [], "steps": [], "returns": [], "error": None}
-        for spec_arg, value in zip(call.function.args, call.args):
-            entry["args"].append(_describe(spec_arg.name, value, sizes, tuple(spec_arg.shape or ())))
+        entry: dict[str, Any] = {"function": name, "args": [], "counts": [], "returns": [], "error": None}
+        for arg_name, shape, value in zip(call.arg_names, call.arg_shapes, call.args):
+            entry["args"].append(_describe(arg_name, value, sizes, shape))
         func = module.__dict__.get(name)
         if not callable(func):
             entry["error"] = f"{name}() is not defined"
             out.append(entry)
             continue
-        recorder = _Recorder(filename, lines, sizes)
+        recorder = _Recorder(filename, index, _send)
         try:
             with torch.no_grad(), recorder.mode():
                 value = func(*fresh(call.args))
-            split = call.function.tuple_return and isinstance(value, (tuple, list))
+            split = call.tuple_return and isinstance(value, (tuple, list))
             values = value if split else (value,)
-            expected = [tuple(r.shape or ()) for r in call.function.returns]
             for i, v in enumerate(values):
-                names = expected[i] if i < len(expected) else ()
+                names = call.return_shapes[i] if i < len(call.return_shapes) else ()
                 entry["returns"].append(_describe(f"return[{i}]" if len(values) > 1 else "return", v, sizes, names))
         except BaseException as exc:  # noqa: BLE001
             entry["error"] = _error_text(sandbox.describe_exception(exc, filename))
-        entry["steps"] = recorder.steps
+        entry["counts"] = list(recorder.counts)
         entry["truncated"] = recorder.truncated
         if plan is not None and entry["error"] is None:
             entry["fake_runs"] = _fake_runs(plan, name, module, filename)
@@ -194,13 +254,14 @@ def named(shape: list[int], sizes: dict[str, int], expected_names: tuple[str, ..
 
 
 class _Recorder:
-    """Collects (line, op, shape) for ops called straight from the person's file."""
+    """Sends each new (line, op, shape) of an op called straight from the person's file as a step
+    frame the moment the op returns (the parent keeps the record); counts repeats here."""
 
-    def __init__(self, filename: str, lines: list[str], sizes: dict[str, int]):
+    def __init__(self, filename: str, call: int, send: Any):
         self.filename = filename
-        self.lines = lines
-        self.sizes = sizes
-        self.steps: list[dict[str, Any]] = []
+        self.call = call
+        self._send = send  # bound before the solution runs
+        self.counts: list[int] = []
         self._index: dict[tuple, int] = {}
         self.truncated = False
 
@@ -249,16 +310,15 @@ class _Recorder:
         shape = [int(s) for s in tensors[0].shape]
         key = (line, op, tuple(shape))
         if key in self._index:
-            self.steps[self._index[key]]["count"] += 1
+            self.counts[self._index[key]] += 1
             return
-        if len(self.steps) >= MAX_STEPS:
+        if len(self.counts) >= MAX_STEPS:
             self.truncated = True
             return
-        text = self.lines[line - 1].strip() if 0 < line <= len(self.lines) else ""
-        self._index[key] = len(self.steps)
-        self.steps.append({"line": line, "text": text[:160], "op": op, "shape": shape,
-                           "names": named(shape, self.sizes), "dtype": str(tensors[0].dtype).replace("torch.", ""),
-                           "count": 1})
+        self._index[key] = len(self.counts)
+        self.counts.append(1)
+        self._send({"type": "step", "call": self.call, "line": line, "op": op[:80], "shape": shape[:16],
+                    "dtype": str(tensors[0].dtype).replace("torch.", "")[:40]})
 
 
 def _torch_dir() -> str:

@@ -273,6 +273,17 @@ class Plan:
         return self.problem is None and any(f.device or f.scale for f in self.functions)
 
 
+def for_child(the_plan: Plan) -> Plan:
+    """The plan as a sandbox child needs it to run the solution's fake runs: the sketches and what
+    applies, the reference's peak (which decides the runs at doubled sizes, `_grown_runs`); not the
+    reference's outputs, runs or the traps' growth, which only the grader compares with."""
+    import dataclasses
+
+    return dataclasses.replace(the_plan, functions=[
+        dataclasses.replace(fp, expected_small=None, expected_scale=None, reference_runs=[], reference_grown={},
+                            trap_growth={}) for fp in the_plan.functions])
+
+
 def plan(spec: Any, prep: Any, scale_args: Callable[[Any, dict[str, int]], tuple[list[Any] | None, str]],
          grown: dict[str, dict[str, int]] | None = None) -> Plan:
     """Run the reference under fake tensors; decide per function what applies.

@@ -61,9 +61,11 @@ from grader.sandbox.spawn import Terminated, parent_ready
 from grader.sandbox.standby import STANDBY, Standby, prefork
 from grader.sandbox.supervise import run, run_json
 from grader.sandbox.wire import GO_FD, RESULT_FD
+from grader.sandbox.zygote import ZYGOTE, Zygote
 
 __all__ = [
     "GO_FD", "REAPER", "RESULT_FD", "STANDBY", "CallOutcome", "ChildOutcome", "DeviceError", "Job", "Limits",
     "Reaper", "Standby", "Terminated", "describe_exception", "forget_references", "parent_ready", "prefork",
     "proc_stat", "reap_orphans", "resident_bytes", "run", "run_json",
+    "ZYGOTE", "Zygote",
 ]

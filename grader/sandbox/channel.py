@@ -17,7 +17,8 @@ The order the child writes (`grader.sandbox.child._run_job`):
             load_error, done  |  (banned seen) done  |  loaded, missing?, call*, done
     where a call is  start i, banned*, result i   (i increasing, in the job's order)
 
-A `work` run (`sandbox.run_json`) is  confined, (refused, done | work, done).
+A `work` run (`sandbox.run_json`) is  confined, (refused, done | step*, work, done); a step is
+one op the `:try` tracer recorded (grader.trace), kept here as it arrives.
 """
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from grader.fake import FAKE_CALL, GRADIENT_CALL
 from grader.sandbox.limits import CallOutcome
 
 MAX_VALUE_DEPTH = 8  # containers inside a returned value; the child's encoder stops at 5
+MAX_STEPS = 4000  # step frames one work run may send (grader.trace sends at most 400 per function)
 _EXC_KEYS = {"type", "mro", "message", "line", "text", "trace"}
 
 
@@ -163,6 +165,7 @@ class Channel:
         self.position = -1  # where in `order` the last call started
         self.banned_at_load = False
         self.result: dict[str, Any] | None = None  # a work run's result
+        self.steps: list[dict[str, Any]] = []  # a work run's step frames, as they came (grader.trace)
 
     def feed(self, header: Any, blobs: list[bytes]) -> None:
         if not isinstance(header, dict):
@@ -196,6 +199,20 @@ class Channel:
         self.starts += 1
         self.current = -1
         self.phase = "loading"
+
+    def _confined_step(self, h: dict, _b: list) -> None:
+        if not self.work:
+            raise ProtocolError("a 'step' frame in a grading run")
+        if len(self.steps) >= MAX_STEPS:
+            raise ProtocolError(f"more than {MAX_STEPS} steps")
+        shape = h.get("shape")
+        if not isinstance(shape, list) or len(shape) > 16:
+            raise ProtocolError("a step's shape is not a list of at most 16 sizes")
+        self.steps.append({"call": _int(h.get("call"), "a step's call", 0, 1024),
+                           "line": _int(h.get("line"), "a step's line", 1, 10**6),
+                           "op": _str(h.get("op"), "a step's op", 80),
+                           "shape": [_int(n, "a step's size", 0, 2**62) for n in shape],
+                           "dtype": _str(h.get("dtype"), "a step's dtype", 40)})
 
     def _confined_work(self, h: dict, _b: list) -> None:
         if not self.work:
@@ -394,6 +411,7 @@ class Channel:
 _KEYS = {
     "confined": {"enforced", "missing"}, "start": {"call"}, "banned": {"name"}, "load_error": {"exc"},
     "missing": {"names"}, "result": {"call", "status", "value", "modified", "seconds", "exc"}, "work": {"result"},
+    "step": {"call", "line", "op", "shape", "dtype"},
     "fake": {"runs", "failed"}, "done": {"tampered", "reusable"},
     "gradient": {"call", "status", "grads", "text", "line", "source"},
 }

@@ -48,7 +48,7 @@ import struct
 from dataclasses import dataclass, field
 
 from grader.sandbox import seccomp
-from grader.sandbox.landlock import _landlock
+from grader.sandbox.landlock import ReadRules, _landlock, read_rules
 from grader.sandbox.syscalls import (
     NR_CAPSET,
     NR_LANDLOCK_CREATE_RULESET,
@@ -61,13 +61,15 @@ from grader.sandbox.syscalls import (
     _syscall,
 )
 
-CHILD_PIECES = ("filesystem", "processes", "signals", "network", "capabilities", "memfd", "open-files")
+CHILD_PIECES = ("filesystem", "drill-files", "processes", "signals", "network", "capabilities", "memfd", "open-files")
 WATCHED = ("threads", "deleted-files")  # enforced from outside, by the parent's watchdog reading /proc
 PIECES = CHILD_PIECES + WATCHED
 OPEN_FILES = 64  # RLIMIT_NOFILE in the child
 THREADS = 64  # threads a child may run at once (the watchdog stops it above)
 PIECE_TEXT = {
     "filesystem": "no writes outside the child's scratch folder (Landlock)",
+    "drill-files": "the drills' folders (reference, oracle, rounds, samples) and other processes' /proc entries "
+                   "unreadable (Landlock)",
     "processes": "no new programs or processes (seccomp)",
     "signals": "no signals to other processes (seccomp, Landlock scope)",
     "network": "no sockets (seccomp, Landlock TCP)",
@@ -185,8 +187,16 @@ def _drop_capabilities() -> None:
 # ------------------------------------------------------------------ child
 
 
-def apply_child(scratch: str | None = None) -> Confinement:
-    """Confine the current (child) process. Never raises: what failed is in `missing`."""
+@functools.lru_cache(maxsize=8)
+def reads_for(hidden: tuple[str, ...]) -> ReadRules:
+    """The Landlock read grants that hide `hidden` (grader.sandbox.landlock.read_rules), worked out
+    once per set in the process that forks the children."""
+    return read_rules(hidden)
+
+
+def apply_child(scratch: str | None = None, hidden: tuple[str, ...] = ()) -> Confinement:
+    """Confine the current (child) process; `hidden`: folders and files it must not read (the drills'
+    content). Never raises: what failed is in `missing`."""
     result = Confinement()
     if not supported_arch():
         for piece in CHILD_PIECES:
@@ -199,10 +209,14 @@ def apply_child(scratch: str | None = None) -> Confinement:
     try:
         if not scratch:
             raise ConfineError("no scratch folder was given")
-        covered = _landlock(scratch, landlock_abi())
+        covered = _landlock(scratch, landlock_abi(), reads_for(tuple(hidden)))
         result.enforced["filesystem"] = "Landlock: writes only inside the scratch folder"
+        result.enforced["drill-files"] = "Landlock: the drills' folders and other processes' /proc entries unreadable"
     except (OSError, ConfineError) as exc:
         result.missing["filesystem"] = f"Landlock could not be applied ({exc})"
+        result.missing["drill-files"] = (f"Landlock could not be applied ({exc}): a solution can read the drill's "
+                                         "reference, rounds and samples, the grader's command line, and, where "
+                                         "Yama's ptrace_scope is 0, the grader's memory (/proc/<pid>/mem)")
     try:
         _drop_capabilities()
         result.enforced["capabilities"] = "all dropped"
@@ -281,6 +295,9 @@ def probe() -> list[Feature]:
              f"seccomp {'yes' if seccomp_available() else 'no'}"
     outside = scratch_dir.make()  # named like a sandbox's: swept at the next start if this process is killed
     scratch = scratch_dir.make()
+    hidden = scratch_dir.make()  # stands for a drill's folder
+    with open(os.path.join(hidden, "drill.yaml"), "w") as fh:
+        fh.write("id: probe\n")
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - runs in the child
@@ -288,9 +305,9 @@ def probe() -> list[Feature]:
         try:
             os.close(r)
             ok, detail = limit_open_files()  # before seccomp, which forbids setting limits
-            conf = apply_child(scratch)
+            conf = apply_child(scratch, (hidden,))
             (conf.enforced if ok else conf.missing)["open-files"] = detail
-            tried = _try_forbidden(outside, os.getppid())
+            tried = _try_forbidden(outside, os.getppid(), hidden)
             os.write(w, json.dumps({"conf": conf.to_dict(), "tried": tried}).encode())
             code = 0
         finally:
@@ -306,6 +323,7 @@ def probe() -> list[Feature]:
     os.waitpid(pid, 0)
     scratch_dir.remove(outside)
     scratch_dir.remove(scratch)
+    scratch_dir.remove(hidden)
     try:
         got = json.loads(b"".join(chunks))
     except ValueError:
@@ -328,11 +346,18 @@ def probe() -> list[Feature]:
     return features
 
 
-def _try_forbidden(outside: str, parent: int) -> dict[str, bool]:  # pragma: no cover - child only
+def _try_forbidden(outside: str, parent: int, hidden: str) -> dict[str, bool]:  # pragma: no cover - child only
     """True for each piece whose forbidden action was refused."""
     import socket
 
-    out: dict[str, bool] = {}
+    out: dict[str, bool] = {"drill-files": True}
+    for path in (os.path.join(hidden, "drill.yaml"), f"/proc/{parent}/cmdline"):
+        try:
+            with open(path, "rb") as fh:
+                fh.read(1)
+            out["drill-files"] = False
+        except OSError:
+            pass
     try:
         with open(os.path.join(outside, "canary"), "w") as fh:
             fh.write("x")

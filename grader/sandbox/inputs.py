@@ -18,6 +18,7 @@ after each call, as a second opinion.
 from __future__ import annotations
 
 import mmap
+import os
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -73,13 +74,16 @@ class Layout:
             return {k: self._place(v, name, index, chunks) for k, v in value.items()}
         return value
 
-    def arena(self) -> mmap.mmap | None:
+    def __getstate__(self) -> dict[str, Any]:
+        """Sent to the zygote (grader.sandbox.zygote) without `calls`: the child needs the templates,
+        slots and pristine bytes only."""
+        return {k: v for k, v in self.__dict__.items() if k != "calls"}
+
+    def arena(self) -> Arena | None:
         """Parent: a fresh shared mapping holding the pristine bytes (None: no tensors)."""
         if not self.size:
             return None
-        arena = mmap.mmap(-1, self.size, flags=mmap.MAP_SHARED)
-        arena.write(self.pristine)
-        return arena
+        return Arena.holding(self.pristine)
 
     def arguments(self, arena: mmap.mmap | None) -> dict[int, list[Any]]:
         """Child: each call's arguments, every tensor a view of the arena."""
@@ -97,6 +101,39 @@ class Layout:
             if arena is not None and arena[slot.offset:end] != self.pristine[slot.offset:end] and name not in out:
                 out.append(name)
         return out
+
+
+class Arena(mmap.mmap):
+    """A shared mapping backed by a memory file, whose descriptor (`fd`) can be handed to a child
+    forked elsewhere (grader.sandbox.zygote), which maps the same pages. Closed with the mapping."""
+
+    fd: int = -1
+
+    @classmethod
+    def holding(cls, data: bytes) -> Arena:
+        """A mapping holding `data`; without memory files (an old kernel), an anonymous shared one
+        (`fd` -1), which only a child forked from this process can map."""
+        try:
+            fd = os.memfd_create("drill-arena", os.MFD_CLOEXEC)
+        except (AttributeError, OSError):
+            arena = cls(-1, len(data), flags=mmap.MAP_SHARED)
+            arena.write(data)
+            return arena
+        try:
+            os.ftruncate(fd, len(data))
+            arena = cls(fd, len(data), flags=mmap.MAP_SHARED)
+        except BaseException:
+            os.close(fd)
+            raise
+        arena.fd = fd
+        arena.write(data)
+        return arena
+
+    def close(self) -> None:
+        fd, self.fd = self.fd, -1
+        if fd >= 0:
+            os.close(fd)
+        super().close()
 
 
 @dataclass(frozen=True)

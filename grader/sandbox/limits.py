@@ -6,6 +6,7 @@ engine that judges the outcome) shares them.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -28,6 +29,7 @@ class Limits:
     open_files: int = confine.OPEN_FILES  # RLIMIT_NOFILE in the child
     confine: bool = True  # Landlock + seccomp in the child (off only in tests of the outer layers)
     require_confinement: bool = False  # refuse to run a solution when a confinement piece is missing
+    hidden: tuple[str, ...] = ()  # folders and files the child may not read (the drills' content; Landlock)
 
 
 @dataclass
@@ -100,3 +102,14 @@ class Job:
     device: str = "cpu"  # "cuda": inputs copied to the GPU, outputs back to the CPU (grader.fake.cuda)
     warm: Callable[[], None] | None = None  # trusted, run by a standby child before it forgets: faults in the fake-run pages
     gradient: list[Any] = field(default_factory=list)  # grader.cases.gradient.GradCase (for_child): after the calls
+
+    def for_child(self) -> Job:
+        """This job as the zygote is sent it (grader.sandbox.zygote): without `forget` and `warm` (the
+        grader's own callables, which would carry the grader with them) and with the fake-tensor plan
+        stripped of the reference's outputs (grader.fake.checks.for_child)."""
+        fake = self.fake
+        if fake is not None:
+            from grader.fake.checks import for_child
+
+            fake = for_child(fake)
+        return dataclasses.replace(self, forget=None, warm=None, fake=fake)

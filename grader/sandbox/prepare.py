@@ -52,7 +52,7 @@ def _child_prepare(limits: Limits, res_w: int, out_w: int, scratch: str, go_r: i
     _set_limits(limits)
     files = confine.limit_open_files(limits.open_files)  # before seccomp, which forbids setting limits
     if limits.confine:
-        conf = confine.apply_child(scratch)
+        conf = confine.apply_child(scratch, limits.hidden)
     else:
         os.chdir(scratch)
         conf = confine.Confinement(missing={p: "switched off for this run" for p in confine.CHILD_PIECES})

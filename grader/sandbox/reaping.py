@@ -92,16 +92,18 @@ class Reaper:
 REAPER = Reaper()
 
 
-def reap_orphans(since_ticks: int, exclude: int = 0, rounds: int = 64) -> int:
+def reap_orphans(since_ticks: int, exclude: int = 0, rounds: int = 64, keep: int | None = None) -> int:
     """Kill and reap our children that started at or after `since_ticks` (clock
     ticks since boot): processes a sandbox child left behind, re-parented to
-    us because we are a subreaper. Returns how many there were."""
+    us because we are a subreaper. `exclude` (the child itself) and `keep` (the
+    zygote, grader.sandbox.zygote, which may have started in the same tick) are
+    left alone. Returns how many there were."""
     me = os.getpid()
     mine = os.getpgrp()
     total = 0
     for _ in range(rounds):
         found = [(pid, pgid) for pid, ppid, pgid, start in _processes()
-                 if ppid == me and start >= since_ticks and pid != exclude]
+                 if ppid == me and start >= since_ticks and pid != exclude and pid != keep]
         if not found:
             break
         for pid, pgid in found:

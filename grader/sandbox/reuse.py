@@ -36,6 +36,7 @@ from grader.sandbox.reaping import _alive, proc_stat
 from grader.sandbox.spawn import _Child, _close, _finish, _spawn
 from grader.sandbox.standby import _guard_key, _job_key
 from grader.sandbox.wire import go_message
+from grader.sandbox.zygote import Body
 
 MAX_RUNS = 64  # files one child grades before it is retired (its CPU-time limit covers this many runs)
 MAX_LIVE = 8  # children kept waiting at once
@@ -137,8 +138,8 @@ class Reuse:
         # the kernel's CPU-time backstop covers every run the child may take; each run keeps its own deadlines
         own = dataclasses.replace(group.limits, total_timeout=group.limits.total_timeout * MAX_RUNS)
         go_r, go_w = os.pipe()
-        group.child = _spawn(own, lambda res_w, out_w, scratch: _reused_child(templates, own, res_w, out_w, scratch,
-                                                                              go_r, layouts, arenas),
+        group.child = _spawn(own, Body(_reused_child, {"templates": templates, "limits": own, "layouts": layouts},
+                                       go_r=go_r, arenas=arenas, many=True),
                              close_in_child=(go_w,), close_in_parent=(go_r,))
         group.go_w, group.arenas, group.runs, group.confined = go_w, arenas, 0, None
 

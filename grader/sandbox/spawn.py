@@ -15,13 +15,14 @@ import signal
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from grader import roomy
 from grader.sandbox import scratch as scratch_dir
 from grader.sandbox import confine
 from grader.sandbox.limits import ChildOutcome, Limits
 from grader.sandbox.reaping import _boot_ticks, _kill_group, reap_orphans
+from grader.sandbox.zygote import ZYGOTE, Body
 
 
 @functools.lru_cache(maxsize=1)
@@ -30,6 +31,7 @@ def parent_ready() -> bool:
     confinement needs (so the hot path forks a warm process). Returns whether
     orphans will be re-parented to us."""
     confine.warm()
+    ZYGOTE.start()
     for name in ("grader.bans.calls", "grader.cases.prepare", "linecache", "torch.overrides"):
         __import__(name)
     scratch_dir.sweep_stale()  # folders left by a grader that was killed before it could clean up
@@ -84,18 +86,37 @@ class _Child:
     since_ticks: int
     t0: float
     arena: Any = None  # the shared mapping holding its call arguments (grader.sandbox.inputs)
+    unclean: str = ""  # why it was forked from this process rather than the zygote ("": from the zygote)
 
 
-def _spawn(limits: Limits, body: Callable[[int, int, str], None], close_in_child: tuple[int, ...] = (),
+def _spawn(limits: Limits, body: Body, close_in_child: tuple[int, ...] = (),
            close_in_parent: tuple[int, ...] = ()) -> _Child:
-    """Fork a child that prepares itself and runs `body(res_w, out_w, scratch)`."""
+    """A child that prepares itself and runs `body(res_w, out_w, scratch)`: forked from the zygote
+    (grader.sandbox.zygote), which never loaded a drill, or, where it cannot serve, from this process."""
     parent_ready()
     scratch = scratch_dir.make()
     _SCRATCH.add(scratch)  # from now on the atexit hook removes it, whatever interrupts what follows
     res_r, res_w = os.pipe()
     out_r, out_w = os.pipe()
     since = _boot_ticks()
+    pid, unclean = ZYGOTE.fork(body, res_w, out_w, scratch)  # the first waits for the zygote's start: off the clock
     t0 = time.monotonic()
+    if pid is None:
+        pid = _fork_here(body, res_r, res_w, out_r, out_w, scratch, close_in_child)
+    for fd in (res_w, out_w, *close_in_parent):
+        os.close(fd)
+    try:
+        os.setpgid(pid, pid)
+    except OSError:
+        pass
+    child = _LIVE[pid] = _Child(pid, res_r, out_r, scratch, since, t0, unclean=unclean)
+    _check_terminated()  # now that _LIVE knows the child, so the atexit hook finishes it
+    return child
+
+
+def _fork_here(body: Body, res_r: int, res_w: int, out_r: int, out_w: int, scratch: str,
+               close_in_child: tuple[int, ...]) -> int:
+    """Fork the child from this process (no zygote): it holds a copy of all this process holds."""
     thaw = gc.get_freeze_count() == 0
     parent = os.getpid()
     gc.freeze()  # the child's collections then leave the parent's objects (and their pages) alone
@@ -117,15 +138,7 @@ def _spawn(limits: Limits, body: Callable[[int, int, str], None], close_in_child
             roomy.call(body, res_w, out_w, scratch)  # torch's dispatch is deep: grader.roomy
         finally:
             os._exit(70)
-    for fd in (res_w, out_w, *close_in_parent):
-        os.close(fd)
-    try:
-        os.setpgid(pid, pid)
-    except OSError:
-        pass
-    child = _LIVE[pid] = _Child(pid, res_r, out_r, scratch, since, t0)
-    _check_terminated()  # now that _LIVE knows the child, so the atexit hook finishes it
-    return child
+    return pid
 
 
 _LIVE: dict[int, _Child] = {}  # children not finished yet: the atexit hook finishes them
@@ -147,7 +160,7 @@ def _finish(child: _Child, outcome: ChildOutcome | None) -> None:
             pass
     child.res_r = child.out_r = -1  # closed once: a second _finish (atexit) never closes a reused number
     if could_fork:
-        orphans = reap_orphans(child.since_ticks, exclude=child.pid)
+        orphans = reap_orphans(child.since_ticks, exclude=child.pid, keep=ZYGOTE.pid)
         if outcome is not None:
             outcome.orphans = orphans
     scratch_dir.remove(child.scratch)

@@ -26,6 +26,7 @@ from grader.sandbox.limits import ChildOutcome, Job, Limits
 from grader.sandbox.reaping import REAPER, _alive
 from grader.sandbox.spawn import _LIVE, _SCRATCH, _Child, _close, _finish, _spawn
 from grader.sandbox.wire import go_message
+from grader.sandbox.zygote import ZYGOTE, Body
 
 
 def _job_key(job: Job, limits: Limits) -> tuple:
@@ -79,8 +80,8 @@ class Standby:
             go_r, go_w = os.pipe()
             layout = inputs.layout_for(template.calls)
             arena = layout.arena()
-            child = _spawn(limits, lambda res_w, out_w, scratch: _standby_child(template, limits, res_w, out_w,
-                                                                                scratch, go_r, layout, arena),
+            child = _spawn(limits, Body(_standby_child, {"template": template, "limits": limits, "layout": layout},
+                                        go_r=go_r, arenas=[arena], takes_arena=True),
                            close_in_child=(go_w,), close_in_parent=(go_r,))
             child.arena = arena
             self._waiting = _Waiting(child, go_w, key, template)
@@ -144,7 +145,7 @@ STANDBY = Standby()
 @atexit.register
 def finish_all() -> None:
     """A process that graded leaves no child behind: no standby, every kill reaped,
-    every scratch folder removed (also when an exception or a signal cut a run short).
+    no zygote, every scratch folder removed (also when an exception or a signal cut a run short).
     At interpreter exit; a forked worker, which skips atexit, calls it on its way out."""
     STANDBY.discard()
     for child in list(_LIVE.values()):
@@ -152,6 +153,7 @@ def finish_all() -> None:
     for folder in list(_SCRATCH):  # a run cut short between making its folder and knowing its child
         scratch_dir.remove(folder)
         _SCRATCH.discard(folder)
+    ZYGOTE.close()  # ended and reaped here: left to end on its own, it would be re-parented, a zombie
     REAPER.drain()
 
 

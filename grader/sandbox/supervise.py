@@ -27,6 +27,7 @@ from grader.sandbox.reaping import _TICKS, _kill_group, _statm, proc_stat, resid
 from grader.sandbox.spawn import _check_terminated, _Child, _close, _finish, _spawn
 from grader.sandbox.reuse import REUSE
 from grader.sandbox.standby import STANDBY
+from grader.sandbox.zygote import Body
 
 
 def run(job: Job, limits: Limits) -> ChildOutcome:
@@ -39,8 +40,8 @@ def run(job: Job, limits: Limits) -> ChildOutcome:
         child = REUSE.take(job, limits, layout)  # only inside REUSE.enabled() (drill validate's samples)
     if child is None:
         arena = layout.arena()
-        child = _spawn(limits, lambda res_w, out_w, scratch: _child(job, limits, res_w, out_w, scratch, layout,
-                                                                    arena))
+        child = _spawn(limits, Body(_child, {"job": job, "limits": limits, "layout": layout},
+                                    arenas=[arena], takes_arena=True))
         child.arena = arena
     STANDBY.remember(job, limits)
     outcome: ChildOutcome | None = None
@@ -50,6 +51,9 @@ def run(job: Job, limits: Limits) -> ChildOutcome:
         outside = confine.watched()  # what the watchdog enforces from here
         outcome.confined.update(outside.enforced)
         outcome.unconfined.update(outside.missing)
+        if child.unclean:
+            outcome.unconfined["zygote"] = (f"forked from the grader itself ({child.unclean}): the drill's "
+                                            "content it loaded is in the child's memory")
         return outcome
     finally:
         if not REUSE.keep(child, outcome):  # a reused child that may take the next file is not finished
@@ -323,13 +327,14 @@ def _record_status(outcome: ChildOutcome, status: int) -> None:
         outcome.exit_status = os.WEXITSTATUS(status)
 
 
-def run_json(work: Any, limits: Limits) -> tuple[dict | None, str | None]:
+def run_json(work: Any, limits: Limits, steps: list[dict[str, Any]] | None = None) -> tuple[dict | None, str | None]:
     """Run `work()` (a trusted callable that may run untrusted code, e.g. :try
     tracing) in a limited, confined child; it returns a JSON-able dict sent back
     as one frame. Returns (result, problem): problem names a timeout, crash or overflow.
     The same loop as a grading run, its frames read as one `work` result, under
-    one deadline (limits.case_timeout) for the whole run."""
-    child = _spawn(limits, lambda res_w, out_w, scratch: _work_child(work, limits, res_w, out_w, scratch))
+    one deadline (limits.case_timeout) for the whole run. `steps` receives the step frames the
+    child sent as it ran (grader.trace), checked by the channel."""
+    child = _spawn(limits, Body(_work_child, {"work": work, "limits": limits}))
     probe = ChildOutcome(pid=child.pid)
     frames_in = channel.Channel(probe, work=True)
     try:
@@ -340,6 +345,8 @@ def run_json(work: Any, limits: Limits) -> tuple[dict | None, str | None]:
         _finish(child, probe)
     problem = _work_problem(probe, limits, broken)
     got = frames_in.result
+    if steps is not None:
+        steps.extend(frames_in.steps)
     if probe.refused:
         problem = "not run: confinement is required and missing here (" + "; ".join(probe.unconfined.values()) + ")"
     if not got and problem is None:

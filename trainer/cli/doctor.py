@@ -6,7 +6,8 @@ then $EDITOR, else vi) and a terminal the editor can use.
 The probe forks a throwaway child, confines it exactly as a sandbox child is
 confined, and tries each forbidden action (write outside its scratch folder,
 fork, signal its parent, open a socket, create a memfd, open more files than
-allowed), so what it prints is measured, not assumed; the pieces the parent's
+allowed, read a hidden "drill" file and its parent's command line), so what it
+prints is measured, not assumed; the pieces the parent's
 watchdog enforces from outside (thread cap, deleted-but-open files) are
 checked by reading /proc the way the watchdog does. A piece named NOT
 enforced here is also a note on every `drill check --json` report. Only the
@@ -39,7 +40,8 @@ ALWAYS = (
     "its own process group, killed as a whole; results as raw bytes, never unpickled",
     "a strict result channel: a forged, out-of-order or malformed frame is the solution's error",
     "in-place changes to the inputs decided by the grader (the inputs live in shared memory)",
-    "the reference modules emptied in the child before the solution runs",
+    "the reference modules emptied in a child forked from the grader itself (where no zygote serves)",
+    "`:try` shapes recorded by the grader as each op returns: the traced code cannot rewrite them",
     "scratch folders removed whatever they hold; stale ones swept at start; SIGTERM/SIGHUP clean up",
     "a grader stopped with Ctrl-Z gives the child back the time it did not run",
 )
@@ -70,6 +72,7 @@ def doctor_command(
             "enforced": {f.name: f.detail for f in pieces if f.enforced},
             "not_enforced": {f.name: f.detail for f in missing},
             "orphans_reaped": reaper,
+            "zygote": {"enforced": reaper, "detail": _zygote_text(reaper)},
             "always": list(ALWAYS),
             "machine": {c.name: {"ok": c.ok, "detail": c.detail} for c in machine},
             "fake_tensors": {"available": gpu["fake"] is None, "detail": gpu["fake"] or FAKE_OK},
@@ -84,6 +87,7 @@ def doctor_command(
         _row(say, reaper, "orphans",
              "processes a solution leaves behind are re-parented to the grader, killed and reaped"
              if reaper else "NOT enforced: cannot become a child subreaper; an escaped process may survive")
+        _row(say, reaper, "zygote", _zygote_text(reaper))
         typer.echo("  Always enforced:")
         for line in ALWAYS:
             say(f"    - {line}", "      ")
@@ -209,6 +213,15 @@ def _gpu_checks() -> dict[str, str | None]:
 
     cuda = cuda_problem()
     return {"fake": fake.problem(), "cuda": cuda, "cuda_name": "a CUDA device is visible to torch" if cuda is None else ""}
+
+
+def _zygote_text(reaper: bool) -> str:
+    """What the zygote (grader/sandbox/zygote.py) gives where the grader can be a child subreaper."""
+    if reaper:
+        return ("children are forked from a process that never loaded a drill: no reference, expected value, "
+                "spec or variant in their memory, and its command line, not the grader's")
+    return ("NOT enforced: without a child subreaper the children are forked from the grader itself, and "
+            "hold a copy of what it loaded (the reference modules emptied, the rest not)")
 
 
 def _subreaper_works() -> bool:

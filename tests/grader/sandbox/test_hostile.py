@@ -102,8 +102,10 @@ def _stat(pid: int) -> tuple[int, int, int, int] | None:
 
 def leftovers(child: int, since: int, wait: float = 3.0) -> list[int]:
     """Processes still around from this run: in the child's group or session, or
-    our own children started since the run began. Waits for background reaping."""
+    our own children started since the run began, but the zygote the children are
+    forked from (grader.sandbox.zygote). Waits for background reaping."""
     me = os.getpid()
+    zygote = sandbox.ZYGOTE.pid
     deadline = time.monotonic() + wait
     while True:
         left = []
@@ -114,6 +116,8 @@ def leftovers(child: int, since: int, wait: float = 3.0) -> list[int]:
             if st is None:
                 continue
             ppid, pgid, sid, start = st
+            if int(name) == zygote:
+                continue
             if int(name) == child or pgid == child or sid == child or (ppid == me and start >= since):
                 left.append(int(name))
         if not left or time.monotonic() > deadline:
