@@ -30,7 +30,7 @@ def make_inputs(ctx):
         logits = (torch.rand(B, T, V, generator=ctx.gen) * 2.0 - 1.0) * float(r)
     else:
         logits = torch.randn(B, T, V, generator=ctx.gen) * 2.0
-    high = V - 1 if ignore_index == V - 1 else V  # a kept target is never the ignored id
+    high = max(V - 1, 1) if ignore_index == V - 1 else V  # a kept target is never the ignored id (V >= 2)
     targets = torch.randint(0, high, (B, T), generator=ctx.gen)
     keep = torch.ones(B, T, dtype=torch.bool)
     if style == "all":
@@ -44,11 +44,13 @@ def make_inputs(ctx):
             n_ignored = ctx.rng.randrange(T)  # 0 .. T - 1 ignored: at least one kept
             for t in ctx.rng.sample(range(T), n_ignored):
                 keep[b, t] = False
-        if B * T > 1 and bool(keep.all()):
-            keep.view(-1)[ctx.rng.randrange(B * T)] = False
+        if T > 1 and bool(keep.all()):  # some position ignored, and its row still keeps T - 1
+            keep[ctx.rng.randrange(B), ctx.rng.randrange(T)] = False
     if style == "far":
         for b in range(B):
             kept = [t for t in range(T) if keep[b, t]]
+            if not kept:
+                continue
             t = kept[ctx.rng.randrange(len(kept))]
             logits[b, t, targets[b, t]] = logits[b, t].max() - ctx.rng.uniform(120.0, 130.0)
     targets = targets.masked_fill(~keep, ignore_index)
@@ -117,11 +119,23 @@ def trap_divide_by_all(logits, targets, label_smoothing=0.0, ignore_index=-100, 
 
 
 def trap_log_of_softmax(logits, targets, label_smoothing=0.0, ignore_index=-100, *, smoothing="uniform"):
-    """log(softmax(x)): a probability that underflows to 0 gives -inf."""
+    """log(softmax(x)): a probability that underflows to 0 gives -inf. Written the way it is usually
+    written, so that every route to a non-finite loss shows: the smoothing term kept at eps = 0
+    (0 * inf = NaN) and the mask multiplied in (an ignored position's inf * 0 = NaN); the matcher
+    accepts any non-finite loss where this one is non-finite."""
     work = logits.float() if logits.dtype == torch.float16 else logits
-    logp = torch.softmax(work, dim=-1).log()
-    per, keep = _per_position(logp, targets, label_smoothing, ignore_index, smoothing)
-    return _reduce(per, keep)
+    logp = torch.softmax(work, dim=-1).log()  # (B, T, V), -inf where a probability underflows
+    V = logp.shape[-1]
+    keep = targets != ignore_index
+    nll = -logp.gather(-1, targets.clamp(0, V - 1)[..., None])[..., 0]  # (B, T)
+    eps = float(label_smoothing)
+    if smoothing == "others":
+        smooth = (-logp.sum(-1) - nll) / (V - 1)
+    else:
+        smooth = -logp.mean(-1)
+    per = (1.0 - eps) * nll + eps * smooth
+    m = keep.to(per.dtype)
+    return (per * m).sum() / m.sum().clamp_min(1)
 
 
 def trap_fairseq_smoothing(logits, targets, label_smoothing=0.0, ignore_index=-100):
