@@ -152,13 +152,17 @@ def trap_unreshaped(logits, temperature, top_k, min_p, *, order="temp-first"):
 
 
 def trap_exact_k(logits, temperature, top_k, min_p, *, order="temp-first"):
-    """Exactly k entries per row, the tie at the k-th value broken by the sort's index order."""
+    """Exactly k entries per row, torch.topk's k indices: a tie at the k-th value is broken by whichever
+    tied entries topk happens to return (the contract's wording of the trap; a row at a time, as the
+    per-request code that makes this mistake reads)."""
     z = logits / temperature[:, None]
     s = z if order == "temp-first" else logits
-    V = s.shape[-1]
-    idx = s.argsort(dim=-1, descending=True, stable=True)  # (B, V)
-    rank = torch.empty_like(idx).scatter_(-1, idx, torch.arange(V, device=s.device).expand_as(idx))
-    keep = (rank < top_k[:, None]) | (top_k == 0)[:, None]
+    keep = torch.zeros_like(s, dtype=torch.bool)
+    for b, k in enumerate(top_k.tolist()):
+        if k == 0:
+            keep[b] = True
+        else:
+            keep[b, torch.topk(s[b], k).indices] = True
     floor = s.float().max(dim=-1, keepdim=True).values + min_p.float().log()[:, None]
     return z.masked_fill(~(keep & (s.float() >= floor)), float("-inf"))
 
