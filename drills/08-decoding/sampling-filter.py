@@ -91,7 +91,8 @@ def _tied_row(ctx, V, k):
     order = row.argsort(descending=True)
     n_tied = 1 + int(ctx.rng.random() < 0.5 and k + 1 < V)  # one or two more copies of the k-th value
     for j in range(1, n_tied + 1):
-        row[order[k - 1 + j]] = row[order[k - 1]]
+        if k - 1 + j < V:  # a row of one token (the smallest-case search) has nothing to tie with
+            row[order[k - 1 + j]] = row[order[k - 1]]
     return row
 
 
@@ -110,7 +111,7 @@ def make_inputs(ctx, *, order="temp-first"):
         else:
             t = ctx.rng.uniform(0.25, 0.8) if ctx.rng.random() < 0.5 else ctx.rng.uniform(1.25, 2.0)
         t = float(torch.tensor(t, dtype=torch.float64).to(dt))  # the temperature as the case dtype holds it
-        k = ctx.rng.randint(1, V - 1)
+        k = ctx.rng.randint(1, max(1, V - 1))
         if style == "ties":
             row = _tied_row(ctx, V, k)
         else:

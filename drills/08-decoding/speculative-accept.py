@@ -50,6 +50,8 @@ def _softmax_row(ctx, V, scale=1.5):
 
 def _clear_top(row):
     """The top entry at least 1.2 times the second (a unique argmax in any dtype), renormalised."""
+    if row.numel() < 2:
+        return row
     two = row.topk(2).values
     if float(two[0]) < 1.2 * float(two[1]):
         row = row.clone()
@@ -66,6 +68,8 @@ def _draw_u(ctx, intervals, avoid):
         for a in avoid:
             cuts = [c for lo2, hi2 in cuts for c in ((lo2, min(hi2, a - MARGIN)), (max(lo2, a + MARGIN), hi2))]
         pieces += [c for c in cuts if c[1] - c[0] > 1e-3]
+    if not pieces:  # only at degenerate sizes (V = 1: every ratio is 1): any u
+        return ctx.rng.random() * 0.999
     total = sum(hi - lo for lo, hi in pieces)
     t = ctx.rng.random() * total
     for lo, hi in pieces:
@@ -73,6 +77,30 @@ def _draw_u(ctx, intervals, avoid):
             return lo + t
         t -= hi - lo
     return pieces[-1][1]
+
+
+def _plant(ctx, pr, qr, passes, style, mode):
+    """The draft token for one position and the target row it is verified against (see make_inputs)."""
+    V = pr.numel()
+    if mode == "greedy":
+        top = int(pr.argmax())
+        return (top if passes else ctx.rng.choice([v for v in range(V) if v != top] or [top])), pr
+    zero_ok = style == "p-zero" and not passes
+    fair = [v for v in range(V) if 0.01 <= float(qr[v]) < 0.3]  # q neither tiny nor dominant
+    if not fair:
+        fair = [int((qr - 0.05).abs().argmin())]
+    x = ctx.rng.choice([v for v in fair if (float(pr[v]) == 0.0) == zero_ok] or fair)
+    if passes:
+        ratio = ctx.rng.uniform(1.2, 2.5) if style == "above-1" else ctx.rng.uniform(0.35, 2.5)
+    else:
+        ratio = 0.0 if float(pr[x]) == 0.0 else ctx.rng.uniform(0.0, 0.7)
+    target = min(ratio * float(qr[x]), 0.9)
+    rest = pr.clone()
+    rest[x] = 0.0
+    if float(rest.sum()) > 0:  # a vocabulary of one token has nothing to plant
+        pr = rest * ((1.0 - target) / float(rest.sum()))
+        pr[x] = target
+    return x, pr
 
 
 def make_inputs(ctx, *, mode="sample"):
@@ -116,27 +144,7 @@ def make_inputs(ctx, *, mode="sample"):
         plan = []
         for i in range(K):
             passes = i < n or (i > n and (ctx.rng.random() < 0.5 or (style == "pass-after-reject" and i == n + 1)))
-            pr, qr = p_rows[i], q_rows[i]
-            if mode == "greedy":
-                top = int(pr.argmax())
-                x = top if passes else ctx.rng.choice([v for v in range(V) if v != top])
-            else:
-                zero_ok = style == "p-zero" and not passes
-                fair = [v for v in range(V) if 0.01 <= float(qr[v]) < 0.3]  # q neither tiny nor dominant
-                if not fair:
-                    fair = [int((qr - 0.05).abs().argmin())]
-                choices = [v for v in fair if (float(pr[v]) == 0.0) == zero_ok] or fair
-                x = ctx.rng.choice(choices)
-                if passes:
-                    ratio = ctx.rng.uniform(1.2, 2.5) if style == "above-1" else ctx.rng.uniform(0.35, 2.5)
-                else:
-                    ratio = 0.0 if float(pr[x]) == 0.0 else ctx.rng.uniform(0.0, 0.7)
-                target = min(ratio * float(qr[x]), 0.9)
-                rest = pr.clone()
-                rest[x] = 0.0
-                pr = rest * ((1.0 - target) / float(rest.sum()))
-                pr[x] = target
-                p_rows[i] = pr
+            x, p_rows[i] = _plant(ctx, p_rows[i], q_rows[i], passes, style, mode)
             X[b, i] = x
             plan.append(passes)
         P[b] = torch.stack(p_rows)
