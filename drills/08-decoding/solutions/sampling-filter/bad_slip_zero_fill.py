@@ -1,0 +1,12 @@
+# trap: none
+# Drops the filtered tokens to 0 instead of -inf: after a softmax they would still be sampled.
+import torch
+
+
+def filter_logits(logits, temperature, top_k, min_p):
+    z = logits / temperature[:, None]
+    V = z.shape[-1]
+    kth = z.sort(dim=-1, descending=True).values.gather(-1, (top_k.clamp(1, V) - 1)[:, None])
+    keep = (z >= kth) | (top_k == 0)[:, None]
+    keep &= z.float() - z.float().amax(-1, keepdim=True) >= min_p.float().log()[:, None]
+    return z * keep
