@@ -6,6 +6,13 @@ rotate_half as in Hugging Face, GPT-NeoX style; interleaved: dimension 2i with 2
 Meta's Llama reference code (view_as_complex), GPT-J style."""
 import torch
 
+from grader.judge.compare import Tolerance, compare_value
+
+# per dtype (atol, rtol, c): |got - want| <= atol + rtol * |want| + c * pos * |pair|. Angles computed in float32
+# (what Hugging Face does) are off by up to about 6e-8 * pos radians (2.4e-4 at position 4095, measured against
+# float64), which moves an output by that many radians times the norm of its pair; c allows twice that.
+_TOL = {torch.float32: (1e-4, 1e-4, 1.2e-7), torch.float16: (5e-3, 1e-2, 1.2e-7), torch.float64: (1e-10, 1e-8, 1e-15)}
+
 
 def positions(ctx, shape, dtype, max_offset=40, top=0):
     """(B, T) int64 absolute positions: a distinct cache offset per row, then arange(T).
@@ -41,6 +48,43 @@ def _rotate(x, theta, pairing):
 def apply_rope(x, pos, base=10000.0, *, pairing="half"):
     theta = _angles(x, pos, base, torch.float32)  # angles in float32 at least: fp16 cannot hold pos * freq
     return _rotate(x, theta, pairing)
+
+
+def _pair_norm(x, pairing):
+    """|(x1, x2)| of each element's pair, in x's shape."""
+    x = x.double()
+    if pairing == "interleaved":
+        r = (x[..., 0::2] ** 2 + x[..., 1::2] ** 2).sqrt()
+        return torch.stack([r, r], dim=-1).flatten(-2)
+    half = x.shape[-1] // 2
+    r = (x[..., :half] ** 2 + x[..., half:] ** 2).sqrt()
+    return torch.cat([r, r], dim=-1)
+
+
+def check_rope(call, got, *, pairing="half"):
+    """Shape and dtype, then values within a tolerance that grows with the position: float32 angles are
+    exact to about 6e-8 * pos radians, so a long cache widens what counts as right, in float32 and fp16."""
+    ret = call.function.returns[0]
+    first = compare_value(ret, call.expected, got, call, {str(call.dtype).replace("torch.", ""): Tolerance(float("inf"), 0.0)})
+    if first.verdict != "pass":
+        return first.message
+    x, pos = call.args[0], call.args[1]
+    want, g = call.expected.double(), got.double()
+    bad = ~torch.isfinite(g)
+    if bool(bad.any()):
+        first_bad = [int(v) for v in bad.nonzero()[0]]
+        return f"non-finite values at {int(bad.sum())} of {g.numel()} positions; first at {first_bad}"
+    atol, rtol, c = _TOL.get(call.dtype, _TOL[torch.float32])
+    limit = atol + rtol * want.abs() + c * pos.double().abs()[:, None, :, None] * _pair_norm(x, pairing)
+    err = (g - want).abs()
+    over = err > limit
+    if bool(over.any()):
+        flat = int(torch.argmax(torch.where(over, err, torch.zeros_like(err))))
+        idx = list(torch.unravel_index(torch.tensor(flat), g.shape))
+        at = tuple(int(i) for i in idx)
+        return (f"values differ at {int(over.sum())} of {g.numel()} positions; worst at {list(at)}: "
+                f"expected {float(want[at]):.6g}, got {float(g[at]):.6g}")
+    return None
 
 
 def trap_arange_positions(x, pos, base=10000.0, *, pairing="half"):
