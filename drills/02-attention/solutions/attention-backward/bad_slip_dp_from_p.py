@@ -1,0 +1,14 @@
+# trap: none
+# dP taken as dO V^T times P again (the softmax's output multiplied in twice), a half-remembered chain rule.
+import math
+
+import torch
+
+
+def attention_backward(q, k, v, dout):
+    scale = 1 / math.sqrt(q.shape[-1])
+    p = torch.softmax(q @ k.transpose(-2, -1) * scale, dim=-1)
+    dv = p.transpose(-2, -1) @ dout
+    dp = p * (dout @ v.transpose(-2, -1))
+    ds = p * (dp - (dp * p).sum(dim=-1, keepdim=True))
+    return ds @ k * scale, ds.transpose(-2, -1) @ q * scale, dv

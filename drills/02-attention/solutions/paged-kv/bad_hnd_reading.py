@@ -1,0 +1,16 @@
+# trap: hnd-layout
+# FlashInfer's HND layout from memory: each block read as (H, P, dh).
+import math
+
+import torch
+
+
+def paged_decode(q, k_pool, v_pool, block_table, seq_lens):
+    B, M = block_table.shape
+    _, H, P, dh = k_pool.shape
+    k = k_pool[block_table.long()].transpose(2, 3).reshape(B, M * P, H, dh)
+    v = v_pool[block_table.long()].transpose(2, 3).reshape(B, M * P, H, dh)
+    s = torch.einsum("bhd,blhd->bhl", q, k) / math.sqrt(dh)
+    keep = torch.arange(M * P, device=q.device) < seq_lens[:, None]
+    s = s.masked_fill(~keep[:, None, :], float("-inf"))
+    return torch.einsum("bhl,blhd->bhd", torch.softmax(s, dim=-1), v)

@@ -1,0 +1,16 @@
+# trap: none
+# The (B, H, L) scores normalised over dim 1, the heads, instead of the tokens.
+import math
+
+import torch
+
+
+def paged_decode(q, k_pool, v_pool, block_table, seq_lens):
+    B, M = block_table.shape
+    _, P, H, dh = k_pool.shape
+    k = k_pool[block_table.long()].reshape(B, M * P, H, dh)
+    v = v_pool[block_table.long()].reshape(B, M * P, H, dh)
+    s = torch.einsum("bhd,blhd->bhl", q, k) / math.sqrt(dh)
+    keep = torch.arange(M * P, device=q.device) < seq_lens[:, None]
+    w = torch.softmax(s, dim=1) * keep[:, None, :]
+    return torch.einsum("bhl,blhd->bhd", w, v)
