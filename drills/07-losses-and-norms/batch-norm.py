@@ -130,7 +130,7 @@ def _args(call):
 def _close(call, got, want, factor=4.0) -> bool:
     if not isinstance(got, torch.Tensor) or tuple(got.shape) != tuple(want.shape) or not got.is_floating_point():
         return False
-    tol = (2e-3, 1e-2) if call.dtype == torch.float16 else (5e-4, 1e-4)
+    tol = (2e-3, 1e-2) if call.dtype == torch.float16 else (2e-3, 1e-4)
     g = got.double()
     ok = (g - want).abs() <= factor * (tol[0] + tol[1] * want.abs())
     ok = ok | (torch.isnan(g) & torch.isnan(want))
@@ -220,10 +220,18 @@ def match_one_pass_variance(call, got, trap_out) -> bool:
 
 
 def make_x(ctx, shape, dtype, scale=1.0, offset=0.0):
-    """x (B, C, H, W): randn * scale, plus offset and a per-channel shift in [-0.5, 0.5)."""
+    """x (B, C, H, W): each channel's values standardised to a biased std drawn in [0.8, 1.3) (times
+    `scale`), then shifted by offset plus a per-channel shift in [-0.5, 0.5). A batch's spread is then
+    never small by chance (with B*H*W = 2 a channel could otherwise hold two nearly equal values, where
+    float32 rounding of a mean near 3000 would be amplified), and never exactly 1: an integer variance
+    is what a one-pass E[x^2] - E[x]^2, whose terms near 9e6 round to integers in float32, could hit."""
     C = shape[1]
+    z = torch.randn(shape, generator=ctx.gen, dtype=torch.float32)
+    z = z - z.mean(DIMS, keepdim=True)
+    std = z.pow(2).mean(DIMS, keepdim=True).sqrt().clamp_min(1e-6)
+    target = torch.rand(C, generator=ctx.gen, dtype=torch.float32) * 0.5 + 0.8
     shift = torch.rand(C, generator=ctx.gen, dtype=torch.float32) - 0.5
-    x = torch.randn(shape, generator=ctx.gen, dtype=torch.float32) * float(scale) + float(offset) + _ch(shift)
+    x = z / std * _ch(target) * float(scale) + float(offset) + _ch(shift)
     return x.to(dtype)
 
 
