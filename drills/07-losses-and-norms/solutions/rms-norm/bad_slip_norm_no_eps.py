@@ -1,0 +1,11 @@
+# trap: none
+# eps left out entirely: an all-zero token is 0 / 0 = NaN.
+import math
+
+import torch
+
+
+def rms_norm(x, weight, eps=1e-6):
+    xf = x.float()
+    rms = xf.norm(dim=-1, keepdim=True) / math.sqrt(x.shape[-1])
+    return (xf / rms).to(x.dtype) * weight
