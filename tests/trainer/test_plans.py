@@ -8,7 +8,7 @@ import pytest
 from trainer.schedule.plans import PlanError, available_plans, load_plan, next_new_drills, parse_plan
 from trainer.store import NewAttempt, open_store
 
-# The 32 ids of docs/DRILLS.md, in catalogue order.
+# The 52 ids of docs/DRILLS.md, in catalogue order.
 DRILL_IDS = [
     "broadcast-rule", "outer-typo", "pairwise-sqdist", "reduction-axes",
     "head-split", "mha-padding", "causal-padding-mask", "mask-value", "cross-attention", "gqa", "kv-cache",
@@ -16,14 +16,17 @@ DRILL_IDS = [
     "token-logprobs", "label-shift", "moe-routing", "one-hot-counts", "class-aware-nms",
     "patchify", "unpatchify", "im2col", "pairwise-iou", "anchor-grid", "bev-scatter",
     "einsum-read", "lora", "grpo-advantages", "detr-matching", "conv-output-size",
+    "rms-norm", "layer-norm-backward", "cross-entropy", "batch-norm", "clip-loss", "dpo-loss", "ppo-clip",
+    "kl-distill", "moe-aux-loss", "grad-accumulation", "rope", "attention-bias", "tiled-attention", "paged-kv",
+    "sampling-filter", "beam-step", "speculative-accept", "attention-backward", "conv2d-groups", "roi-align",
 ]
 
 
 def test_the_default_plan_covers_every_drill_once():
     plan = load_plan()
     assert "default" in available_plans()
-    assert sorted(plan.order) == sorted(DRILL_IDS) and len(plan.order) == 32
-    assert plan.repeat_from_week == 4 and plan.weeks[-1].repeat_all
+    assert sorted(plan.order) == sorted(DRILL_IDS) and len(plan.order) == 52
+    assert plan.repeat_from_week == 6 and plan.weeks[-1].repeat_all
 
 
 def test_week_one_is_broadcasting_and_attention_basics():
@@ -59,7 +62,7 @@ def test_next_new_drills_follow_the_plan_under_the_daily_limit(monkeypatch, tmp_
 def test_known_ids_drop_missing_drills_and_append_user_drills():
     plan = load_plan()
     known = ["my-own-drill", *reversed(plan.order[1:])]
-    assert next_new_drills(plan, {}, date(2025, 1, 1), 40, known=known) == [*plan.order[1:], "my-own-drill"]
+    assert next_new_drills(plan, {}, date(2025, 1, 1), 100, known=known) == [*plan.order[1:], "my-own-drill"]
 
 
 def test_bad_plans_are_refused():
