@@ -256,9 +256,11 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
     report.notes.extend(fake_notes)
     report.not_checked = [n.to_dict() for n in fake_notes if isinstance(n, scale.NotChecked)]
     if report.verdict in ("wrong", "error", "memory"):
-        report.trap = match_traps(prep, outcome, results)
+        # traps are forward mistakes: the gradient case is told beside them, never counted against a name
+        forward = [r for r in results if r.kind != CaseKind.GRADIENT]
+        report.trap = match_traps(prep, outcome, forward)
         if report.trap is None:  # a second mistake must not hide the first: said as partial, never as the cause
-            report.partial_trap = partial_trap(prep, outcome, results)
+            report.partial_trap = partial_trap(prep, outcome, forward)
     return report
 
 

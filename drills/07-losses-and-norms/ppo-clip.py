@@ -69,9 +69,12 @@ def make_inputs(ctx, *, agg="token-mean"):
     a = [ctx.rng.choice((-1.0, 1.0)) * ctx.rng.uniform(0.2, 2.0) for _ in range(B * T)]
     # planted on the first response tokens: inside one bound only under swapped eps, and both branches
     swap_lo, swap_hi = 1 - eps_high, 1 + eps_low
-    plants = [(0.5 * (lo + swap_lo) if eps_high > eps_low else 0.5 * (hi + swap_hi), -1.0),
-              (0.5 * (hi + swap_hi) if eps_high > eps_low else 0.5 * (lo + swap_lo), 1.0),
-              (2.0, -1.0), (0.5, 1.0), (1.9, 1.0), (0.4, -1.0)]
+    if eps_high == eps_low:  # nothing to swap: the midpoints would sit on a bound, where the gradient has a kink
+        between = [(hi - 0.05, -1.0), (lo + 0.05, 1.0)]
+    else:
+        between = [(0.5 * (lo + swap_lo) if eps_high > eps_low else 0.5 * (hi + swap_hi), -1.0),
+                   (0.5 * (hi + swap_hi) if eps_high > eps_low else 0.5 * (lo + swap_lo), 1.0)]
+    plants = [*between, (2.0, -1.0), (0.5, 1.0), (1.9, 1.0), (0.4, -1.0)]
     real = keep.reshape(-1).nonzero().reshape(-1).tolist()
     for (ratio, sign), pos in zip(plants, real):
         r[pos] = ratio

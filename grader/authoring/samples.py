@@ -12,6 +12,8 @@ way. The file name says what a file must do, and its first line may say more:
 - `bad_device_*.py` pass every real case and fail the device case (fake CUDA
   inputs), with a message that says `device=x.device`;
 - `bad_memory_*.py` fail the memory-at-scale check, the reference's growth or peak beside theirs.
+- `bad_gradient_*.py` pass every real case and fail the gradient case (a NumPy round trip,
+  `.detach()`, a NaN hidden in the forward): right values, a backward that cannot train.
 - a `# trap: none` file with a top comment line `# partial: <id>` has two mistakes, one of
   them the trap's: no trap may be named, and the report's partial match
   (grader.report.PartialMatch) must be that trap;
@@ -138,6 +140,8 @@ def report_problems(path: Path, source: str, report: Report) -> list[str]:
                    f"first: {_first_failure(report)}")
     if name.startswith("bad_device_"):
         out.extend(_device_problems(at, report))
+    if name.startswith("bad_gradient_"):
+        out.extend(_gradient_problems(at, report))
     if name.startswith("bad_memory_"):
         scale = [c for c in report.cases if c.kind == CaseKind.SCALE]  # one per function; any may be the one
         res = next((c for c in scale if c.verdict == "memory"), scale[0] if scale else None)
@@ -145,6 +149,17 @@ def report_problems(path: Path, source: str, report: Report) -> list[str]:
             got = f"{res.verdict}: {res.message.splitlines()[0] if res.message else ''}" if res else "no scale check ran"
             out.append(f"{at} a bad_memory_ file must fail the memory-at-scale check; got {got}")
     return out
+
+
+def _gradient_problems(at: str, report: Report) -> list[str]:
+    """bad_gradient_*: right in the forward, wrong in the backward (grader.judge.gradient)."""
+    gradient = [c for c in report.cases if c.kind == CaseKind.GRADIENT and c.verdict != "pass"]
+    real = [c for c in report.cases if c.kind.leads and c.verdict != "pass"]
+    if real:
+        return [f"{at} a bad_gradient_ file must pass every real case; it fails {real[0].name} ({real[0].verdict})"]
+    if not gradient:
+        return [f"{at} a bad_gradient_ file must fail the gradient case; it does not (first: {_first_failure(report)})"]
+    return []
 
 
 def _device_problems(at: str, report: Report) -> list[str]:
