@@ -12,6 +12,8 @@ import time
 from collections import OrderedDict
 from typing import Any, Mapping
 
+import torch
+
 
 from grader import sandbox
 from grader.bans import trace as ban_trace
@@ -19,7 +21,7 @@ from grader.bans import calls as bans
 from grader.fake import scale
 from grader.judge import endings
 from grader.judge import gradient as gradient_judge
-from grader.cases.gradient import plan as gradient_plan
+from grader.cases.gradient import GradientUnavailable, plan as gradient_plan
 from grader.judge import smallest as smallest_case
 from grader.judge.attribution import match_traps, partial_trap
 from grader.cases.prepare import (PREPARE_SECONDS, CaseError, Call, ExpectedRaise, Prepared, deadline, helper, new_seed,
@@ -49,6 +51,10 @@ class Grader:
         self._fake_plans: dict[tuple[str, str], Any] = {}  # (drill id, variant) -> grader.fake.checks.Plan
         self._cache_size = cache_size
         self.hidden = self.catalogue.hidden()  # what a sandbox child may not read (Limits.hidden)
+        # a backward in this process (a drill's oracle that differentiates, attention-backward's) would start
+        # autograd's device threads, after which no process forked from this one can run a backward
+        # (grader.cases.gradient); single-threaded autograd never starts them
+        torch.autograd.set_multithreading_enabled(False)  # for the process: never exited
         sandbox.ZYGOTE.start()  # the children's clean parent imports torch meanwhile (grader.sandbox.zygote)
 
     # ------------------------------------------------------------ caches
@@ -73,9 +79,12 @@ class Grader:
                     self._fake_plans[spec.id, variant] = scale.plan_for(spec, prep)
             prep.fake = self._fake_plans[spec.id, variant]
         if not example:  # the reference's input gradients: once per drill, seed and variant, like its outputs
-            with deadline(PREPARE_SECONDS, f"{spec.path}: the reference's gradients did not finish within "
-                                           f"{PREPARE_SECONDS:g} s of CPU time", cpu=True):
-                prep.gradient = gradient_plan(prep)
+            try:
+                with deadline(PREPARE_SECONDS, f"{spec.path}: the reference's gradients did not finish within "
+                                               f"{PREPARE_SECONDS:g} s of CPU time", cpu=True):
+                    prep.gradient = gradient_plan(prep)
+            except GradientUnavailable as exc:  # said on every report of this drill, never a silent pass
+                prep.notes.append(f"gradient case: not checked — {exc}")
         self._prepared[key] = prep
         while len(self._prepared) > self._cache_size:
             self._prepared.popitem(last=False)
@@ -254,6 +263,7 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
     report.notes.extend(f"not enforced on this machine: {k} ({v})" for k, v in outcome.unconfined.items())
     report.scale = report_scale
     report.notes.extend(fake_notes)
+    report.notes.extend(n for n in prep.notes if n.startswith("gradient case: not checked"))
     report.not_checked = [n.to_dict() for n in fake_notes if isinstance(n, scale.NotChecked)]
     if report.verdict in ("wrong", "error", "memory"):
         # traps are forward mistakes: the gradient case is told beside them, never counted against a name

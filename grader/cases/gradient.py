@@ -113,7 +113,14 @@ def plan(prep: Prepared) -> list[GradCase]:
             out.append(_case(call, ref, prep.seed, fixed))
         return out
 
-    return [c for c in _in_child(work, chosen) if c is not None]
+    got = _in_child(work, chosen)
+    if got is None:
+        raise GradientUnavailable("the reference's gradients could not be computed in a child process")
+    return [c for c in got if c is not None]
+
+
+class GradientUnavailable(RuntimeError):
+    """The reference's gradients could not be computed: the gradient case is not checked, and says so."""
 
 
 def differentiable(call: Call, args: list[Any]) -> list[int]:
@@ -152,9 +159,10 @@ def _case(call: Call, reference: Any, seed: int, fixed: Any = None) -> GradCase 
     return GradCase(call.index, call.function.name, wrt, names, upstream, expected)
 
 
-def _in_child(work: Any, calls: list[Call]) -> list[GradCase | None]:
+def _in_child(work: Any, calls: list[Call]) -> list[GradCase | None] | None:
     """`work()` in a forked child; its GradCases back over a pipe as JSON with raw tensor bytes.
-    A child that fails, or takes more than PLAN_SECONDS of CPU time, gives no gradient case at all."""
+    None when the child fails or takes more than PLAN_SECONDS of CPU time."""
+    import contextlib
     import json
     import os
     import resource
@@ -185,6 +193,9 @@ def _in_child(work: Any, calls: list[Call]) -> list[GradCase | None]:
                 for b in blobs:
                     sink.write(b)
             status = 0
+        except BaseException as exc:  # noqa: BLE001 - said on the pipe's end as a failure, below
+            with contextlib.suppress(OSError):
+                os.write(2, f"drill: the reference's gradients: {type(exc).__name__}: {exc}\n"[:400].encode())
         finally:
             os._exit(status)
     os.close(write_end)
@@ -193,7 +204,7 @@ def _in_child(work: Any, calls: list[Call]) -> list[GradCase | None]:
         data = pipe.read()
     _, wait = os.waitpid(pid, 0)
     if wait != 0 or len(data) < 8:
-        return []
+        return None
     (n,) = struct.unpack("<Q", data[:8])
     header = json.loads(data[8:8 + n])
     blobs, at = [], 8 + n
