@@ -23,6 +23,7 @@ SMALLEST = {
     "optimize_sim.py": ["--epochs", "1"],
     "real_probes.py": ["pairwise-sqdist"],
     "smallest.py": ["--runs", "1", "--gap", "0.05", "--samples", "gqa:bad_repeat.py"],
+    "stages.py": ["--runs", "1"],
     "startup.py": ["--runs", "1"],
     "trap_names.py": ["--limit", "1"],
     "validate_time.py": ["--runs", "1", "--jobs", "1", "--drills", "head-split"],
