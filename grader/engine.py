@@ -21,7 +21,7 @@ from grader.bans import calls as bans
 from grader.fake import scale
 from grader.judge import endings
 from grader.judge import gradient as gradient_judge
-from grader.cases.gradient import GradientUnavailable, plan as gradient_plan
+from grader.cases.gradient import SERVER as GRADIENT_SERVER, GradientUnavailable, plan as gradient_plan
 from grader.judge import smallest as smallest_case
 from grader.judge.attribution import match_traps, partial_trap
 from grader.cases.prepare import (PREPARE_SECONDS, CaseError, Call, ExpectedRaise, Prepared, deadline, helper, new_seed,
@@ -39,6 +39,15 @@ _ALLOC = re.compile(r"tried to allocate (\d+) bytes")
 JUDGE_SECONDS = 60.0  # CPU seconds for the drill's own code that judges one run (invariants, checker, traps)
 
 
+def single_threaded_autograd() -> Any:
+    """A context in which a backward run here (a drill's oracle that differentiates, as attention-backward's
+    does) stays on the calling thread: a multithreaded backward starts autograd's device threads, after
+    which no process forked from this one can run a backward at all (grader.cases.gradient computes the
+    reference's gradients in a forked child). The setting is per thread, so every entry into drill code
+    in this process (building cases, judging) takes it."""
+    return torch.autograd.set_multithreading_enabled(False)
+
+
 class Grader:
     def __init__(self, catalogue: Catalogue | None = None, limits: sandbox.Limits | None = None, cache_size: int = 16,
                  device: str = "cpu"):
@@ -51,10 +60,8 @@ class Grader:
         self._fake_plans: dict[tuple[str, str], Any] = {}  # (drill id, variant) -> grader.fake.checks.Plan
         self._cache_size = cache_size
         self.hidden = self.catalogue.hidden()  # what a sandbox child may not read (Limits.hidden)
-        # a backward in this process (a drill's oracle that differentiates, attention-backward's) would start
-        # autograd's device threads, after which no process forked from this one can run a backward
-        # (grader.cases.gradient); single-threaded autograd never starts them
-        torch.autograd.set_multithreading_enabled(False)  # for the process: never exited
+        GRADIENT_SERVER.start(self.catalogue)  # before any drill code runs here (grader.cases.gradient)
+        single_threaded_autograd().__enter__()  # this thread's own setting (it is per thread), for good
         sandbox.ZYGOTE.start()  # the children's clean parent imports torch meanwhile (grader.sandbox.zygote)
 
     # ------------------------------------------------------------ caches
@@ -66,6 +73,10 @@ class Grader:
 
     def prepared(self, spec: Spec, seed: int, example: bool = False) -> Prepared:
         """The drill's cases for this seed, under the variant the spec is under (Spec.under)."""
+        with single_threaded_autograd():
+            return self._prepared_now(spec, seed, example)
+
+    def _prepared_now(self, spec: Spec, seed: int, example: bool) -> Prepared:
         variant = describe(spec.variant)
         key = (spec.id, seed, example, variant)
         if key in self._prepared:
@@ -148,7 +159,8 @@ class Grader:
         try:  # the drill's own invariants, checker and traps run here: a loop in them is the drill's fault
             with deadline(JUDGE_SECONDS, f"the drill's own checks (invariants, checker, traps) did not finish within "
                                          f"{JUDGE_SECONDS:g} s of CPU time", cpu=True):
-                report = judge(prep, outcome, limits)
+                with single_threaded_autograd():
+                    report = judge(prep, outcome, limits)
         except CaseError as exc:
             return Report(spec.id, "internal", [], outcome.elapsed, seed=prep.seed, message=f"{spec.path}: {exc}",
                           variant=dict(spec.variant))

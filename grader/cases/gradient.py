@@ -13,6 +13,7 @@ there.
 """
 from __future__ import annotations
 
+import atexit
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -80,17 +81,23 @@ PLAN_SECONDS = 60.0  # CPU seconds for the reference's gradients of every case (
 def plan(prep: Prepared) -> list[GradCase]:
     """The gradient cases of `prep`'s calls: at most MAX_CASES per function, in the spec's order.
 
-    The reference's forward and backward run in a forked child: torch's autograd engine starts
-    worker threads on first use, and a process forked after that cannot run a backward ("autograd's
-    threading in combination with fork-based multiprocessing"), which would leave every sandbox
-    child forked from this one without a gradient case. So this process never runs one: the child
-    computes each case's upstream and input gradients and sends them back as raw tensors
-    (grader.transport; trusted: it ran the drill's own reference, never a solution)."""
-    from grader.cases.prepare import helper, with_kwargs
-
-    spec = prep.spec
-    if getattr(spec, "no_gradient_case", ""):
+    This process never runs a backward for them: once a process has run one on a thread whose
+    autograd is multithreaded (a drill's oracle that differentiates, run here), torch's autograd
+    engine has started its device threads, and no process forked from it afterwards can run a
+    backward at all ("autograd's threading in combination with fork-based multiprocessing"). So the
+    reference's gradients are computed by the plan server (`SERVER`), forked when the Grader starts,
+    before any drill code ran here; without one, in a child forked now. Either sends each case's
+    upstream and input gradients back as raw tensors (grader.transport; trusted: the drill's own
+    reference, never a solution)."""
+    if getattr(prep.spec, "no_gradient_case", "") or not _chosen(prep):
         return []
+    got = SERVER.ask(prep.spec, prep.seed) if SERVER.running() else _in_child(lambda: compute(prep))
+    if got is None:
+        raise GradientUnavailable("the reference's gradients could not be computed here")
+    return [c for c in got if c is not None]
+
+
+def _chosen(prep: Prepared) -> list[Call]:
     chosen = []
     per_function: dict[str, int] = {}
     for call in prep.calls:
@@ -101,22 +108,22 @@ def plan(prep: Prepared) -> list[GradCase]:
             continue
         chosen.append(call)
         per_function[name] = per_function.get(name, 0) + 1
-    if not chosen:
-        return []
+    return chosen
 
-    def work() -> list[GradCase | None]:
-        out: list[GradCase | None] = []
-        for call in chosen:
+
+def compute(prep: Prepared) -> list[GradCase | None]:
+    """Each chosen call's GradCase (None where the reference's output does not depend on its inputs)."""
+    from grader.cases.prepare import helper, with_kwargs
+
+    spec = prep.spec
+    out: list[GradCase | None] = []
+    with torch.autograd.set_multithreading_enabled(False):
+        for call in _chosen(prep):
             ref = with_kwargs(getattr(prep.reference, call.function.name), spec.call_kwargs)
             where = call.function.gradient_where
             fixed = helper(spec, prep.reference, where[3:]) if where else None
             out.append(_case(call, ref, prep.seed, fixed))
-        return out
-
-    got = _in_child(work, chosen)
-    if got is None:
-        raise GradientUnavailable("the reference's gradients could not be computed in a child process")
-    return [c for c in got if c is not None]
+    return out
 
 
 class GradientUnavailable(RuntimeError):
@@ -159,54 +166,37 @@ def _case(call: Call, reference: Any, seed: int, fixed: Any = None) -> GradCase 
     return GradCase(call.index, call.function.name, wrt, names, upstream, expected)
 
 
-def _in_child(work: Any, calls: list[Call]) -> list[GradCase | None] | None:
-    """`work()` in a forked child; its GradCases back over a pipe as JSON with raw tensor bytes.
-    None when the child fails or takes more than PLAN_SECONDS of CPU time."""
-    import contextlib
+def _encode(cases: list[GradCase | None]) -> bytes:
     import json
-    import os
-    import resource
     import struct
 
     from grader import transport
 
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: compute, send, leave without running anything of the parent's
-        status = 1
-        try:
-            os.close(read_end)
-            resource.setrlimit(resource.RLIMIT_CPU, (int(PLAN_SECONDS), int(PLAN_SECONDS) + 1))
-            torch.set_num_threads(1)
-            blobs: list[bytes] = []
-            cases: list[dict[str, Any] | None] = []
-            for c in work():
-                if c is None:
-                    cases.append(None)
-                    continue
-                cases.append({"index": c.index, "function": c.function, "wrt": c.wrt, "names": c.names,
-                              "upstream": [None if u is None else transport.encode(u, blobs) for u in c.upstream],
-                              "expected": [transport.encode(e, blobs) for e in c.expected]})
-            header = json.dumps({"cases": cases, "sizes": [len(b) for b in blobs]}).encode()
-            with os.fdopen(write_end, "wb") as sink:
-                sink.write(struct.pack("<Q", len(header)) + header)
-                for b in blobs:
-                    sink.write(b)
-            status = 0
-        except BaseException as exc:  # noqa: BLE001 - said on the pipe's end as a failure, below
-            with contextlib.suppress(OSError):
-                os.write(2, f"drill: the reference's gradients: {type(exc).__name__}: {exc}\n"[:400].encode())
-        finally:
-            os._exit(status)
-    os.close(write_end)
-    data = b""
-    with os.fdopen(read_end, "rb") as pipe:
-        data = pipe.read()
-    _, wait = os.waitpid(pid, 0)
-    if wait != 0 or len(data) < 8:
+    blobs: list[bytes] = []
+    items: list[dict[str, Any] | None] = []
+    for c in cases:
+        if c is None:
+            items.append(None)
+            continue
+        items.append({"index": c.index, "function": c.function, "wrt": c.wrt, "names": c.names,
+                      "upstream": [None if u is None else transport.encode(u, blobs) for u in c.upstream],
+                      "expected": [transport.encode(e, blobs) for e in c.expected]})
+    header = json.dumps({"cases": items, "sizes": [len(b) for b in blobs]}).encode()
+    return struct.pack("<Q", len(header)) + header + b"".join(blobs)
+
+
+def _decode(data: bytes) -> list[GradCase | None] | None:
+    import json
+    import struct
+
+    from grader import transport
+
+    if len(data) < 8:
         return None
     (n,) = struct.unpack("<Q", data[:8])
     header = json.loads(data[8:8 + n])
+    if header.get("error") is not None:
+        return None
     blobs, at = [], 8 + n
     for size in header["sizes"]:
         blobs.append(data[at:at + size])
@@ -220,3 +210,179 @@ def _in_child(work: Any, calls: list[Call]) -> list[GradCase | None] | None:
         expected = [transport.decode(e, blobs) for e in c["expected"]]
         got.append(GradCase(c["index"], c["function"], c["wrt"], c["names"], upstream, expected))
     return got
+
+
+def _failure(exc: BaseException) -> bytes:
+    import json
+    import struct
+
+    header = json.dumps({"error": f"{type(exc).__name__}: {exc}"[:300]}).encode()
+    return struct.pack("<Q", len(header)) + header
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    import os
+
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _in_child(work: Any) -> list[GradCase | None] | None:
+    """`work()` in a child forked now (no plan server here); None when it fails or overruns."""
+    import os
+    import resource
+
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        status = 1
+        try:
+            os.close(read_end)
+            resource.setrlimit(resource.RLIMIT_CPU, (int(PLAN_SECONDS), int(PLAN_SECONDS) + 1))
+            torch.set_num_threads(1)
+            _write_all(write_end, _encode(work()))
+            status = 0
+        except BaseException as exc:  # noqa: BLE001 - the parent reads a failure
+            _write_all(write_end, _failure(exc))
+        finally:
+            os._exit(status)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as pipe:
+        data = pipe.read()
+    os.waitpid(pid, 0)
+    return _decode(data)
+
+
+class PlanServer:
+    """A process forked while the grader had run no drill code, that computes the reference's gradients
+    on request (drill id, variant, seed: it builds the same cases itself, from the same catalogue). One
+    per grading process; it ends with it (PR_SET_PDEATHSIG, and at exit)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self._lock = threading.Lock()
+        self._owner = 0
+        self._pid = 0
+        self._req = -1
+        self._resp = -1
+
+    def running(self) -> bool:
+        import os
+
+        return self._owner == os.getpid() and self._pid > 0
+
+    def start(self, catalogue: Any) -> None:
+        """Fork the server now (idempotent within a process); best effort: without one, plan() forks per drill."""
+        import os
+
+        with self._lock:
+            if self._owner == os.getpid():
+                return
+            self._owner, self._pid = os.getpid(), 0
+            req_r, req_w = os.pipe()
+            resp_r, resp_w = os.pipe()
+            try:
+                pid = os.fork()
+            except OSError:
+                for fd in (req_r, req_w, resp_r, resp_w):
+                    os.close(fd)
+                return
+            if pid == 0:
+                os.close(req_w)
+                os.close(resp_r)
+                _serve(catalogue, req_r, resp_w)  # never returns
+            os.close(req_r)
+            os.close(resp_w)
+            self._pid, self._req, self._resp = pid, req_w, resp_r
+
+    def ask(self, spec: Any, seed: int) -> list[GradCase | None] | None:
+        import json
+        import struct
+
+        with self._lock:
+            if not self.running():
+                return None
+            request = json.dumps({"drill": spec.id, "variant": dict(spec.variant), "seed": seed}) + "\n"
+            try:
+                _write_all(self._req, request.encode())
+                data = self._read(8)
+                (n,) = struct.unpack("<Q", data)
+                data += self._read(n)
+                header = json.loads(data[8:])
+                data += self._read(sum(int(x) for x in header.get("sizes", [])))
+                return _decode(data)
+            except (OSError, ValueError):
+                self._stop()
+                return None
+
+    def _read(self, count: int) -> bytes:
+        """Exactly `count` bytes of the answer; OSError when the server stops or takes too long."""
+        import os
+        import select
+
+        data = b""
+        while len(data) < count:
+            ready, _, _ = select.select([self._resp], [], [], PLAN_SECONDS * 10)
+            chunk = os.read(self._resp, min(1 << 20, count - len(data))) if ready else b""
+            if not chunk:
+                raise OSError("the plan server stopped answering")
+            data += chunk
+        return data
+
+    def _stop(self) -> None:
+        import os
+        import signal
+
+        if self._pid > 0:
+            try:
+                os.kill(self._pid, signal.SIGKILL)
+                os.waitpid(self._pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+            for fd in (self._req, self._resp):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._pid, self._req, self._resp = 0, -1, -1
+
+    def close(self) -> None:
+        import os
+
+        with self._lock:
+            if self._owner == os.getpid():
+                self._stop()
+
+
+def _serve(catalogue: Any, req_r: int, resp_w: int) -> None:
+    """The server's loop: one request line in, one framed answer out, until the grader closes the pipe."""
+    import ctypes
+    import json
+    import os
+    import signal
+
+    from grader.cases.prepare import prepare
+
+    try:
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: it ends when the grader does
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the grader decides
+        torch.set_num_threads(1)
+        torch.autograd.set_multithreading_enabled(False)
+        with os.fdopen(req_r, "rb") as requests:
+            for line in requests:
+                try:
+                    q = json.loads(line)
+                    spec = catalogue.get(q["drill"])
+                    spec = spec.under(q["variant"]) if q["variant"] else spec
+                    answer = _encode(compute(prepare(spec, int(q["seed"]))))
+                except BaseException as exc:  # noqa: BLE001 - the grader reads a failure and says so
+                    answer = _failure(exc)
+                _write_all(resp_w, answer)
+    finally:
+        os._exit(0)
+
+
+SERVER = PlanServer()
+atexit.register(SERVER.close)
