@@ -133,8 +133,10 @@ class GradientUnavailable(RuntimeError):
 def differentiable(call: Call, args: list[Any]) -> list[int]:
     """The positions of the arguments a gradient is taken for: tensors the spec types as `float` (a
     mask, even one that arrives as float32, an index or a count is not differentiated)."""
+    wanted = call.function.gradient_wrt
     return [i for i, (spec_arg, a) in enumerate(zip(call.function.args, args))
-            if spec_arg.dtype == "float" and isinstance(a, torch.Tensor) and a.is_floating_point() and a.numel()]
+            if spec_arg.dtype == "float" and isinstance(a, torch.Tensor) and a.is_floating_point() and a.numel()
+            and (wanted is None or spec_arg.name in wanted)]
 
 
 def _case(call: Call, reference: Any, seed: int, fixed: Any = None) -> GradCase | None:

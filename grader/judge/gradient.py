@@ -10,8 +10,8 @@ Per call, each input that requires grad, in order of what a person must fix firs
   a NumPy round trip, an integer cast): wrong, "no gradient reaches x"; where the reference's is
   zero too, None is zero and right;
 - NaN or inf in the gradient: wrong, with how many positions and what the reference has there;
-- values: wrong where they differ beyond the tolerance of the forward's dtype, scaled by the
-  gradient's magnitude (atol · max(1, max |g_ref|) + rtol · |g_ref|).
+- values: wrong where they differ beyond the tolerance of the forward's dtype, at least
+  GRADIENT_FLOOR, scaled by the gradient's magnitude (atol · max(1, max |g_ref|) + rtol · |g_ref|).
 """
 from __future__ import annotations
 
@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     from grader.cases.prepare import Call
 
 FLOAT32_TOLERANCE = (1.0e-5, 1.0e-4)  # (atol, rtol) when the spec names none for float32
+# A float32 backward cancels more than its forward (softmax's dS = P * (dP - rowsum) near a one-hot P), so
+# two correct routes differ by more than the forward's tolerance: gradients are held to at least 1e-3 of the
+# larger of 1 and their largest magnitude. A wrong backward (a missed factor, a lost term) is off by far more.
+GRADIENT_FLOOR = 1.0e-3
 
 
 def judge(case: GradCase, call: Call, got: dict[str, Any] | None, tolerance: tuple[float, float]) -> CaseResult:
@@ -79,7 +83,7 @@ def _input_problem(name: str, expected: torch.Tensor, got: Any, tolerance: tuple
         where = (f"; the reference's gradient is 0 at {'all' if zero_there == n else zero_there} of them"
                  if zero_there else "")
         return f"{kind} in the gradient of {name} at {n} of {total} positions{where}"
-    atol, rtol = tolerance
+    atol, rtol = max(tolerance[0], GRADIENT_FLOOR), max(tolerance[1], GRADIENT_FLOOR)
     scale = max(1.0, float(e.abs().max())) if e.numel() else 1.0
     off = (g - e).abs() > atol * scale + rtol * e.abs()
     if bool(off.any()):

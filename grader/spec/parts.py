@@ -141,12 +141,21 @@ def _parse_functions(top: _Reader, problems: _Problems, dim_names: set[str],
         inputs = r.get("inputs")
         checker = r.get("checker")
         gradient_where = r.get("gradient_where")
+        wrt_raw = r.get("gradient_wrt")
+        gradient_wrt = None
+        if wrt_raw is not None:
+            names_given = [str(x) for x in (wrt_raw if isinstance(wrt_raw, list) else [wrt_raw])]
+            known_args = {a.name for a in args if a}
+            for n in names_given:
+                if n not in known_args:
+                    problems.add(r.line_of("gradient_wrt"), f"{where}.gradient_wrt", f"{fname}() has no argument {n!r}")
+            gradient_wrt = tuple(names_given)
         for key, value in (("inputs", inputs), ("checker", checker), ("gradient_where", gradient_where)):
             if value is not None and not value.startswith("py:"):
                 problems.add(r.line_of(key), f"{where}.{key}", "must name a function of the reference file as 'py:name'")
         exact = r.get("exact", default=False)
         out.append(FunctionSpec(fname, tuple(a for a in args if a), tuple(x for x in rets if x), tuple_return,
-                                raises, oracle, inputs, checker, bool(exact), gradient_where))
+                                raises, oracle, inputs, checker, bool(exact), gradient_where, gradient_wrt))
     return tuple(out)
 
 

@@ -99,6 +99,9 @@ class FunctionSpec:
     # "py:where": True where the contract fixes the output (the gradient case pulls back only there;
     # a drill whose checker accepts two forwards leaves the free positions out, grader.cases.gradient)
     gradient_where: str | None = None
+    # the arguments the gradient case differentiates (default: every `float` tensor argument); a teacher's
+    # logits or a box's coordinates may be inputs no gradient is asked of
+    gradient_wrt: tuple[str, ...] | None = None
 
     def signature(self) -> str:
         parts = []

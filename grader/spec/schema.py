@@ -120,6 +120,8 @@ SECTIONS: dict[str, dict[str, Field]] = {
                                "<id>.oracle.py beside the spec, else a shared one of grader/oracles/"),
         "inputs": F(str, doc="'py:name': builds every argument at once"),
         "checker": F(str, doc="'py:name': replaces the value comparison"),
+        "gradient_wrt": F(list, doc="the arguments the gradient case differentiates (default: every float "
+                                    "tensor argument)", json={"items": {"type": "string"}}),
         "gradient_where": F(str, doc="'py:name': True where the contract fixes the output; the gradient case "
                                      "pulls back only there (a checker that accepts two forwards)"),
         "exact": F(bool, doc="compare floating outputs exactly"),

@@ -302,9 +302,10 @@ def test_holding_the_size_of_its_input_is_not_memory(grader):
 
 @pytest.mark.slow  # grades through the sandbox
 def test_loralib_linear_with_data_reassigned_is_no_device_error(grader):
-    source, path = _sample("lora", "ok_loralib_data_reassigned.py")
+    source, path = _sample("lora", "bad_gradient_loralib_data_reassigned.py")
     report = grader.grade("lora", source, path, seed=3)
-    assert report.verdict == "pass", report.to_dict()
+    # right on every case and on the device; it cannot train (no_grad and .data): only the gradient case fails
+    assert all(c.verdict == "pass" for c in report.cases if c.kind.value != "gradient"), report.to_dict()
     assert [c.verdict for c in report.cases if c.name == "device"] == ["pass"]
     assert not [n for n in report.not_checked if n["function"] == "lora_forward"]
 

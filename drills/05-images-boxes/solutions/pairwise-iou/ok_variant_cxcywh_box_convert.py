@@ -14,4 +14,5 @@ def box_iou(a, b):
     wh = (rb - lt).clamp(min=0)
     inter = wh[..., 0] * wh[..., 1]
     union = area_a[:, None] + area_b - inter
-    return torch.where(union > 0, inter / union, torch.zeros_like(inter))
+    safe = torch.where(union > 0, union, torch.ones_like(union))  # a where on both sides: no 0/0 in the backward
+    return torch.where(union > 0, inter / safe, torch.zeros_like(inter))

@@ -1,3 +1,5 @@
+# trap: none
+# Right in every case, but it cannot train: no gradient reaches a or b (its values leave autograd on the way: .item(), .tolist(), .detach() or a NumPy copy).
 import torch
 
 

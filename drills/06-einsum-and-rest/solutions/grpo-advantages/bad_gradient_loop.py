@@ -1,3 +1,5 @@
+# trap: none
+# Right in every case, but it cannot train: no gradient reaches rewards (its values leave autograd on the way: .item(), .tolist(), .detach() or a NumPy copy).
 import math
 import torch
 

@@ -1,3 +1,5 @@
+# trap: none
+# Right in every case, but it cannot train: no gradient reaches x or weight (its values leave autograd on the way: .item(), .tolist(), .detach() or a NumPy copy).
 # numpy with as_strided windows, in float64, back to a tensor of x's dtype and device.
 import numpy as np
 import torch

@@ -1,3 +1,5 @@
+# trap: none
+# Right in every case, but it cannot train: its backward is NaN where the forward hid a 0/0 or a sqrt at zero.
 import torch
 
 

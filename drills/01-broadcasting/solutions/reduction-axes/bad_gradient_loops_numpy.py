@@ -1,3 +1,5 @@
+# trap: none
+# Right in every case, but it cannot train: its backward differs from the reference's (part of the computation leaves autograd).
 import math
 
 import numpy as np

@@ -1,3 +1,5 @@
+# trap: none
+# Right in every case, but it cannot train: a NumPy round trip, whose .numpy() raises once the inputs require grad.
 import numpy as np
 import torch
 

@@ -1,3 +1,5 @@
+# trap: none
+# Right in every case, but it cannot train: no gradient reaches x or W: it runs under no_grad and assigns .data (the gradient case).
 # loralib's Linear (microsoft/LoRA, loralib/layers.py), its parameters reassigned with param.data = ...:
 # on a GPU that moves each one to the inputs' device, so the device case must not call it a device mix
 import math
