@@ -10,7 +10,7 @@ these sizes": None."""
 from __future__ import annotations
 
 import random
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import torch
 
@@ -55,7 +55,19 @@ def proved(prep: Prepared, start: Call, many: Sequence[dict[str, int]], limit: b
 
 
 def _builder(prep: Prepared, start: Call, sizes: dict[str, int]) -> Callable[[], object]:
-    return lambda: _make(prep, start, sizes, 0)
+    """The child's part: the case's arguments at `sizes` (where a builder can loop). The oracle runs here
+    after it, under a CPU-time deadline (_build): a child forked from a process that has run a backward
+    cannot run one, and an oracle may differentiate (attention-backward's)."""
+    return lambda: _arguments(prep, start, sizes)
+
+
+def _arguments(prep: Prepared, start: Call, sizes: dict[str, int]) -> list[Any]:
+    label = f"{start.case.name}@" + ",".join(f"{k}={v}" for k, v in sorted(sizes.items()))
+    rng = random.Random(case_seed(prep.seed, label))
+    gen = torch.Generator().manual_seed(case_seed(prep.seed, label))
+    ctx = generators.Context(gen, rng, dict(sizes), start.dtype, start.mask_dtype, start.case.params, start.case,
+                             {}, {}, prep.reference)
+    return _make_args(prep.spec, start.function, ctx)
 
 
 def _build(prep: Prepared, start: Call, sizes: dict[str, int], index: int) -> Call | None:
@@ -67,11 +79,6 @@ def _build(prep: Prepared, start: Call, sizes: dict[str, int], index: int) -> Ca
 
 
 def _make(prep: Prepared, start: Call, sizes: dict[str, int], index: int) -> Call:
-    label = f"{start.case.name}@" + ",".join(f"{k}={v}" for k, v in sorted(sizes.items()))
-    rng = random.Random(case_seed(prep.seed, label))
-    gen = torch.Generator().manual_seed(case_seed(prep.seed, label))
-    ctx = generators.Context(gen, rng, dict(sizes), start.dtype, start.mask_dtype, start.case.params, start.case,
-                             {}, {}, prep.reference)
-    args = _make_args(prep.spec, start.function, ctx)
+    args = _arguments(prep, start, sizes)
     expected = _expected(prep.spec, start.function, args, prep.reference, start.case)
     return Call(index, start.case, start.function, dict(sizes), args, expected, start.dtype, start.mask_dtype)
