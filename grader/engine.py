@@ -19,6 +19,7 @@ from grader import sandbox
 from grader.bans import trace as ban_trace
 from grader.bans import calls as bans
 from grader.fake import scale
+from grader.fake.checks import settle_autograd
 from grader.judge import endings
 from grader.judge import gradient as gradient_judge
 from grader.cases.gradient import SERVER as GRADIENT_SERVER, GradientUnavailable, plan as gradient_plan
@@ -60,7 +61,8 @@ class Grader:
         self._fake_plans: dict[tuple[str, str], Any] = {}  # (drill id, variant) -> grader.fake.checks.Plan
         self._cache_size = cache_size
         self.hidden = self.catalogue.hidden()  # what a sandbox child may not read (Limits.hidden)
-        GRADIENT_SERVER.start(self.catalogue)  # before any drill code runs here (grader.cases.gradient)
+        settle_autograd()  # before any fake device is seen here, and before the forks below (grader.fake.checks)
+        GRADIENT_SERVER.start()  # before any drill code runs here (grader.cases.gradient)
         single_threaded_autograd().__enter__()  # this thread's own setting (it is per thread), for good
         sandbox.ZYGOTE.start()  # the children's clean parent imports torch meanwhile (grader.sandbox.zygote)
 

@@ -37,10 +37,35 @@ class GradCase:
     names: list[str]
     upstream: list[Any]
     expected: list[torch.Tensor] = field(default_factory=list)
+    digest: str = ""  # of the inputs it was computed on (inputs_digest), so the grader can prove they are its own
 
     def for_child(self) -> GradCase:
         """What the child is sent: the positions and the upstream gradient, never the expected values."""
         return GradCase(self.index, self.function, list(self.wrt), list(self.names), list(self.upstream), [])
+
+
+def inputs_digest(call: Call) -> str:
+    """A digest of a call's arguments as the gradient case sees them (float32 copies): the same in every
+    process that built the same case."""
+    import hashlib
+
+    h = hashlib.sha256(call.function.name.encode())
+
+    def feed(value: Any) -> None:
+        if isinstance(value, torch.Tensor):
+            v = value.detach().contiguous().cpu()
+            h.update(f"{v.dtype}{tuple(v.shape)}".encode())
+            h.update(v.view(torch.uint8).numpy().tobytes() if v.numel() else b"")
+        elif isinstance(value, (list, tuple)):
+            h.update(b"[")
+            for item in value:
+                feed(item)
+            h.update(b"]")
+        else:
+            h.update(repr(value).encode())
+
+    feed(as_float32(call.args))
+    return h.hexdigest()
 
 
 def as_float32(value: Any) -> Any:
@@ -91,10 +116,21 @@ def plan(prep: Prepared) -> list[GradCase]:
     reference, never a solution)."""
     if getattr(prep.spec, "no_gradient_case", "") or not _chosen(prep):
         return []
-    got = SERVER.ask(prep.spec, prep.seed) if SERVER.running() else _in_child(lambda: compute(prep))
-    if got is None:
+    got = SERVER.ask(prep.spec, prep.seed) if SERVER.running() else None
+    if got is None or not _same_cases(prep, got):  # no server, or its file changed since this one read it
+        got = _in_child(lambda: compute(prep))
+    if got is None or not _same_cases(prep, got):
         raise GradientUnavailable("the reference's gradients could not be computed here")
     return [c for c in got if c is not None]
+
+
+def _same_cases(prep: Prepared, got: list[GradCase | None]) -> bool:
+    """Whether `got` was computed on exactly `prep`'s chosen calls (same functions, same inputs)."""
+    chosen = _chosen(prep)
+    if len(got) != len(chosen):
+        return False
+    return all(c is None or (c.index == call.index and c.function == call.function.name
+                             and c.digest == inputs_digest(call)) for c, call in zip(got, chosen))
 
 
 def _chosen(prep: Prepared) -> list[Call]:
@@ -165,7 +201,7 @@ def _case(call: Call, reference: Any, seed: int, fixed: Any = None) -> GradCase 
     if not all(bool(torch.isfinite(e).all()) for e in expected):
         return None  # the reference's own gradient is not finite here: nothing to claim
     names = [call.function.args[i].name for i in wrt]
-    return GradCase(call.index, call.function.name, wrt, names, upstream, expected)
+    return GradCase(call.index, call.function.name, wrt, names, upstream, expected, inputs_digest(call))
 
 
 def _encode(cases: list[GradCase | None]) -> bytes:
@@ -180,7 +216,7 @@ def _encode(cases: list[GradCase | None]) -> bytes:
         if c is None:
             items.append(None)
             continue
-        items.append({"index": c.index, "function": c.function, "wrt": c.wrt, "names": c.names,
+        items.append({"index": c.index, "function": c.function, "wrt": c.wrt, "names": c.names, "digest": c.digest,
                       "upstream": [None if u is None else transport.encode(u, blobs) for u in c.upstream],
                       "expected": [transport.encode(e, blobs) for e in c.expected]})
     header = json.dumps({"cases": items, "sizes": [len(b) for b in blobs]}).encode()
@@ -210,7 +246,7 @@ def _decode(data: bytes) -> list[GradCase | None] | None:
             continue
         upstream = [None if u is None else transport.decode(u, blobs) for u in c["upstream"]]
         expected = [transport.decode(e, blobs) for e in c["expected"]]
-        got.append(GradCase(c["index"], c["function"], c["wrt"], c["names"], upstream, expected))
+        got.append(GradCase(c["index"], c["function"], c["wrt"], c["names"], upstream, expected, str(c["digest"])))
     return got
 
 
@@ -258,8 +294,9 @@ def _in_child(work: Any) -> list[GradCase | None] | None:
 
 class PlanServer:
     """A process forked while the grader had run no drill code, that computes the reference's gradients
-    on request (drill id, variant, seed: it builds the same cases itself, from the same catalogue). One
-    per grading process; it ends with it (PR_SET_PDEATHSIG, and at exit)."""
+    on request (the spec's file, variant and seed: it reads that file itself and builds the same cases
+    from it, so one server answers for every catalogue a process grades with). One per grading
+    process; it ends with it (PR_SET_PDEATHSIG, and at exit)."""
 
     def __init__(self) -> None:
         import threading
@@ -270,12 +307,19 @@ class PlanServer:
         self._req = -1
         self._resp = -1
 
+    @property
+    def pid(self) -> int:
+        """The server's pid in this process (0 when it has none)."""
+        import os
+
+        return self._pid if self._owner == os.getpid() else 0
+
     def running(self) -> bool:
         import os
 
         return self._owner == os.getpid() and self._pid > 0
 
-    def start(self, catalogue: Any) -> None:
+    def start(self) -> None:
         """Fork the server now (idempotent within a process); best effort: without one, plan() forks per drill."""
         import os
 
@@ -294,7 +338,7 @@ class PlanServer:
             if pid == 0:
                 os.close(req_w)
                 os.close(resp_r)
-                _serve(catalogue, req_r, resp_w)  # never returns
+                _serve(req_r, resp_w)  # never returns
             os.close(req_r)
             os.close(resp_w)
             self._pid, self._req, self._resp = pid, req_w, resp_r
@@ -306,7 +350,8 @@ class PlanServer:
         with self._lock:
             if not self.running():
                 return None
-            request = json.dumps({"drill": spec.id, "variant": dict(spec.variant), "seed": seed}) + "\n"
+            request = json.dumps({"drill": spec.id, "path": str(spec.path), "variant": dict(spec.variant),
+                                  "seed": seed}) + "\n"
             try:
                 _write_all(self._req, request.encode())
                 data = self._read(8)
@@ -358,7 +403,7 @@ class PlanServer:
                 self._stop()
 
 
-def _serve(catalogue: Any, req_r: int, resp_w: int) -> None:
+def _serve(req_r: int, resp_w: int) -> None:
     """The server's loop: one request line in, one framed answer out, until the grader closes the pipe."""
     import ctypes
     import json
@@ -376,7 +421,7 @@ def _serve(catalogue: Any, req_r: int, resp_w: int) -> None:
             for line in requests:
                 try:
                     q = json.loads(line)
-                    spec = catalogue.get(q["drill"])
+                    spec = _spec_at(q["path"], q["drill"])
                     spec = spec.under(q["variant"]) if q["variant"] else spec
                     answer = _encode(compute(prepare(spec, int(q["seed"]))))
                 except BaseException as exc:  # noqa: BLE001 - the grader reads a failure and says so
@@ -384,6 +429,28 @@ def _serve(catalogue: Any, req_r: int, resp_w: int) -> None:
                 _write_all(resp_w, answer)
     finally:
         os._exit(0)
+
+
+_SPECS: dict[tuple[str, int, int], Any] = {}  # the server's parsed specs, by file and its stamp
+
+
+def _spec_at(path: str, drill_id: str) -> Any:
+    """The spec in the file at `path` as it is now (parsed once per version of the file); a ValueError
+    when it defines another drill than the one asked for."""
+    import os
+
+    from grader.spec.parse import parse_spec
+
+    st = os.stat(path)
+    key = (path, st.st_mtime_ns, st.st_size)
+    if key not in _SPECS:
+        if len(_SPECS) > 64:
+            _SPECS.clear()
+        _SPECS[key] = parse_spec(path)
+    spec = _SPECS[key]
+    if spec.id != drill_id:
+        raise ValueError(f"{path} defines {spec.id!r}, not {drill_id!r}")
+    return spec
 
 
 SERVER = PlanServer()

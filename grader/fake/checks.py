@@ -38,8 +38,29 @@ GROWTH_BAND = 1.25  # a solution peaking within this factor of the reference at 
 
 
 @functools.lru_cache(maxsize=1)
+def settle_autograd() -> None:
+    """Run one tiny backward while this process sees no CUDA device, before any fake one appears.
+
+    Torch's autograd engine decides once per process, at its first backward, whether to start a thread
+    for each non-CPU device; fake CUDA tensors make it count devices where there are none, and once it
+    has started those threads no process forked from this one can run a backward ("autograd's
+    threading in combination with fork-based multiprocessing"), while a reused sandbox child holding
+    them is never reused (grader.sandbox.reuse). Settled here, with no device counted, it never starts
+    any, and the gradient case (grader.cases.gradient) runs in any child forked later. With a real GPU
+    there is nothing to settle: that process keeps autograd as torch starts it."""
+    try:
+        if torch.cuda.device_count() > 0:
+            return
+        x = torch.zeros(1, requires_grad=True)
+        torch.autograd.grad([x * 1.0], [x], [torch.ones(1)])
+    except Exception:  # noqa: BLE001, S110 - best effort: the gradient case says when it cannot run
+        pass
+
+
+@functools.lru_cache(maxsize=1)
 def problem() -> str | None:
     """None when fake tensors work here (they follow devices and sizes); else why not, in one line."""
+    settle_autograd()
     try:
         from torch._subclasses.fake_tensor import FakeTensorMode
         from torch.utils._python_dispatch import TorchDispatchMode  # noqa: F401
@@ -123,6 +144,7 @@ def run(func: Callable, args: list[Any], device: str, filename: str, shape_env: 
     {status: ok|raised|too_many_ops, outputs, peak, culprit, ops, exc, made_at}."""
     from torch._subclasses.fake_tensor import FakeTensorMode
 
+    settle_autograd()
     env = None
     if shape_env:
         from torch.fx.experimental.symbolic_shapes import ShapeEnv

@@ -319,11 +319,18 @@ def _run_gradient(job: Job, module: Any, torch: Any) -> None:
     inputs, those it names requiring grad; the upstream gradient pulled back; one frame per call
     with the input gradients, or how the forward or the backward failed. `torch` is the module as
     _run_job bound it before the solution ran."""
+    _send({"type": "start", "call": GRADIENT_CALL})
+    # the backward on this thread: a multithreaded one starts autograd's device threads, and a child
+    # with more than one thread is never reused (grader.sandbox.reuse)
+    with torch.autograd.set_multithreading_enabled(False):
+        _gradient_cases(job, module, torch)
+
+
+def _gradient_cases(job: Job, module: Any, torch: Any) -> None:
     from grader.cases.gradient import as_float32, floating_outputs, pull_back
     from grader.cases.prepare import fresh
     from grader.report import exception_text
 
-    _send({"type": "start", "call": GRADIENT_CALL})
     args_of = {index: args for index, _, args, _ in job.calls}
     for case in job.gradient:
         func = module.__dict__.get(case.function)
@@ -335,13 +342,14 @@ def _run_gradient(job: Job, module: Any, torch: Any) -> None:
         inputs = [args[i].requires_grad_(True) for i in case.wrt]
         try:
             with torch.enable_grad():
-                outputs = floating_outputs(func(*args))
+                value = func(*args)
         except BaseException as exc:  # noqa: BLE001 - SystemExit too: it is this case's failure
             _send({"type": "gradient", "call": case.index, "status": "raised",
                    "text": exception_text(describe_exception(exc, job.filename))[:600]})
             continue
         try:
-            grads = pull_back(outputs, case.upstream, inputs)
+            with torch._C.DisableTorchFunctionSubclass():  # the output read as the forward case reads it
+                grads = pull_back(floating_outputs(value), case.upstream, inputs)
         except BaseException as exc:  # noqa: BLE001
             frame: dict[str, Any] = {"type": "gradient", "call": case.index, "status": "backward",
                                      "text": f"{class_name(type(exc))}: {safe_message(exc)}"[:600]}
@@ -369,7 +377,9 @@ def _forward_line(job: Job, func: Callable, args: list[Any], case: Any, torch: A
         warnings.simplefilter("always")
         try:
             with torch.autograd.detect_anomaly(check_nan=False), torch.enable_grad():
-                pull_back(floating_outputs(func(*args)), case.upstream, inputs)
+                value = func(*args)
+                with torch._C.DisableTorchFunctionSubclass():
+                    pull_back(floating_outputs(value), case.upstream, inputs)
         except BaseException:  # noqa: BLE001, S110 - the failure is known; only its place is looked for
             pass
     pattern = re.compile(r'File "' + re.escape(job.filename) + r'", line (\d+)')

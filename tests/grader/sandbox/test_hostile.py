@@ -103,7 +103,10 @@ def _stat(pid: int) -> tuple[int, int, int, int] | None:
 def leftovers(child: int, since: int, wait: float = 3.0) -> list[int]:
     """Processes still around from this run: in the child's group or session, or
     our own children started since the run began, but the zygote the children are
-    forked from (grader.sandbox.zygote). Waits for background reaping."""
+    forked from (grader.sandbox.zygote) and the gradient plan server (grader.cases.gradient),
+    the grader's own for as long as it lives. Waits for background reaping."""
+    from grader.cases.gradient import SERVER
+
     me = os.getpid()
     zygote = sandbox.ZYGOTE.pid
     deadline = time.monotonic() + wait
@@ -116,7 +119,7 @@ def leftovers(child: int, since: int, wait: float = 3.0) -> list[int]:
             if st is None:
                 continue
             ppid, pgid, sid, start = st
-            if int(name) == zygote:
+            if int(name) in (zygote, SERVER.pid):
                 continue
             if int(name) == child or pgid == child or sid == child or (ppid == me and start >= since):
                 left.append(int(name))
