@@ -41,7 +41,7 @@ JUDGE_SECONDS = 60.0  # CPU seconds for the drill's own code that judges one run
 
 
 def single_threaded_autograd() -> Any:
-    """A context in which a backward run here (a drill's oracle that differentiates, as attention-backward's
+    """A context in which a backward run here (a drill's oracle that differentiates, as a backward drill's
     does) stays on the calling thread: a multithreaded backward starts autograd's device threads, after
     which no process forked from this one can run a backward at all (grader.cases.gradient computes the
     reference's gradients in a forked child). The setting is per thread, so every entry into drill code
@@ -284,6 +284,8 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
     report.notes.extend(fake_notes)
     report.notes.extend(n for n in prep.notes if n.startswith("gradient case: not checked"))
     report.not_checked = [n.to_dict() for n in fake_notes if isinstance(n, scale.NotChecked)]
+    report.not_checked += [{"check": "gradient", "function": "", "why": n.split(" — ", 1)[-1]}
+                           for n in prep.notes if n.startswith("gradient case: not checked")]
     if report.verdict in ("wrong", "error", "memory"):
         # traps are forward mistakes: the gradient case is told beside them, never counted against a name
         forward = [r for r in results if r.kind != CaseKind.GRADIENT]

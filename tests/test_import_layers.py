@@ -132,7 +132,7 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "grader.spec.parts": ("grader.errors", "grader.dims", "grader.report", "grader.judge.invariant_kinds",
                           "grader.judge.answers"),
     "grader.catalogue": ("grader.errors", "grader.spec"),
-    "grader.cases": ("grader.dims", "grader.oracles", "grader.spec"),
+    "grader.cases": ("grader.dims", "grader.oracles", "grader.spec", "grader.transport"),
     "grader.judge": ("grader.cases", "grader.dims", "grader.fake", "grader.report", "grader.spec", "grader.transport"),
     "grader.bans": ("grader.cases",),
     "grader.fake": ("grader.cases", "grader.dims", "grader.report"),

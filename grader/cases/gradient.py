@@ -53,8 +53,8 @@ def inputs_digest(call: Call) -> str:
 
     def feed(value: Any) -> None:
         if isinstance(value, torch.Tensor):
-            v = value.detach().contiguous().cpu()
-            h.update(f"{v.dtype}{tuple(v.shape)}".encode())
+            v = value.detach().cpu().reshape(-1).contiguous()
+            h.update(f"{value.dtype}{tuple(value.shape)}".encode())
             h.update(v.view(torch.uint8).numpy().tobytes() if v.numel() else b"")
         elif isinstance(value, (list, tuple)):
             h.update(b"[")

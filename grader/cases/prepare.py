@@ -382,7 +382,7 @@ def fresh(value: Any) -> Any:
 def _expected(spec: Spec, fn: FunctionSpec, args: list[Any], ref: ModuleType, case: CaseSpec) -> Any:
     oracle = oracle_for(spec, fn, ref)
     try:
-        # an oracle that differentiates (attention-backward's) runs its backward on this thread: a
+        # an oracle that differentiates (a backward drill's) runs its backward on this thread: a
         # multithreaded one would start autograd's device threads, and no child forked from this process
         # afterwards (the sandbox, the bounded builds, grader.cases.gradient) could run a backward
         with torch.no_grad(), torch.autograd.set_multithreading_enabled(False):

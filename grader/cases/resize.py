@@ -57,7 +57,7 @@ def proved(prep: Prepared, start: Call, many: Sequence[dict[str, int]], limit: b
 def _builder(prep: Prepared, start: Call, sizes: dict[str, int]) -> Callable[[], object]:
     """The child's part: the case's arguments at `sizes` (where a builder can loop). The oracle runs here
     after it, under a CPU-time deadline (_build): a child forked from a process that has run a backward
-    cannot run one, and an oracle may differentiate (attention-backward's)."""
+    cannot run one, and an oracle may differentiate (a backward drill's does)."""
     return lambda: _arguments(prep, start, sizes)
 
 

@@ -245,6 +245,6 @@ def test_validate_stops_a_trap_that_never_returns(tmp_path, monkeypatch):
     (root / "loopy-sum.py").write_text(looping_trap)
     monkeypatch.setattr(engine, "JUDGE_SECONDS", 0.5)
     prep = prepare(parse_spec(root / "loopy-sum.yaml"), 1)  # not the grader's cache: another toy may be there
-    report = grade_trusted(prep, trap_functions(prep, "trap_plus_one", "row_sums"), "<trap plus-one>")
+    report = grade_trusted(prep, trap_functions(prep, {"row_sums": "trap_plus_one"}), "<trap plus-one>")
     assert report.verdict == "internal"
     assert "<trap plus-one> did not finish its cases and their judging within 0.5 s of CPU time" in report.message

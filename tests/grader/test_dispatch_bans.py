@@ -50,6 +50,21 @@ MUST_REFUSE = {
     "broadcast-rule": {"aten::broadcast_tensors"},
     "class-aware-nms": set(),  # batched_nms is torchvision Python over torchvision::nms, which the drill requires
     "pairwise-iou": set(),  # box_iou is torchvision Python over ordinary tensor operators
+    "rms-norm": {"aten::rms_norm"},
+    "batch-norm": {"aten::batch_norm"},
+    "cross-entropy": {"aten::cross_entropy_loss"},
+    "tiled-attention": {"aten::scaled_dot_product_attention"},
+    "paged-kv": {"aten::scaled_dot_product_attention"},
+    "attention-backward": {"aten::_scaled_dot_product_flash_attention_for_cpu_backward"},
+    "conv2d-groups": {"aten::conv2d", "aten::convolution"},
+    "roi-align": {"torchvision::roi_align"},
+    # banned by name only: Python front ends over ordinary operators, or libraries not installed here
+    "layer-norm-backward": set(),
+    "clip-loss": set(),
+    "kl-distill": set(),
+    "moe-aux-loss": set(),
+    "rope": set(),
+    "sampling-filter": set(),
 }
 
 

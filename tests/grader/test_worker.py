@@ -49,7 +49,8 @@ def test_round_trip_every_op(client):
     prep = client.prepare("sandbox-toy", 5)
     assert prep == {"id": prep["id"], "ok": True, "seed": 5, "calls": 3}
     report = client.grade("sandbox-toy", CORRECT, "mine.py", seed=5)
-    assert report.verdict == "pass" and report.passed == report.total == 3
+    assert report.verdict == "pass" and report.passed == report.total
+    assert [str(c.kind) for c in report.cases] == ["case"] * 3 + ["gradient"] * 3  # each call, then its gradient
     assert {"drill", "verdict", "passed", "total", "seconds", "cases", "trap", "seed"} <= set(report.to_dict())
     assert {"output", "alone"} <= set(report.to_dict(wire=True))
     wrong = client.grade("sandbox-toy", "def add_one(x):\n    print('hi')\n    return x + 2\n", seed=5)

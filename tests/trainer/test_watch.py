@@ -29,7 +29,9 @@ def test_grades_on_start_and_on_every_save(tmp_path, grader):
     assert shown[0].startswith("[12:00:00] sol.py  WRONG") and "cases" in shown[0]
     assert "trap:" in shown[0] or "values differ" in shown[0] or "fp32" in shown[0]
     assert shown[1].startswith("[12:00:00] sol.py  PASS  9/9 cases")
-    assert len(shown[1].splitlines()) == 1  # compact
+    headline, *rest = shown[1].splitlines()  # compact: the headline, then at most the memory sentence
+    assert "PASS" in headline and (rest == [] or rest[0].startswith("  memory at scale"))
+    assert all(line.startswith("    ") for line in rest[1:]), rest
 
 
 def test_missing_file_waits_for_it(tmp_path):

@@ -137,7 +137,8 @@ def table_lines(rows: Sequence[tuple[str, ...]], width: int) -> list[str]:
     fit, each drill takes two lines, the title (and topic) on the second."""
     cols = [max(len(str(r[i])) for r in [*rows, _HEADER]) for i in range(len(_HEADER) - 1)]
     fixed = sum(cols) + 2 * len(cols)
-    if width - fixed >= _MIN_TITLE:
+    longest = max((len(w) for r in rows for w in str(r[-1]).split()), default=0)  # a word is never broken
+    if width - fixed >= max(_MIN_TITLE, longest):
         pad = " " * fixed
         out = [_row(_HEADER, cols + [0])]
         for r in rows:

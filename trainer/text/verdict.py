@@ -208,7 +208,7 @@ def _headline(report: Report, path: str, density: Density, title: bool) -> Fragm
 # the checks beside the spec's cases (grader/fake/scale.py, grader/judge/gradient.py)
 _CHECKS = (CaseKind.DEVICE, CaseKind.SCALE, CaseKind.GRADIENT)
 _UNCHECKED = ("device case: not checked", "scale: not checked", "device case not checked",
-              "device and scale checks not finished", "no device/scale check")
+              "device and scale checks not finished", "no device/scale check", "gradient case: not checked")
 
 
 def _counted(report: Report) -> tuple[list[CaseResult], list[tuple[str, str]], list[str]]:
