@@ -439,6 +439,8 @@ def _spec_at(path: str, drill_id: str) -> Any:
     when it defines another drill than the one asked for."""
     import os
 
+    from pathlib import Path
+
     from grader.spec.parse import parse_spec
 
     st = os.stat(path)
@@ -446,7 +448,7 @@ def _spec_at(path: str, drill_id: str) -> Any:
     if key not in _SPECS:
         if len(_SPECS) > 64:
             _SPECS.clear()
-        _SPECS[key] = parse_spec(path)
+        _SPECS[key] = parse_spec(Path(path))
     spec = _SPECS[key]
     if spec.id != drill_id:
         raise ValueError(f"{path} defines {spec.id!r}, not {drill_id!r}")

@@ -135,7 +135,7 @@ def test_the_daily_flows(tmp_path):
         screen = solve.wait_for("Commands", 20)
         assert not COMMAND_IN_CODE.search(screen) and cursor_line(solve, screen) == 4
         keys(solve, "C-s")
-        screen = solve.wait_for("device: pass · scale: pass · gradient: pass · solved in ", 120)  # PASS n/n: every case, the device check too
+        screen = solve.wait_for("device: pass · scale: pass · gradient: pass · solved in ", 120)  # PASS: every case and check
         assert re.search(r"PASS  (\d+)/\1 cases", screen), screen
         assert not COMMAND_IN_CODE.search(screen)
         assert "Enter: the next drill, " in screen and "Enter next: " in screen

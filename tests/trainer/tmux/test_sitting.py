@@ -78,7 +78,7 @@ def test_fail_fail_pass_is_one_review_rated_hard(tmp_path, _drill_home):
         tmux.type_line(":edit")
         tmux.wait_for("loaded from the editor", 20)
         tmux.type_line(":submit")
-        tmux.wait_for("device: pass · scale: pass · gradient: pass · solved in ", 90)  # PASS n/n: every case, the device check too
+        tmux.wait_for("device: pass · scale: pass · gradient: pass · solved in ", 90)  # PASS: every case and check
         tmux.type_line(":quit")
         screen = tmux.wait_for("DRILL-EXITED-0", 20)
         assert "mha-padding: passed in" in screen and "after 3 submits." in screen
