@@ -12,7 +12,8 @@ Prints:
   during the gap), and in-process with a standby child and with a fresh fork;
 - the floor: one bare fork of this torch-loaded process plus a pipe round trip,
   measured in the same run.
-The goal is a warm submission of 50 ms or less. `--file` grades another passing
+The goal: a warm verdict within GOAL_RATIO times the floor of the same run, on a
+quiet machine (the ratio is printed; figures alone are too noisy to compare). `--file` grades another passing
 solution instead of the reference: one whose peak at scale is more than 1.25x the
 reference's is also run at the doubled sizes of the scale check (grader/fake/growth.py),
 so `--drill pairwise-sqdist --file drills/01-broadcasting/solutions/pairwise-sqdist/ok_stacked.py`
@@ -114,6 +115,9 @@ def bare_fork_round_trip() -> float:
     return elapsed
 
 
+GOAL_RATIO = 1.5  # warm verdict against the bare fork + pipe floor measured in the same run
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--drill", default="mha-padding")
@@ -144,9 +148,11 @@ def main() -> int:
           f"(min {ms(min(standby)).strip()}, max {ms(max(standby)).strip()}; {total} calls)")
     print(f"in-process, fresh fork           {ms(statistics.median(times))}  "
           f"(min {ms(min(times)).strip()}, max {ms(max(times)).strip()})")
-    print(f"floor: bare fork + pipe, median  {ms(statistics.median(floors))}")
-    goal = statistics.median(warm) <= 0.050
-    print(f"goal <= 50 ms warm: {'met' if goal else 'not met'}")
+    floor = statistics.median(floors)
+    print(f"floor: bare fork + pipe, median  {ms(floor)}")
+    ratio = statistics.median(warm) / floor if floor > 0 else float("inf")
+    print(f"warm verdict / floor: {ratio:.1f}x; goal <= {GOAL_RATIO}x: "
+          f"{'met' if ratio <= GOAL_RATIO else 'not met'}")
     return 0
 
 

@@ -29,10 +29,12 @@ def test_a_reference_that_blocks_the_alarm_is_stopped_at_the_deadline(tmp_path: 
 
     shutil.copy(TOY / "sandbox-toy.yaml", tmp_path / "sandbox-toy.yaml")
     (tmp_path / "sandbox-toy.py").write_text(BLOCKER + (TOY / "sandbox-toy.py").read_text())
+    # a file that waits uses no CPU time: the wall-clock cap beside the CPU deadline stops it
     monkeypatch.setattr(prepare, "REFERENCE_IMPORT_SECONDS", 1.0)
+    monkeypatch.setattr(prepare, "WALL_FACTOR", 3.0)
     spec = load_catalogue([tmp_path]).get("sandbox-toy")
     t0 = time.monotonic()
-    with pytest.raises(prepare.CaseError, match="did not finish importing within 1 s"):
+    with pytest.raises(prepare.CaseError, match="did not finish importing within 3 s"):
         prepare.load_reference(spec)
     assert time.monotonic() - t0 < 10  # the 20 s sleep was not waited out
 
