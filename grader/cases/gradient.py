@@ -100,6 +100,8 @@ def pull_back(outputs: list[Any], upstream: list[Any], inputs: list[torch.Tensor
     return list(grads)
 
 
+PLAN_WALL_SECONDS = 20.0  # wall-clock seconds a child forked for the plan gets (a forked copy of a process
+# whose threads held locks can wait or spin for ever; its CPU limit alone let one spin for a minute)
 PLAN_SECONDS = 60.0  # CPU seconds for the reference's gradients of every case (a few hundred ms for the drills here)
 
 
@@ -270,6 +272,9 @@ def _in_child(work: Any) -> list[GradCase | None] | None:
     """`work()` in a child forked now (no plan server here); None when it fails or overruns."""
     import os
     import resource
+    import select
+    import signal
+    import time
 
     read_end, write_end = os.pipe()
     pid = os.fork()
@@ -286,10 +291,23 @@ def _in_child(work: Any) -> list[GradCase | None] | None:
         finally:
             os._exit(status)
     os.close(write_end)
-    with os.fdopen(read_end, "rb") as pipe:
-        data = pipe.read()
-    os.waitpid(pid, 0)
-    return _decode(data)
+    data = b""
+    stop_at = time.monotonic() + PLAN_WALL_SECONDS
+    with os.fdopen(read_end, "rb", buffering=0) as pipe:
+        while True:
+            left = stop_at - time.monotonic()
+            ready = select.select([pipe], [], [], max(0.0, left))[0] if left > 0 else []
+            chunk = pipe.read(1 << 20) if ready else None
+            if not chunk:  # the end of its answer, or it waits or spins past the wall-clock cap
+                break
+            data += chunk
+    try:
+        if not ready:
+            os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    except (ProcessLookupError, ChildProcessError):
+        pass
+    return _decode(data) if ready else None
 
 
 class PlanServer:
@@ -371,7 +389,7 @@ class PlanServer:
 
         data = b""
         while len(data) < count:
-            ready, _, _ = select.select([self._resp], [], [], PLAN_SECONDS * 10)
+            ready, _, _ = select.select([self._resp], [], [], PLAN_WALL_SECONDS * 3)
             chunk = os.read(self._resp, min(1 << 20, count - len(data))) if ready else b""
             if not chunk:
                 raise OSError("the plan server stopped answering")

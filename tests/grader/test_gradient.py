@@ -79,3 +79,16 @@ def test_the_headline_reads_like_the_device_case(grader):
 def test_a_function_whose_outputs_are_indices_has_no_gradient_case(grader):
     prep = grader.prepared(grader.spec("class-aware-nms"), 5)
     assert prep.gradient == []
+
+
+def test_a_plan_child_that_waits_is_stopped_at_its_wall_clock_cap(monkeypatch):
+    """A forked copy of a process whose threads held locks can wait for ever: it uses no CPU time, so
+    only the wall-clock cap stops it, and the plan is unavailable (said as "not checked"), not awaited."""
+    import time
+
+    from grader.cases import gradient
+
+    monkeypatch.setattr(gradient, "PLAN_WALL_SECONDS", 1.0)
+    t0 = time.monotonic()
+    assert gradient._in_child(lambda: time.sleep(30)) is None
+    assert time.monotonic() - t0 < 10
