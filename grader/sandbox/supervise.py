@@ -236,7 +236,8 @@ def _loop(child: _Child, limits: Limits, outcome: ChildOutcome, frames_in: chann
             now = mark = time.monotonic()
             if now - woke > _STALL:  # stopped while reading (reading takes milliseconds)
                 pipes.call_started += watch.stalled(now - woke)
-            deadline = _deadline(outcome, frames_in.current, limits, watch, pipes.call_started, now)
+            deadline = _deadline(outcome, frames_in.current, limits, watch, pipes.call_started, now,
+                                 loading=frames_in.starts == 0)
             if deadline is None or watch.over_budget(outcome, now):
                 break
             wait = max(0.0, min(deadline, watch.next_poll) - now)
@@ -249,10 +250,15 @@ def _loop(child: _Child, limits: Limits, outcome: ChildOutcome, frames_in: chann
 
 
 def _deadline(outcome: ChildOutcome, current: int | None, limits: Limits, watch: _Watch, call_started: float,
-              now: float) -> float | None:
-    """The next deadline: the call's under way (or, between calls and while
-    loading, the submission's). None, with the timeout recorded, when it is past."""
-    call_deadline = call_started + limits.case_timeout if current is not None else watch.total_deadline
+              now: float, loading: bool = False) -> float | None:
+    """The next deadline: the call's under way, the file's load (a call's time from the child's
+    start, as the message says: a child that stalls before the file's first line is not waited
+    on for the whole submission), or between calls the submission's. None, with the timeout
+    recorded, when it is past."""
+    if current is not None or loading:
+        call_deadline = call_started + limits.case_timeout
+    else:
+        call_deadline = watch.total_deadline
     deadline = min(watch.total_deadline, call_deadline)
     if now < deadline:
         return deadline
