@@ -97,7 +97,7 @@ class Grader:
                                                f"{PREPARE_SECONDS:g} s of CPU time", cpu=True):
                     prep.gradient = gradient_plan(prep)
             except GradientUnavailable as exc:  # said on every report of this drill, never a silent pass
-                prep.notes.append(f"gradient case: not checked — {exc}")
+                prep.gradient_unavailable = str(exc)
         self._prepared[key] = prep
         while len(self._prepared) > self._cache_size:
             self._prepared.popitem(last=False)
@@ -282,10 +282,10 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
     report.notes.extend(f"not enforced on this machine: {k} ({v})" for k, v in outcome.unconfined.items())
     report.scale = report_scale
     report.notes.extend(fake_notes)
-    report.notes.extend(n for n in prep.notes if n.startswith("gradient case: not checked"))
     report.not_checked = [n.to_dict() for n in fake_notes if isinstance(n, scale.NotChecked)]
-    report.not_checked += [{"check": "gradient", "function": "", "why": n.split(" — ", 1)[-1]}
-                           for n in prep.notes if n.startswith("gradient case: not checked")]
+    if prep.gradient_unavailable:
+        report.notes.append(f"gradient case: not checked — {prep.gradient_unavailable}")
+        report.not_checked.append({"check": "gradient", "function": "", "why": prep.gradient_unavailable})
     if report.verdict in ("wrong", "error", "memory"):
         # traps are forward mistakes: the gradient case is told beside them, never counted against a name
         forward = [r for r in results if r.kind != CaseKind.GRADIENT]

@@ -121,8 +121,8 @@ def plan(prep: Prepared) -> list[GradCase]:
     got = SERVER.ask(prep.spec, prep.seed) if SERVER.running() else None
     if got is None or not _same_cases(prep, got):  # no server, or its file changed since this one read it
         got = _in_child(lambda: compute(prep))
-    if got is None or not _same_cases(prep, got):
-        raise GradientUnavailable("the reference's gradients could not be computed here")
+        if got is None or not _same_cases(prep, got):
+            raise GradientUnavailable("the reference's gradients could not be computed here")
     return [c for c in got if c is not None]
 
 

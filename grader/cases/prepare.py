@@ -67,10 +67,10 @@ class Prepared:
     seed: int
     calls: list[Call]
     reference: ModuleType
-    notes: list[str] = field(default_factory=list)
     trap_results: dict[tuple[str, int], Any] = field(default_factory=dict)  # grader.judge.attribution's cache
     fake: Any = None  # grader.fake.checks.Plan: the device case and memory at scale (set by the Grader)
     gradient: list[Any] = field(default_factory=list)  # grader.cases.gradient.GradCase per call (set by the Grader)
+    gradient_unavailable: str = ""  # why the gradient case could not be planned (said on every report of the drill)
 
 
 REFERENCE_IMPORT_SECONDS = 10.0  # CPU seconds: a DRILL_PATH file that has not finished importing by then is broken
