@@ -9,7 +9,9 @@ Prints:
 - the warm marginal time per submission with all the drill's cases (median
   of N, cases cached, a short idle gap before each as when a person edits),
   through the worker (JSON round trip included, the standby child forked
-  during the gap), and in-process with a standby child and with a fresh fork;
+  during the gap), and in-process with a standby child and with a fresh fork:
+  the verdict, which is what a person waits for (the REPL asks for the shape
+  comments after it is on screen: their traced run is timed on its own);
 - the floor: one bare fork of this torch-loaded process plus a pipe round trip,
   measured in the same run.
 The goal: a warm verdict within GOAL_RATIO times the floor of the same run, on a
@@ -33,6 +35,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
+def comments(source: str) -> bool:
+    from grader.judge.shape_comments import comments as found
+
+    return bool(found(source))
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:7.1f} ms"
 
@@ -44,7 +52,8 @@ def reference_source(drill: str) -> tuple[str, str]:
     return Path(spec.reference_path).read_text(encoding="utf-8"), str(spec.reference_path)
 
 
-def worker_figures(drill: str, source: str, seed: int, runs: int, gap: float) -> tuple[float, float, list[float]]:
+def worker_figures(drill: str, source: str, seed: int, runs: int,
+                   gap: float) -> tuple[float, float, list[float], list[float]]:
     from grader.worker import WorkerClient
 
     t0 = time.monotonic()
@@ -56,16 +65,20 @@ def worker_figures(drill: str, source: str, seed: int, runs: int, gap: float) ->
         first = client.grade(drill, source, seed=seed)
         first_s = time.monotonic() - t0
         assert first.verdict == "pass", first.to_dict()
-        times = []
+        times, later = [], []
         for _ in range(runs):
             time.sleep(gap)  # a person reads the verdict and edits; the worker forks the next child meanwhile
             t0 = time.monotonic()
-            report = client.grade(drill, source, seed=seed)
+            report = client.grade(drill, source, seed=seed, comments=False)  # what the REPL waits for
             times.append(time.monotonic() - t0)
             assert report.verdict == "pass", report.to_dict()
+            if comments(source):  # what the REPL asks for once the verdict is on screen
+                t0 = time.monotonic()
+                client.shape_comments(drill, source, seed=seed)
+                later.append(time.monotonic() - t0)
     finally:
         client.close()
-    return start, first_s, times
+    return start, first_s, times, later
 
 
 def cold_check(drill: str, path: str, seed: int) -> tuple[float, int]:
@@ -88,12 +101,12 @@ def in_process(drill: str, source: str, seed: int, runs: int,
     for _ in range(runs):
         floors.append(bare_fork_round_trip())
         t0 = time.monotonic()
-        grader.grade(drill, source, "<bench>", seed)  # a fresh fork
+        grader.grade(drill, source, "<bench>", seed, comments=False)  # a fresh fork
         times.append(time.monotonic() - t0)
         sandbox.prefork()
         time.sleep(gap)
         t0 = time.monotonic()
-        grader.grade(drill, source, "<bench>", seed)  # the standby child
+        grader.grade(drill, source, "<bench>", seed, comments=False)  # the standby child
         standby.append(time.monotonic() - t0)
     sandbox.STANDBY.discard()
     return times, standby, floors, report.total
@@ -135,7 +148,7 @@ def main() -> int:
     which = Path(args.file).name if args.file else "reference solution"
     print(f"drill {args.drill}, {which}, seed {args.seed}, {os.cpu_count()} CPUs, "
           f"load average {os.getloadavg()[0]:.1f}")
-    start, first, warm = worker_figures(args.drill, source, args.seed, args.runs, args.gap)
+    start, first, warm, later = worker_figures(args.drill, source, args.seed, args.runs, args.gap)
     print(f"worker start (to ready)          {ms(start)}")
     print(f"worker first grade (cases built) {ms(first)}")
     if not args.no_cold:
@@ -144,6 +157,8 @@ def main() -> int:
     times, standby, floors, total = in_process(args.drill, source, args.seed, args.runs, args.gap)
     print(f"warm via worker, median of {args.runs:<3}   {ms(statistics.median(warm))}  "
           f"(min {ms(min(warm)).strip()}, max {ms(max(warm)).strip()})")
+    if later:
+        print(f"shape comments, after the verdict {ms(statistics.median(later))}  (the solution's traced run)")
     print(f"in-process, standby child        {ms(statistics.median(standby))}  "
           f"(min {ms(min(standby)).strip()}, max {ms(max(standby)).strip()}; {total} calls)")
     print(f"in-process, fresh fork           {ms(statistics.median(times))}  "

@@ -117,8 +117,11 @@ class Grader:
     # ----------------------------------------------------------- grading
 
     def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
-              limits: sandbox.Limits | None = None, variant: Mapping[str, str] | None = None) -> Report:
-        """Grade `source` on the drill's cases for `seed`, under `variant` (the contract when None or {})."""
+              limits: sandbox.Limits | None = None, variant: Mapping[str, str] | None = None,
+              comments: bool = True) -> Report:
+        """Grade `source` on the drill's cases for `seed`, under `variant` (the contract when None or {}).
+        `comments=False` leaves the shape comments out (a traced run of its own): the REPL shows the
+        verdict first and asks for them after (`shape_comments`); `drill check` waits for them."""
         spec = self.spec(drill_id, variant)
         seed = seed if seed is not None else new_seed()
         t0 = time.monotonic()
@@ -128,9 +131,15 @@ class Grader:
             return Report(spec.id, "internal", [], time.monotonic() - t0, seed=seed,
                           message=f"the grader could not build the cases: {exc}", variant=dict(spec.variant))
         report = self.grade_prepared(prep, source, filename, limits)
-        report.shape_comments = self._shape_comments(spec, source, filename, seed)
+        if comments:
+            report.shape_comments = self._shape_comments(spec, source, filename, seed)
         report.seconds = time.monotonic() - t0
         return report
+
+    def shape_comments(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int = 1,
+                       variant: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+        """What `grade` puts in a report's shape_comments, on its own: asked for after the verdict."""
+        return self._shape_comments(self.spec(drill_id, variant), source, filename, seed)
 
     def _shape_comments(self, spec: Spec, source: str, filename: str, seed: int) -> list[dict[str, Any]]:
         """The solution's shape comments against its `:try` trace on the example inputs of the variant

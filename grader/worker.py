@@ -18,9 +18,15 @@ Then, for each request (every request may carry an "id", echoed back)::
 
     {"id": 1, "op": "grade", "drill": "my-drill", "source": "...",
      "filename": "<buffer>", "seed": 11,          # seed null: this worker's seed for the drill
-     "variant": {"mask": "pad"}}                  # optional: axis -> value (grader.spec.variants); {} the default
+     "variant": {"mask": "pad"},                  # optional: axis -> value (grader.spec.variants); {} the default
+     "comments": false}                           # optional: leave the shape comments out (default true)
     -> {"id": 1, "ok": true, "report": {...Report.to_dict(wire=True): docs/CLI.md's
         object plus the trap's "why", "output" (what it printed) and "alone"}}
+
+    {"id": 9, "op": "comments", "drill": ID, "source": "...", "filename": "<buffer>", "seed": S,
+     "variant": {...}}                            -> {"id": 9, "ok": true, "shape_comments": [...]}
+       (the report's "shape_comments" on their own: the REPL shows the verdict first and asks
+       for these after it, since they cost a traced run of their own)
 
     {"id": 2, "op": "ping"}                       -> {"id": 2, "ok": true, "pid": 123, "protocol": 1}
     {"id": 3, "op": "prepare", "drill": ID, "seed": S}
@@ -62,6 +68,7 @@ turns an unanswerable grade into a report with verdict ``internal``::
     report = client.grade("my-drill", source, "<buffer>", seed=None, timeout=120)
     client.trace(drill, source, filename)       # grader.trace's dict, or {"error": ...}
     client.smallest(report, source, filename)   # grader.report.Smallest, or None
+    client.shape_comments(drill, source, filename, seed)  # a report's shape_comments, asked for after it
     client.prepare(drill, seed)                 # warm the cases and the standby child
     client.case_hash(drill, seed)               # grader.cases.case_hash of those cases, or None
     client.request({"op": "ping"})              # any raw request -> its response
@@ -141,8 +148,14 @@ class Worker:
         drill, source = _text(request, "drill"), _text(request, "source")
         filename = str(request.get("filename") or "<buffer>")
         report = self.grader.grade(drill, source, filename, self._seed_for(drill, request),
-                                   variant=_variant(request))
+                                   variant=_variant(request), comments=request.get("comments") is not False)
         return {"report": report.to_dict(wire=True)}
+
+    def op_comments(self, request: dict) -> dict[str, Any]:
+        drill, source = _text(request, "drill"), _text(request, "source")
+        found = self.grader.shape_comments(drill, source, str(request.get("filename") or "<buffer>"),
+                                           self._seed_for(drill, request), _variant(request))
+        return {"shape_comments": found}
 
     def op_prepare(self, request: dict) -> dict[str, Any]:
         spec = self.grader.spec(_text(request, "drill"), _variant(request))
@@ -329,11 +342,15 @@ class WorkerClient:
         return {"ok": False, "error": "unreachable"}  # pragma: no cover
 
     def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
-              timeout: float = 120.0, variant: dict[str, str] | None = None) -> Report:
-        """The worker's Report, under `variant` (the default when None); verdict `internal` when it cannot answer."""
+              timeout: float = 120.0, variant: dict[str, str] | None = None, comments: bool = True) -> Report:
+        """The worker's Report, under `variant` (the default when None); verdict `internal` when it cannot
+        answer. `comments=False`: without the shape comments (ask `shape_comments` after)."""
         t0 = time.monotonic()
-        answer = self.request({"op": "grade", "drill": drill_id, "source": source, "filename": filename,
-                               "seed": seed, "variant": dict(variant or {})}, timeout)
+        request: dict[str, Any] = {"op": "grade", "drill": drill_id, "source": source, "filename": filename,
+                                   "seed": seed, "variant": dict(variant or {})}
+        if not comments:
+            request["comments"] = False
+        answer = self.request(request, timeout)
         if answer.get("ok") and isinstance(answer.get("report"), dict):
             return Report.from_dict(answer["report"])
         if answer.get("kind") == "usage" and answer.get("variant"):
@@ -374,6 +391,14 @@ class WorkerClient:
         answer = self.request({"op": "smallest", "report": report.to_dict(wire=True), "source": source,
                                "filename": filename}, timeout)
         return Smallest.from_dict(answer.get("smallest")) if answer.get("ok") else None
+
+    def shape_comments(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
+                       timeout: float = 60.0, variant: dict[str, str] | None = None) -> list[dict[str, Any]] | None:
+        """A report's shape comments on their own (grader.judge.shape_comments); None when the worker cannot say."""
+        answer = self.request({"op": "comments", "drill": drill_id, "source": source, "filename": filename,
+                               "seed": seed, "variant": dict(variant or {})}, timeout)
+        found = answer.get("shape_comments") if answer.get("ok") else None
+        return [c for c in found if isinstance(c, dict)] if isinstance(found, list) else None
 
     def ping(self, timeout: float = 120.0) -> dict[str, Any]:
         return self.request({"op": "ping"}, timeout)

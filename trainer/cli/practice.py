@@ -423,7 +423,8 @@ def mock(
         finally:
             sitting.close(outcome.status, revealed=outcome.revealed, hints=outcome.hints)
         result = _drill_result(DrillItem(drill_id, "mock"), outcome, spec)
-        comments = outcome.report.shape_comments if outcome.report is not None else []
+        comments = (_shape_comments(grading, spec, outcome, seed) if narrate
+                    else list(outcome.report.shape_comments) if outcome.report is not None else [])
         return Done(replace(result, followup=follow, shape_comments=tuple(comments)), stop=stop)
 
     def narration(results: list[ItemResult]) -> list[ItemResult]:
@@ -447,6 +448,23 @@ def mock(
     with open_store() as store:
         store.end_session(mock_id, report.to_dict())
     _say("\n".join(report.lines(shutil.get_terminal_size().columns)))
+
+
+def _shape_comments(grading: repl_grading.Grading, spec: Spec, outcome: DrillOutcome, seed: int) -> list:
+    """The shape comments of the code the last report graded, for the narration: the REPL asks for them after
+    the verdict, in the background, and the drill may have ended before they came; then they are asked now."""
+    report = outcome.report
+    if report is None:
+        return []
+    if report.shape_comments or not repl_grading.comments_later(grading):
+        return list(report.shape_comments)
+    from grader.judge.shape_comments import comments
+
+    if not comments(outcome.code):
+        return []
+    found = grading.shape_comments(spec.id, outcome.code, "<buffer>",  # type: ignore[attr-defined]
+                                   report.seed if report.seed is not None else seed, **repl_grading.variant_of(spec))
+    return list(found or [])
 
 
 def _mock_followup(spec: Spec, outcome: DrillOutcome, grading: Grading, options: ReplOptions,

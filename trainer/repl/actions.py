@@ -21,11 +21,12 @@ from trainer.clock import Clock
 from trainer.repl.code import CodeBuffer, not_an_attempt, opening, untouched
 from trainer.repl.commands import command, commands_of, key_label
 from trainer.repl.drafts import Drafts
-from trainer.repl.grading import Grading, variant_of
+from trainer.repl.grading import Grading, comments_later, variant_of
 from trainer.repl.header import header_fragments
 from trainer.repl.reference import contract_source, variant_solution
 from trainer.repl.state import ReplOptions, SittingState
 from trainer.repl.trace_view import render_trace
+from grader.judge.shape_comments import comments
 from grader.report import Report, Verdict
 from trainer.practice.attempts import attempt_from, revealed_attempt
 from trainer.repl.jobs import Jobs
@@ -121,10 +122,13 @@ class DrillCommands:
         elapsed = self._elapsed()
         seed = self.options.seed
         variant = variant_of(self.spec)  # the variant the drill was opened under (Spec.under)
-        self.jobs.spawn("grading…", lambda: self.setup.grading.grade(self.spec.id, source, "<buffer>", seed, **variant),
-                        lambda result: self._graded(result, source, elapsed), grading=True)
+        grading = self.setup.grading
+        later = comments_later(grading) and bool(comments(source))  # the shape comments follow the verdict
+        extra = {"comments": False} if later else {}
+        self.jobs.spawn("grading…", lambda: grading.grade(self.spec.id, source, "<buffer>", seed, **variant, **extra),
+                        lambda result: self._graded(result, source, elapsed, comments_pending=later), grading=True)
 
-    def _graded(self, result: Report, source: str, elapsed: float) -> None:
+    def _graded(self, result: Report, source: str, elapsed: float, comments_pending: bool = False) -> None:
         first_pass = not self.state.passed()
         verdict = self.state.graded(result, source, elapsed)
         first_pass = first_pass and self.state.passed()
@@ -171,8 +175,9 @@ class DrillCommands:
             return fragments
 
         self._show_verdict(at)
-        if result.shrink_target is not None and self.options.mode != "mock":  # a mock gives no help
-            self._find_smallest(result, source, footer)
+        shrink = result.shrink_target is not None and self.options.mode != "mock"  # a mock gives no help
+        if comments_pending or shrink:
+            self._after_verdict(result, source, footer, comments_pending, shrink)
 
     def _show_verdict(self, at: Callable[[int], Fragments]) -> None:
         self.last_verdict = at
@@ -182,19 +187,38 @@ class DrillCommands:
         """Show what `at(width)` makes for the terminal's width, made again if the terminal is resized."""
         self.screen.show(at(self.screen.columns() - 1), remake=at)
 
-    def _find_smallest(self, result: Report, source: str, footer: str) -> None:
-        """After a failure is shown: search for the smallest sizes that still fail (grader.judge.smallest,
-        in the warm grader, off the verdict's clock), then show the verdict again with them."""
+    def _after_verdict(self, result: Report, source: str, footer: str, comments_pending: bool, shrink: bool) -> None:
+        """After the verdict is shown, off its clock and in the warm grader: the shape comments
+        (grader.judge.shape_comments, a traced run of their own), then, for a failure, the smallest
+        sizes that still fail (grader.judge.smallest); the verdict is shown again with each."""
         grading = self.setup.grading
+        seed = result.seed if result.seed is not None else self.options.seed
+        variant = variant_of(self.spec)
+
+        def current() -> bool:
+            return self.state.last_result is result  # not graded again meanwhile
 
         async def job() -> None:
+            loop = asyncio.get_running_loop()
+            if comments_pending:
+                try:
+                    found = await loop.run_in_executor(None, lambda: grading.shape_comments(  # type: ignore[attr-defined]
+                        self.spec.id, source, "<buffer>", seed, **variant))
+                except Exception:  # noqa: BLE001 - an extra after the verdict: it never breaks the REPL
+                    found = None
+                if found and current():
+                    result.shape_comments = list(found)
+                    if self.last_verdict is not None:
+                        self._show_verdict(self.last_verdict)  # made from `result`: now with its comments
+            if not shrink or not current():
+                return
             try:
-                found = await asyncio.get_running_loop().run_in_executor(None, lambda: grading.smallest(result, source))
+                smallest = await loop.run_in_executor(None, lambda: grading.smallest(result, source))
             except Exception:  # noqa: BLE001 - an extra after the verdict: it never breaks the REPL
                 return
-            if found is None or self.state.last_result is not result:
+            if smallest is None or not current():
                 return  # nothing found, or graded again meanwhile
-            result.smallest = found
+            result.smallest = smallest
             self._show_verdict(lambda width: render(result, "full", width=width, title=False,
                                                     footer=footer + " :try runs the smallest failing case."))
 

@@ -21,6 +21,12 @@ if TYPE_CHECKING:
     from grader.engine import Grader  # imports torch: only on first use, in _get
 
 
+def comments_later(grading: Any) -> bool:
+    """Whether `grading` can grade without the shape comments and give them after (both gradings here
+    can; a stand-in of the tests may not)."""
+    return callable(getattr(grading, "shape_comments", None))
+
+
 def variant_of(spec: Any) -> dict[str, Any]:
     """`variant=` for a Grading call when `spec` is under a variant (Spec.under), else nothing,
     so that a grading that predates variants is called as before for the default."""
@@ -45,6 +51,11 @@ class Grading(Protocol):
     def case_hash(self, drill_id: str, seed: int, variant: dict[str, str] | None = None) -> str | None:
         """grader.cases.case_hash of the cases `drill_id` is graded on with `seed` (a team
         result carries it); None when the grader cannot say."""
+
+    # Both gradings below also take `comments=False` in `grade` (the report without its shape comments,
+    # which cost a traced run of their own) and answer `shape_comments(drill_id, source, filename, seed,
+    # variant)` (those comments on their own, None when the grader cannot say): the REPL shows the verdict
+    # first and the comments after it (comments_later).
 
     def close(self) -> None: ...
 
@@ -71,13 +82,22 @@ class InProcessGrading:
             return self._grader
 
     def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
-              timeout: float = 120, variant: dict[str, str] | None = None) -> Report:
+              timeout: float = 120, variant: dict[str, str] | None = None, comments: bool = True) -> Report:
         try:
             grader = self._get()
             with self._working:
-                return grader.grade(drill_id, source, filename, seed, variant=variant)
+                return grader.grade(drill_id, source, filename, seed, variant=variant, comments=comments)
         except Exception as exc:  # noqa: BLE001 - the grader's fault, never the person's
             return internal_report(drill_id, seed, f"the grader failed: {type(exc).__name__}: {exc}")
+
+    def shape_comments(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
+                       variant: dict[str, str] | None = None) -> list[dict[str, Any]] | None:
+        try:
+            grader = self._get()
+            with self._working:
+                return grader.shape_comments(drill_id, source, filename, seed if seed is not None else 1, variant)
+        except Exception:  # noqa: BLE001 - an extra after the verdict: nothing to say
+            return None
 
     def case_hash(self, drill_id: str, seed: int, variant: dict[str, str] | None = None) -> str | None:
         """grader.cases.case_hash of the cases ``drill_id`` is graded on with ``seed``."""
@@ -126,13 +146,21 @@ class WorkerGrading:
         self._lock = threading.Lock()
 
     def grade(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
-              timeout: float = 120, variant: dict[str, str] | None = None) -> Report:
+              timeout: float = 120, variant: dict[str, str] | None = None, comments: bool = True) -> Report:
         with self._lock:
             try:
                 return self._client.grade(drill_id, source, filename=filename, seed=seed, timeout=timeout,
-                                          variant=variant)
+                                          variant=variant, comments=comments)
             except Exception as exc:  # noqa: BLE001
                 return internal_report(drill_id, seed, f"the grader worker failed: {exc}")
+
+    def shape_comments(self, drill_id: str, source: str, filename: str = "<buffer>", seed: int | None = None,
+                       variant: dict[str, str] | None = None) -> list[dict[str, Any]] | None:
+        with self._lock:
+            try:
+                return self._client.shape_comments(drill_id, source, filename, seed, variant=variant)
+            except Exception:  # noqa: BLE001 - an extra after the verdict: nothing to say
+                return None
 
     def case_hash(self, drill_id: str, seed: int, variant: dict[str, str] | None = None) -> str | None:
         with self._lock:
