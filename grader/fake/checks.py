@@ -141,9 +141,11 @@ def _build(value: Any, device: str) -> Any:
 
 def run(func: Callable, args: list[Any], device: str, filename: str, shape_env: bool = False,
         max_ops: int = MAX_OPS, describe: Callable[[BaseException, str], dict] | None = None,
-        max_seconds: float = MAX_SECONDS) -> dict[str, Any]:
+        max_seconds: float = MAX_SECONDS, cache: bool = True) -> dict[str, Any]:
     """Call func on fake tensors shaped like `args` (sketches) on `device`. Returns
-    {status: ok|raised|too_many_ops, outputs, peak, culprit, ops, exc, made_at}."""
+    {status: ok|raised|too_many_ops, outputs, peak, culprit, ops, exc, made_at}. `cache=False`: without
+    torch's fake-tensor dispatch cache (a sandbox child meets each op once, at sizes its parent never ran:
+    every lookup misses, and building the entry it never uses again is a third of the run)."""
     from torch._subclasses.fake_tensor import FakeTensorMode
 
     settle_autograd()
@@ -154,7 +156,7 @@ def run(func: Callable, args: list[Any], device: str, filename: str, shape_env: 
         _warm_shape_env()
         env = ShapeEnv()
     mode = FakeTensorMode(allow_non_fake_inputs=True, shape_env=env, allow_fallback_kernels=False)
-    if env is not None:
+    if env is not None or not cache:
         # a fresh ShapeEnv's symbols never meet again: its dispatch cache only misses, and each miss builds
         # and checks an entry (half the time of a nonzero-heavy run); the results are the same without it
         mode.cache_enabled = False
@@ -476,9 +478,9 @@ def _why_not(res: dict[str, Any], who: str, at_scale: bool = False) -> str:
 
 def run_plan(the_plan: Plan, module: Any, filename: str,
              describe: Callable[[BaseException, str], dict] | None = None,
-             started: Callable[[], None] | None = None) -> list[dict[str, Any]]:
+             started: Callable[[], None] | None = None, cache: bool = True) -> list[dict[str, Any]]:
     """In the sandbox child, after the real cases: each function's fake runs
-    (`started()` is called before each function: its own case deadline)."""
+    (`started()` is called before each function: its own case deadline; `cache`: as in `run`)."""
     results = []
     for fp in the_plan.functions:
         func = module.__dict__.get(fp.name)
@@ -487,7 +489,7 @@ def run_plan(the_plan: Plan, module: Any, filename: str,
         if started is not None:
             started()
         try:
-            results.append({"function": fp.name, "runs": _function_runs(fp, func, filename, describe)})
+            results.append({"function": fp.name, "runs": _function_runs(fp, func, filename, describe, cache)})
         except BaseException as exc:  # noqa: BLE001 - said in the report as a check that did not run, never silence
             results.append({"function": fp.name, "runs": [],
                             "failed": f"{class_name(type(exc))}: {safe_message(exc)[:300]}"})
@@ -495,25 +497,25 @@ def run_plan(the_plan: Plan, module: Any, filename: str,
 
 
 def _function_runs(fp: FunctionPlan, func: Callable, filename: str,
-                   describe: Callable[[BaseException, str], dict] | None) -> list[dict[str, Any]]:
+                   describe: Callable[[BaseException, str], dict] | None, cache: bool = True) -> list[dict[str, Any]]:
     device = "cuda" if fp.device else "cpu"
     runs = []
     if fp.scale:
-        big = run(func, fp.scale_args or [], device, filename, fp.shape_env, describe=describe)
+        big = run(func, fp.scale_args or [], device, filename, fp.shape_env, describe=describe, cache=cache)
         big["sizes"] = "scale"
         runs.append(big)
-        runs.extend(_grown_runs(fp, func, big, device, filename))
+        runs.extend(_grown_runs(fp, func, big, device, filename, cache))
         if fp.real is not None and fake_lost(big):  # measured for real at reduced sizes instead
             from grader.fake import real
 
             runs.extend(real.runs(fp.real, func, filename))
         if big["status"] == "too_many_ops" and fp.device:
             small = run(func, fp.small_args or [], device, filename, fp.shape_env, describe=describe,
-                        max_seconds=MAX_SECONDS / 2)
+                        max_seconds=MAX_SECONDS / 2, cache=cache)
             small["sizes"] = "small"
             runs.append(small)
     else:
-        small = run(func, fp.small_args or [], device, filename, fp.shape_env, describe=describe)
+        small = run(func, fp.small_args or [], device, filename, fp.shape_env, describe=describe, cache=cache)
         small["sizes"] = "small"
         runs.append(small)
     return runs
@@ -532,7 +534,8 @@ def fake_lost(run: dict[str, Any]) -> bool:
     return not exc.get("device_mix") or bool(run.get("data_moved"))
 
 
-def _grown_runs(fp: FunctionPlan, func: Callable, big: dict[str, Any], device: str, filename: str) -> list[dict]:
+def _grown_runs(fp: FunctionPlan, func: Callable, big: dict[str, Any], device: str, filename: str,
+                cache: bool = True) -> list[dict]:
     """The solution at the scale sizes with each dimension doubled, when its peak at scale is more
     than GROWTH_BAND times the reference's (closer than that, the growth is not what sets it apart
     at production sizes, and the warm verdict keeps its single fake run). Only the peak comes back."""
@@ -549,7 +552,7 @@ def _grown_runs(fp: FunctionPlan, func: Callable, big: dict[str, Any], device: s
         if left <= 0.05:
             out.append({"sizes": "grown", "dim": dim, "status": "too_many_ops"})
             continue
-        res = run(func, args, device, filename, fp.shape_env, max_seconds=min(MAX_SECONDS, left))
+        res = run(func, args, device, filename, fp.shape_env, max_seconds=min(MAX_SECONDS, left), cache=cache)
         out.append({"sizes": "grown", "dim": dim, "status": res["status"], "peak": res["peak"],
                     "unknown_bytes": res["unknown_bytes"]})
     return out

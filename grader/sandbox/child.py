@@ -405,7 +405,7 @@ def _run_fake(job: Job, module: Any) -> None:
     started()
     try:
         with quiet.machinery():  # torch's fake-tensor logger is the grader's, not the solution's output
-            runs = fake.run_plan(job.fake, module, job.filename, describe_exception, started)
+            runs = fake.run_plan(job.fake, module, job.filename, describe_exception, started, cache=False)
     except BaseException as exc:  # noqa: BLE001 - a fake-tensor failure must not cost the real verdicts
         _send({"type": "fake", "runs": [], "failed": f"{class_name(type(exc))}: {safe_message(exc)[:300]}"})
         return
