@@ -20,12 +20,17 @@ subreaper (grader.sandbox.spawn.parent_ready), so the grader waits for it,
 reaps it and reads its exit status as if it had forked it itself. Its command
 line is the zygote's (`python -c "...zygote import main..." FD PID`).
 
+A job's fake-tensor plan (grader.fake.checks.Plan, as Job.for_child strips it: real inputs at reduced
+sizes, no reference output) is most of its bytes; the zygote keeps the last KEPT_PLANS it was sent,
+so each is sent once, not with every child (_Kept).
+
 Where the zygote cannot start or cannot take a job (a case argument that
 does not pickle), the grader forks the child itself as before; the run's
 confinement then names "zygote" as not enforced (grader.sandbox.supervise).
 """
 from __future__ import annotations
 
+import dataclasses
 import gc
 import os
 import pickle
@@ -36,6 +41,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -89,6 +95,7 @@ class Zygote:
         self._sock: socket.socket | None = None
         self._ready = False
         self._known: set[str] = set()  # modules the zygote was told to import
+        self._kept: OrderedDict[int, Any] = OrderedDict()  # id(plan) -> fake-tensor plan the zygote keeps (_Kept)
         self.why_not: str | None = None  # why children are not forked from it, when they are not
 
     def start(self) -> None:
@@ -102,6 +109,7 @@ class Zygote:
         self._owner = os.getpid()
         self._proc, self._sock, self._ready, self.why_not = None, None, False, None
         self._known = set()
+        self._kept = OrderedDict()
         if os.environ.get("DRILL_NO_ZYGOTE"):
             self.why_not = "switched off (DRILL_NO_ZYGOTE)"
             return
@@ -139,9 +147,13 @@ class Zygote:
             if any(a is not None and a.fd < 0 for a in body.arenas):
                 return None, "the arguments' memory is no memory file (memfd_create failed) and cannot be sent"
             modules = _modules_to_share(self._known, body)
+            kept, dropped = self._keep(body)
             try:
-                payload = pickle.dumps((_portable(body), scratch, modules), protocol=pickle.HIGHEST_PROTOCOL)
+                payload = pickle.dumps((_portable(body, kept), scratch, modules, dropped),
+                                       protocol=pickle.HIGHEST_PROTOCOL)
             except Exception as exc:  # noqa: BLE001 - an argument that does not pickle: forked here instead
+                for key in kept:
+                    self._kept.pop(key, None)
                 return None, f"this job could not be sent to the zygote ({type(exc).__name__})"
             fds = [res_w, out_w, *([body.go_r] if body.go_r is not None else []),
                    *(a.fd for a in body.arenas if a is not None)]
@@ -158,8 +170,30 @@ class Zygote:
             self._known.update(modules)
             pid = struct.unpack("=q", answer)[0]
             if pid <= 0:
+                for key in kept:  # maybe never stored there: sent whole next time
+                    self._kept.pop(key, None)
                 return None, "the zygote could not fork this child"
             return pid, ""
+
+    def _keep(self, body: Body) -> tuple[dict[int, bool], list[int]]:
+        """The fake-tensor plans of `body`'s jobs, by id: True for one the zygote is sent now (it keeps
+        it), False for one it kept already; and the ids it is to drop (at most KEPT_PLANS are kept).
+        A plan (a drill's, under a variant: grader.engine caches them) holds real inputs at reduced sizes
+        (grader.fake.real), most of a job's bytes: sent once, not with every child."""
+        kept: dict[int, bool] = {}
+        for job in _jobs(body.kwargs):
+            if job.fake is None:
+                continue
+            key = id(job.fake)
+            kept[key] = key not in self._kept
+            self._kept[key] = job.fake  # held here, so the id stays this plan's while the zygote keeps it
+            self._kept.move_to_end(key)
+        dropped = []
+        while len(self._kept) > KEPT_PLANS:
+            key, _ = self._kept.popitem(last=False)
+            dropped.append(key)
+            kept.pop(key, None)
+        return kept, dropped
 
     def _wait_ready(self) -> None:
         assert self._sock is not None
@@ -231,22 +265,47 @@ def _modules_to_share(known: set[str], body: Body) -> list[str]:
     return out
 
 
-def _portable(body: Body) -> _Sent:
+def _portable(body: Body, kept: dict[int, bool]) -> _Sent:
     """What the zygote is sent: each job as a child needs it (grader.sandbox.limits.Job.for_child: no
-    callables of the grader's, nothing of the reference's fake runs but its peak)."""
-    kwargs = {k: _for_child(v) for k, v in body.kwargs.items()}
+    callables of the grader's, nothing of the reference's fake runs but its peak), its fake-tensor plan
+    as a _Kept (whole only where `kept` says the zygote does not hold it yet)."""
+    kwargs = {k: _for_child(v, kept) for k, v in body.kwargs.items()}
     return _Sent(body.target, kwargs, body.go_r is not None,
                  [len(a) if a is not None else None for a in body.arenas], body.many, body.takes_arena,
                  dict(os.environ))
 
 
-def _for_child(value: Any) -> Any:
+@dataclass(frozen=True)
+class _Kept:
+    """A job's fake-tensor plan as the zygote is sent it: its key, and the plan itself the first time."""
+
+    key: int
+    plan: Any = None
+
+
+KEPT_PLANS = 16  # plans the zygote keeps (the grader caches its prepared cases 16 deep too)
+
+
+def _jobs(kwargs: dict[str, Any]) -> list[Any]:
     from grader.sandbox.limits import Job
 
+    return [v for value in kwargs.values() for v in (value if isinstance(value, list) else [value])
+            if isinstance(v, Job)]
+
+
+def _for_child(value: Any, kept: dict[int, bool]) -> Any:
+    from grader.sandbox.limits import Job
+
+    def one(job: Job) -> Job:
+        child = job.for_child()
+        if job.fake is None or id(job.fake) not in kept:
+            return child
+        return dataclasses.replace(child, fake=_Kept(id(job.fake), child.fake if kept[id(job.fake)] else None))
+
     if isinstance(value, Job):
-        return value.for_child()
+        return one(value)
     if isinstance(value, list) and value and all(isinstance(v, Job) for v in value):
-        return [v.for_child() for v in value]
+        return [one(v) for v in value]
     return value
 
 
@@ -294,7 +353,8 @@ def _serve(sock: socket.socket, grader: int) -> None:
             return
         pid = -1
         try:
-            sent, scratch, modules = pickle.loads(payload)  # noqa: S301 - from the grader that started this process
+            sent, scratch, modules, dropped = pickle.loads(payload)  # noqa: S301 - from the grader that started this process
+            _unkept(sent, dropped)
             _load(modules)
             _prime(sent)
             pid = _fork(sent, scratch, fds, grader, sock)
@@ -304,6 +364,22 @@ def _serve(sock: socket.socket, grader: int) -> None:
             for one in fds:
                 os.close(one)
         sock.sendall(struct.pack("=q", pid))
+
+
+_PLANS: dict[int, Any] = {}  # the fake-tensor plans the grader sent once (_Kept), by key
+
+
+def _unkept(sent: _Sent, dropped: list[int]) -> None:
+    """Each job's fake-tensor plan in place of its _Kept (stored here when sent whole); the plans the
+    grader no longer keeps dropped. A key not held here (cannot happen while both sides agree) raises:
+    the grader then forks the child itself."""
+    for key in dropped:
+        _PLANS.pop(key, None)
+    for job in _jobs(sent.kwargs):
+        if isinstance(job.fake, _Kept):
+            if job.fake.plan is not None:
+                _PLANS[job.fake.key] = job.fake.plan
+            job.fake = _PLANS[job.fake.key]
 
 
 def _load(modules: list[str]) -> None:
@@ -328,19 +404,23 @@ _PRIMED: set[tuple[str, ...]] = set()  # the banned sets whose helpers' callers 
 def _prime(sent: _Sent) -> None:
     """What the grader worked out for its own use and a child forked from it inherits, worked out here
     once: which library functions may still call a banned function's helpers (grader.bans.calls.locations
-    notes them; the guards the child installs look them up)."""
-    from grader.bans import calls
-    from grader.sandbox.limits import Job
+    notes them; the guards the child installs look them up), and where torch keeps Python implementations
+    of the banned kernels (grader.bans.dispatch.python_routes: some 40 ms a child, walking torch's modules
+    and disassembling their helpers, when it is not found here)."""
+    from grader.bans import calls, dispatch
 
-    jobs = [v for value in sent.kwargs.values() for v in (value if isinstance(value, list) else [value])
-            if isinstance(v, Job)]
-    for job in jobs:
+    for job in _jobs(sent.kwargs):
         if job.banned and job.ban_places and job.banned not in _PRIMED:
             try:
                 calls.locations(job.banned, with_helpers=True)
             except Exception:  # noqa: BLE001, S110 - the guards then refuse every caller, as unprimed
                 pass
             _PRIMED.add(job.banned)
+        if job.ban_kernels:
+            try:
+                dispatch.python_routes(tuple(sorted(job.ban_kernels.items())))  # cached: once per banned set
+            except Exception:  # noqa: BLE001, S110 - the child then finds them itself
+                pass
 
 
 def _warm() -> None:
