@@ -53,8 +53,6 @@ def timed(spent: dict[str, list[float]], name: str, func: Callable[..., Any]) ->
 
 def child_stages(frames: list[tuple[float, str, Any]], start: float, end: float) -> dict[str, float]:
     """The child's stages from the arrival times of its frames (type, call) between `start` and `end`."""
-    from grader.fake import FAKE_CALL, GRADIENT_CALL
-
     def first(pred: Callable[[str, Any], bool]) -> float | None:
         return next((t for t, kind, call in frames if pred(kind, call)), None)
 

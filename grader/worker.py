@@ -105,6 +105,8 @@ class Worker:
 
     def __init__(self) -> None:
         from grader import sandbox
+
+        sandbox.ZYGOTE.start()  # before torch is imported here: the zygote imports it at the same time
         from grader.engine import Grader
 
         self.grader = Grader()

@@ -41,6 +41,15 @@ if TYPE_CHECKING:
     from grader.spec import Spec
 
 
+def _start_zygote() -> None:
+    """Start the sandbox children's zygote (grader.sandbox.zygote: a fresh interpreter importing torch)
+    now, before this process imports torch itself, so the two imports run side by side, not one after
+    the other. The grader would start it anyway, later (Grader.__init__); starting it is idempotent."""
+    from grader.sandbox.zygote import ZYGOTE
+
+    ZYGOTE.start()
+
+
 def _read_sources(files: list[Path]) -> list[str]:
     sources = []
     for path in files:
@@ -79,6 +88,8 @@ def check(
         raise UsageError(f"--device {printable(device)}: use cpu or cuda")
     if device == "cuda" and os.environ.get("DRILL_CUDA_CHILD") != "1":
         _check_in_fresh_process(drill_id, files, as_json, seed, record, verbose, spec.variant)
+    if device == "cpu":
+        _start_zygote()
     reports: list = []
     try:
         _check_all(spec, files, sources, reports, as_json, seed, record, verbose, device, cat)
@@ -92,6 +103,7 @@ def check(
 
 def _check_all(spec: Spec, files: list[Path], sources: list[str], reports: list[Report], as_json: bool, seed: int | None,
                record: bool, verbose: bool, device: str = "cpu", catalogue: Catalogue | None = None) -> None:
+    from grader import sandbox
     from grader.engine import Grader  # heavy import only now
 
     grader = Grader(catalogue, device=device)
@@ -103,9 +115,13 @@ def _check_all(spec: Spec, files: list[Path], sources: list[str], reports: list[
         typer.echo(f"{len(files)} files, graded on seed {seed} (--seed {seed} grades on the same cases again)")
     if spec.variant and not as_json:
         typer.echo(f"graded under the variant {describe(spec.variant)} ({_labels(spec)})")
-    for path, source in zip(files, sources):
+    for number, (path, source) in enumerate(zip(files, sources), 1):
         started = datetime.now(timezone.utc)
-        report = grader.grade(spec.id, source, str(path.resolve()), seed, variant=spec.variant)
+        report = grader.grade(spec.id, source, str(path.resolve()), seed, variant=spec.variant, comments=False)
+        if number < len(files):  # the next file's child is forked, confined and warmed while this one is told
+            sandbox.prefork()
+        if report.verdict != "internal":
+            report.shape_comments = grader.shape_comments(spec.id, source, str(path.resolve()), seed, spec.variant)
         report.file = str(path)
         if report.verdict != "pass":
             report.smallest = grader.smallest(report, source, str(path.resolve()))  # within its budget

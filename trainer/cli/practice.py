@@ -456,12 +456,8 @@ def _shape_comments(grading: repl_grading.Grading, spec: Spec, outcome: DrillOut
     report = outcome.report
     if report is None:
         return []
-    if report.shape_comments or not repl_grading.comments_later(grading):
+    if report.shape_comments or not repl_grading.comments_later(grading) or not repl_grading.has_comments(outcome.code):
         return list(report.shape_comments)
-    from grader.judge.shape_comments import comments
-
-    if not comments(outcome.code):
-        return []
     found = grading.shape_comments(spec.id, outcome.code, "<buffer>",  # type: ignore[attr-defined]
                                    report.seed if report.seed is not None else seed, **repl_grading.variant_of(spec))
     return list(found or [])

@@ -21,12 +21,11 @@ from trainer.clock import Clock
 from trainer.repl.code import CodeBuffer, not_an_attempt, opening, untouched
 from trainer.repl.commands import command, commands_of, key_label
 from trainer.repl.drafts import Drafts
-from trainer.repl.grading import Grading, comments_later, variant_of
+from trainer.repl.grading import Grading, comments_later, has_comments, variant_of
 from trainer.repl.header import header_fragments
 from trainer.repl.reference import contract_source, variant_solution
 from trainer.repl.state import ReplOptions, SittingState
 from trainer.repl.trace_view import render_trace
-from grader.judge.shape_comments import comments
 from grader.report import Report, Verdict
 from trainer.practice.attempts import attempt_from, revealed_attempt
 from trainer.repl.jobs import Jobs
@@ -123,8 +122,8 @@ class DrillCommands:
         seed = self.options.seed
         variant = variant_of(self.spec)  # the variant the drill was opened under (Spec.under)
         grading = self.setup.grading
-        later = comments_later(grading) and bool(comments(source))  # the shape comments follow the verdict
-        extra = {"comments": False} if later else {}
+        later = comments_later(grading) and has_comments(source)  # the shape comments follow the verdict
+        extra: dict[str, Any] = {"comments": False} if later else {}
         self.jobs.spawn("grading…", lambda: grading.grade(self.spec.id, source, "<buffer>", seed, **variant, **extra),
                         lambda result: self._graded(result, source, elapsed, comments_pending=later), grading=True)
 

@@ -27,6 +27,13 @@ def comments_later(grading: Any) -> bool:
     return callable(getattr(grading, "shape_comments", None))
 
 
+def has_comments(source: str) -> bool:
+    """Whether `source` has any shape comment (grader.judge.shape_comments): only then is there a trace to ask for."""
+    from grader.judge.shape_comments import comments
+
+    return bool(comments(source))
+
+
 def variant_of(spec: Any) -> dict[str, Any]:
     """`variant=` for a Grading call when `spec` is under a variant (Spec.under), else nothing,
     so that a grading that predates variants is called as before for the default."""

@@ -780,3 +780,57 @@ def test_the_grading_time_is_not_the_persons_time(mha, _drill_home):
 
     _, outcome = run_repl(mha, slow, _drill_home, script, clock=clock)
     assert outcome.status == "passed" and outcome.seconds == 42 and round(outcome.grading_seconds) == 31
+
+
+class _RecordingGrading(InProcessGrading):
+    """The real in-process grading, noting what the REPL asked of it and in what order."""
+
+    def __init__(self, grader: Any) -> None:
+        super().__init__(grader)
+        self.asked: list[tuple[str, Any]] = []
+
+    def grade(self, *a: Any, **k: Any) -> Any:
+        self.asked.append(("grade", k.get("comments", True)))
+        return super().grade(*a, **k)
+
+    def shape_comments(self, *a: Any, **k: Any) -> Any:
+        self.asked.append(("shape_comments", None))
+        return super().shape_comments(*a, **k)
+
+
+def test_shape_comments_follow_the_verdict_and_are_added_to_it(mha, grader, _drill_home):
+    grading = _RecordingGrading(grader)
+    code = solution("mha-padding", "ok_einsum.py")
+    line = next(i for i, text in enumerate(code.splitlines()) if "einsum" in text and "=" in text)
+    lines = code.splitlines()
+    lines[line] += "  # (B, T)"  # a wrong shape comment: the line makes a 4-d tensor
+    code = "\n".join(lines) + "\n"
+
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        set_text(repl, code)
+        pipe.send_text(CTRL_S)
+        await until(lambda: repl.state.results)
+        await until(lambda: "shape comments:" in plain(repl.output))
+        text = " ".join(plain(repl.output).split())
+        assert text.startswith("PASS")
+        assert "shape comments: 1 of 1 wrong on the example inputs" in text and "says (B, T)" in text
+        pipe.send_text(":quit\r")
+
+    repl, outcome = run_repl(mha, grading, _drill_home, script)
+    assert outcome.status == "passed"
+    assert grading.asked == [("grade", False), ("shape_comments", None)]  # the verdict first, then the comments
+    assert outcome.report is not None and [c["ok"] for c in outcome.report.shape_comments] == [False]
+
+
+def test_code_without_shape_comments_asks_for_none(mha, grader, _drill_home):
+    grading = _RecordingGrading(grader)
+
+    async def script(repl: DrillRepl, pipe: Any) -> None:
+        set_text(repl, "\n".join(text for text in solution("mha-padding", "ok_einsum.py").splitlines()
+                                 if not text.strip().startswith("#")) + "\n")
+        pipe.send_text(CTRL_S)
+        await until(lambda: repl.state.results)
+        pipe.send_text(":quit\r")
+
+    run_repl(mha, grading, _drill_home, script)
+    assert grading.asked == [("grade", True)]
