@@ -183,7 +183,7 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
         _run_gradient(job, module, torch)
         intact.broken()
     if job.fake is not None:
-        _run_fake(job, module)
+        _run_fake(job, module, cache=reusable is not None)
         intact.broken()
     try:
         sys.stdout.flush()
@@ -395,8 +395,11 @@ def _forward_line(job: Job, func: Callable, args: list[Any], case: Any, torch: A
     return {}
 
 
-def _run_fake(job: Job, module: Any) -> None:
-    """The device case and memory at scale, on fake tensors (grader.fake.checks), after the real calls."""
+def _run_fake(job: Job, module: Any, cache: bool = False) -> None:
+    """The device case and memory at scale, on fake tensors (grader.fake.checks), after the real calls.
+    `cache`: with torch's fake-tensor dispatch cache, for a reused child (grader.sandbox.reuse), whose
+    next files of the same drill meet the same ops at the same sizes; a child that runs one file only
+    misses in it."""
     from grader.fake import checks as fake
 
     def started() -> None:
@@ -405,7 +408,7 @@ def _run_fake(job: Job, module: Any) -> None:
     started()
     try:
         with quiet.machinery():  # torch's fake-tensor logger is the grader's, not the solution's output
-            runs = fake.run_plan(job.fake, module, job.filename, describe_exception, started, cache=False)
+            runs = fake.run_plan(job.fake, module, job.filename, describe_exception, started, cache=cache)
     except BaseException as exc:  # noqa: BLE001 - a fake-tensor failure must not cost the real verdicts
         _send({"type": "fake", "runs": [], "failed": f"{class_name(type(exc))}: {safe_message(exc)[:300]}"})
         return
