@@ -23,6 +23,7 @@ from grader.fake.checks import settle_autograd
 from grader.judge import endings
 from grader.judge import gradient as gradient_judge
 from grader.cases.gradient import SERVER as GRADIENT_SERVER, GradientUnavailable, plan as gradient_plan
+from grader.cases.gradient import not_applicable as gradient_not_applicable
 from grader.judge import smallest as smallest_case
 from grader.judge.attribution import match_traps, partial_trap
 from grader.cases.prepare import (PREPARE_SECONDS, CaseError, Call, ExpectedRaise, Prepared, deadline, helper, new_seed,
@@ -292,6 +293,7 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
     report.scale = report_scale
     report.notes.extend(fake_notes)
     report.not_checked = [n.to_dict() for n in fake_notes if isinstance(n, scale.NotChecked)]
+    report.not_applicable = scale.not_applicable(prep.fake) + gradient_not_applicable(prep)
     if prep.gradient_unavailable:
         report.notes.append(f"gradient case: not checked — {prep.gradient_unavailable}")
         report.not_checked.append({"check": "gradient", "function": "", "why": prep.gradient_unavailable})

@@ -325,6 +325,8 @@ class Report:
     alone: bool = False  # the run-level message is the whole story (a syntax error): no case list
     smallest: Smallest | None = None  # the smallest failing sizes, when searched (grader.judge.smallest)
     not_checked: list[dict[str, str]] = field(default_factory=list)  # fake-tensor checks that did not run: check, function, why
+    # checks that do not apply to the drill at all (no tensor argument, a spec's opt-out): check, function, why
+    not_applicable: list[dict[str, str]] = field(default_factory=list)
     variant: dict[str, str] = field(default_factory=dict)  # the non-default variant choices graded ({}: the contract)
     # each shape comment checked against the example run (grader.judge.shape_comments): line, says, makes, ok
     shape_comments: list[dict[str, Any]] = field(default_factory=list)
@@ -411,6 +413,8 @@ class Report:
             out["smallest"] = self.smallest.to_dict()
         if self.not_checked:
             out["not_checked"] = [dict(n) for n in self.not_checked]
+        if self.not_applicable:
+            out["not_applicable"] = [dict(n) for n in self.not_applicable]
         out["shape_comments"] = [dict(c) for c in self.shape_comments]
         if self.partial_trap is not None:
             out["partial_trap"] = self.partial_trap.to_dict(wire)
@@ -442,13 +446,19 @@ class Report:
             message=str(data.get("message") or ""), output=str(data.get("output") or ""),
             notes=[str(n) for n in notes], scale=data.get("scale") if isinstance(data.get("scale"), dict) else None,
             alone=bool(data.get("alone")), smallest=Smallest.from_dict(data.get("smallest")),
-            not_checked=[{str(k): str(v) for k, v in n.items()} for n in data.get("not_checked") or []
-                         if isinstance(n, dict)] if isinstance(data.get("not_checked"), list) else [],
+            not_checked=_entries(data.get("not_checked")), not_applicable=_entries(data.get("not_applicable")),
             variant=_variant(data.get("variant")),
             shape_comments=[c for c in data.get("shape_comments") or [] if isinstance(c, dict)]
             if isinstance(data.get("shape_comments"), list) else [],
             partial_trap=PartialMatch.from_dict(data.get("partial_trap")),
         )
+
+
+def _entries(value: Any) -> list[dict[str, str]]:
+    """A report's `not_checked` or `not_applicable` as sent: objects of text, anything else dropped."""
+    if not isinstance(value, list):
+        return []
+    return [{str(k): str(v) for k, v in n.items()} for n in value if isinstance(n, dict)]
 
 
 def internal_report(drill: str, seed: int | None, message: str, seconds: float = 0.0) -> Report:

@@ -18,10 +18,12 @@ What the child reports at the end adds only how often each step ran.
 from __future__ import annotations
 
 import functools
+import inspect
 import os
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 from grader import sandbox
 from grader.sandbox import quiet
@@ -206,7 +208,7 @@ def _traced_run(source: str, filename: str, calls: list[_TraceCall], plan: Any =
             continue
         recorder = _Recorder(filename, index, _send)
         try:
-            with torch.no_grad(), recorder.mode():
+            with torch.no_grad(), recorder.mode(), recorder.returns():
                 value = func(*fresh(call.args))
             split = call.tuple_return and isinstance(value, (tuple, list))
             values = value if split else (value,)
@@ -281,6 +283,33 @@ class _Recorder:
 
         return _Mode()
 
+    @contextmanager
+    def returns(self) -> Iterator[None]:
+        """Also a step for each tensor the person's own helper returns to a line of the file: that line
+        makes it (`q = _row(q, n.clamp(max=K - 1))  # (B, V)` is right, though its last op makes (B,))."""
+        flags = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+        filename, record = self.filename, self.record_return
+
+        def profile(frame: FrameType, event: str, arg: Any) -> None:
+            if event != "return" or frame.f_code.co_filename != filename or frame.f_code.co_flags & flags:
+                return
+            caller = frame.f_back
+            if caller is not None and caller.f_code.co_filename == filename:
+                try:
+                    record(frame.f_code.co_name, arg, caller.f_lineno)
+                except Exception:  # noqa: BLE001, S110 - tracing never breaks the run
+                    pass
+
+        before = sys.getprofile()
+        sys.setprofile(profile)
+        try:
+            yield
+        finally:
+            sys.setprofile(before)
+
+    def record_return(self, name: str, result: Any, line: int) -> None:
+        self._step(f"{name}()", result, line)
+
     def _caller_line(self) -> int | None:
         frame: FrameType | None = sys._getframe(2)
         torch_dir = _torch_dir()
@@ -297,16 +326,17 @@ class _Recorder:
         return None
 
     def record(self, func: Any, result: Any) -> None:
+        line = self._caller_line()
+        if line is not None:
+            self._step(_op_name(func), result, line)
+
+    def _step(self, op: str, result: Any, line: int) -> None:
         import torch
 
         tensors = [result] if isinstance(result, torch.Tensor) else \
             [r for r in result if isinstance(r, torch.Tensor)] if isinstance(result, (tuple, list)) else []
         if not tensors:
             return
-        line = self._caller_line()
-        if line is None:
-            return
-        op = _op_name(func)
         shape = [int(s) for s in tensors[0].shape]
         key = (line, op, tuple(shape))
         if key in self._index:

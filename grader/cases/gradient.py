@@ -164,6 +164,17 @@ def compute(prep: Prepared) -> list[GradCase | None]:
     return out
 
 
+def not_applicable(prep: Prepared) -> list[dict[str, str]]:
+    """The gradient case as the report's `not_applicable`, where it does not apply to the drill at all:
+    the spec opts out (its reason), or no case has an argument that is a floating tensor the spec types
+    as float. (A case left out for other reasons, such as an output that does not depend on its inputs,
+    is said nowhere: the plan cannot tell those apart from one another.)"""
+    why = getattr(prep.spec, "no_gradient_case", "")
+    if not why and not any(differentiable(call, list(call.args)) for call in prep.calls):
+        why = "no argument is a floating-point tensor to differentiate"
+    return [{"check": "gradient", "function": "", "why": why}] if why else []
+
+
 class GradientUnavailable(RuntimeError):
     """The reference's gradients could not be computed: the gradient case is not checked, and says so."""
 

@@ -199,6 +199,29 @@ def judge(plan: Any, runs: list[dict] | None, outcome: Any) -> tuple[list[CaseRe
 _NOT_TENSORS = ("it takes no tensors", "no case runs it", "")
 
 
+def not_applicable(plan: Any) -> list[dict[str, str]]:
+    """The device and scale checks that do not apply to a function at all, and why (the report's
+    `not_applicable`): it takes no tensors, the spec opts out of the device case, or declares no
+    production sizes. A check that applies but could not run is `not_checked`, never this."""
+    out: list[dict[str, str]] = []
+    if plan is None or plan.problem is not None:
+        return out
+    for fp in plan.functions:
+        if not fp.device:
+            if fp.why_no_device == "it takes no tensors":
+                out.append({"check": "device", "function": fp.name,
+                            "why": "no argument is a tensor: there is no input device for the outputs to follow"})
+            elif fp.why_no_device.startswith("opted out: "):
+                out.append({"check": "device", "function": fp.name, "why": fp.why_no_device[len("opted out: "):]})
+        if not fp.scale:
+            if fp.why_no_scale == "it takes no tensors":
+                out.append({"check": "scale", "function": fp.name,
+                            "why": "no argument is a tensor: there are no inputs to give production sizes to"})
+            elif fp.why_no_scale == "the spec declares no scale: sizes":
+                out.append({"check": "scale", "function": fp.name, "why": "the drill declares no production sizes"})
+    return out
+
+
 def _unrun(fp: Any, runs: list[dict] | None, got: dict, why_failed: str, outcome: Any) -> list | None:
     """For a function whose fake runs did not come back whole: its notes and error cases
     (a list, maybe empty); None when they did. The parent asked for these runs, so it

@@ -146,3 +146,44 @@ def test_comments_are_traced_under_the_variant_the_code_was_graded_under(grader)
     assert all(c["ok"] for c in traced["shape_comments"])
     default = grader.grade("gqa", GQA_BTHD, "sol.py", seed=3)  # the same code under the contract's layout
     assert default.verdict != "pass"
+
+
+SPEC_ACCEPT_HELPERS = '''import torch
+
+
+def _row(t, n):
+    B, _, V = t.shape
+    return t.gather(1, n[:, None, None].expand(B, 1, V)).squeeze(1)
+
+
+def _first_rejected(draft_tokens, q, p, u):
+    K = q.shape[1]
+    x = draft_tokens[..., None]
+    ratio = p[:, :K].gather(-1, x).squeeze(-1) / q.gather(-1, x).squeeze(-1)
+    return (u <= ratio).long().cumprod(dim=-1).sum(dim=-1)
+
+
+def speculative_accept(draft_tokens, q, p, u):
+    B, K, V = q.shape
+    n = _first_rejected(draft_tokens, q, p, u)  # (B,)
+    p_n = _row(p, n)  # (B, V)
+    q_n = _row(q, n.clamp(max=K - 1))  # (B, V)
+    residual = (p_n - q_n).clamp_min(0)
+    residual = residual / residual.sum(dim=-1, keepdim=True)
+    return n, torch.where((n == K)[:, None], p_n, residual)  # (B, V)
+'''
+
+
+def test_a_line_is_judged_by_what_the_persons_own_helper_returns_to_it(grader):
+    """`q_n = _row(q, n.clamp(max=K - 1))  # (B, V)` is true: the last op called on the line is the
+    clamp, (B,), but the helper's return, made after it, is what the line makes. A line whose only
+    tensor comes from a helper (`p_n = _row(p, n)`) is judged too, and :try shows the helper's step."""
+    from grader import trace
+
+    traced = trace.trace(grader, "speculative-accept", SPEC_ACCEPT_HELPERS, "sol.py")
+    assert traced["error"] is None, traced["error"]
+    assert [(c["line"], c["makes"], c["ok"]) for c in traced["shape_comments"]] == [
+        (18, "(B,)", True), (19, "(B, V)", True), (20, "(B, V)", True), (23, "(B, V)", True)]
+    steps = traced["calls"][0]["steps"]
+    assert any(s["line"] == 20 and s["op"] == "_row()" and s["names"] == "(B, V)" for s in steps)
+    assert any(s["line"] == 20 and s["op"] == ".clamp" and s["names"] == "(B,)" for s in steps)  # still shown

@@ -195,7 +195,8 @@ def _headline(report: Report, path: str, density: Density, title: bool) -> Fragm
         passed = sum(1 for c in cases if c.verdict == Verdict.PASS)
         out.append(("", f"  {passed}/{len(cases)} cases" + (" passed" if verdict != Verdict.PASS else "")))
         for name, state in checks:
-            out.append(("class:dim" if state.startswith("pass") else "class:fail", f" · {name}: {state}"))
+            quiet = state.startswith("pass") or state == "not applicable"
+            out.append(("class:dim" if quiet else "class:fail", f" · {name}: {state}"))
         for name in unchecked:
             out.append(("class:dim", f" · {name}: not checked"))
     if title:
@@ -229,6 +230,9 @@ def _counted(report: Report) -> tuple[list[CaseResult], list[tuple[str, str]], l
     unchecked = [str(c) for c in _CHECKS if str(c) not in ran_names and str(c) in named]
     if not named and "device" not in ran_names and _unchecked_notes(report):
         unchecked = ["device"]
+    inapplicable = {n.get("check") for n in report.not_applicable}
+    checks += [(str(c), "not applicable") for c in _CHECKS
+               if str(c) not in ran_names and str(c) not in unchecked and str(c) in inapplicable]
     return cases, checks, unchecked
 
 
@@ -238,8 +242,17 @@ def _unchecked_notes(report: Report) -> list[str]:
 
 def _check_notes(report: Report, width: int) -> Fragments:
     """Why a fake-tensor check did not run (grader/fake/scale.py's note), so a missing
-    'device' in the headline is explained."""
-    return [("class:dim", _wrap(n, width, "  ", "    ")) for n in _unchecked_notes(report)]
+    'device' in the headline is explained; and why a check does not apply."""
+    out = [("class:dim", _wrap(n, width, "  ", "    ")) for n in _unchecked_notes(report)]
+    grouped: dict[tuple[str, str], list[str]] = {}  # (check, why) -> the functions it is said of
+    for n in report.not_applicable:
+        grouped.setdefault((n.get("check", ""), n.get("why", "")), []).append(n.get("function", ""))
+    for (check, why), functions in grouped.items():
+        label = {"device": "device case", "gradient": "gradient case"}.get(check, check)
+        named = [f"{f}()" for f in functions if f]
+        where = f" to {', '.join(named)}" if named else ""
+        out.append(("class:dim", _wrap(printable(f"{label}: not applicable{where} — {why}"), width, "  ", "    ")))
+    return out
 
 
 def _case_lines(case: CaseResult, width: int) -> Fragments:
