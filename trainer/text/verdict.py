@@ -243,7 +243,7 @@ def _unchecked_notes(report: Report) -> list[str]:
 def _check_notes(report: Report, width: int) -> Fragments:
     """Why a fake-tensor check did not run (grader/fake/scale.py's note), so a missing
     'device' in the headline is explained; and why a check does not apply."""
-    out = [("class:dim", _wrap(n, width, "  ", "    ")) for n in _unchecked_notes(report)]
+    out: Fragments = [("class:dim", _wrap(n, width, "  ", "    ")) for n in _unchecked_notes(report)]
     grouped: dict[tuple[str, str], list[str]] = {}  # (check, why) -> the functions it is said of
     for n in report.not_applicable:
         grouped.setdefault((n.get("check", ""), n.get("why", "")), []).append(n.get("function", ""))
