@@ -21,7 +21,7 @@ def split_heads(x, H: int, *, layout="bhtd", x_layout="btd"):
 
 def merge_heads(x, *, layout="bhtd", x_layout="btd"):
     heads = x if layout == "bthd" else x.transpose(1, 2)  # (B, T, H, dh)
-    heads = _to_bthd(heads, x_layout)  # (T, B, H, dh) under tbd
+    heads = _to_bthd(heads, x_layout)  # (B, T, H, dh), or (T, B, H, dh) under tbd
     return heads.reshape(*heads.shape[:2], heads.shape[2] * heads.shape[3])  # (B, T, d) or (T, B, d)
 
 

@@ -68,7 +68,7 @@ def _gather(pool, block_table, layout):
         pool = pool.transpose(1, 2)  # (N, P, H, dh) view
     B, M = block_table.shape
     _, P, H, dh = pool.shape
-    return pool[block_table.long()].reshape(B, M * P, H, dh)  # (B, M, P, H, dh) -> tokens in order
+    return pool[block_table.long()].reshape(B, M * P, H, dh)  # (B, M, P, H, dh) -> (B, M*P, H, dh): tokens in order
 
 
 def _attend(q, k, v, keep):

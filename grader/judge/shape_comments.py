@@ -23,7 +23,9 @@ from typing import Any
 from grader.dims import shape_names
 
 _SHAPE = re.compile(r"^#\s*(?:->\s*|shape:?\s*)?\(([^()]*)\)")
-_DIM = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$|^[0-9]+$")
+# the comment's opening run of shapes, joined by arrows, operators, commas or "or"; its prose starts after
+_LEAD = re.compile(r"\s*(?:(\([^()]*\))|(->)(?=\s*\()|(?:[-+*/@x,]|\bor\b)(?=\s*(?:\(|->|or\b)))")
+_DIM = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+)(?:\s*\*\s*(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+))*$")
 _LONGEST = 18  # digits of a number read as a size; a longer one is larger than any tensor's size
 
 
@@ -40,11 +42,9 @@ def comments(source: str) -> list[tuple[int, str, tuple[str, ...]]]:
         if tok.type != tokenize.COMMENT:
             continue
         m = _SHAPE.match(tok.string)
-        if m is None:
+        if m is None or _dims(m.group(1)) is None:
             continue
-        dims = tuple(p.strip() for p in m.group(1).split(",") if p.strip())
-        if not dims or not all(_DIM.match(d) for d in dims):
-            continue
+        dims = _claim(tok.string)
         row = tok.start[0]
         if row > len(lines):
             continue
@@ -52,8 +52,39 @@ def comments(source: str) -> list[tuple[int, str, tuple[str, ...]]]:
             row = code_at[row] if row < len(code_at) else 0
             if not row:
                 continue
-        out.append((row, "(" + ", ".join(_shown(d) for d in dims) + ")", dims))
+        shown = dims or _dims(m.group(1)) or ()
+        out.append((row, "(" + ", ".join(_shown(d) for d in shown) + ")", dims))
     return out
+
+
+def _dims(group: str) -> tuple[str, ...] | None:
+    """A parenthesised group's dimensions (`B`, `4`, `M*P`), or None when it is no shape."""
+    dims = tuple(" ".join(p.split()).replace(" ", "") for p in group.split(",") if p.strip())
+    return dims if dims and all(_DIM.match(d) for d in dims) else None
+
+
+def _claim(comment: str) -> tuple[str, ...]:
+    """The shape a comment says its line makes, read from its opening run of shapes (what follows is
+    prose: `# (B, V): (B,) -> (B, 1), one per row` claims (B, V)): the shape after the run's last arrow
+    (`# (N, 1) + (M,) -> (N, M)`), else its only shape. () when the run names several with no arrow to
+    choose (`# (N, d), (M, d)`, `# (B, T, d), or (T, B, d)`): such a comment is not judged."""
+    text = re.sub(r"^#\s*(?:shape:?\s*)?", "", comment)
+    shapes: list[tuple[str, ...] | None] = []
+    arrow_at = -1
+    at = 0
+    while True:
+        m = _LEAD.match(text, at)
+        if m is None or m.end() == at:
+            break
+        at = m.end()
+        if m.group(1):
+            shapes.append(_dims(m.group(1)[1:-1]))
+        elif m.group(2):
+            arrow_at = len(shapes)
+    if arrow_at >= 0:
+        after = shapes[arrow_at:]
+        return after[-1] or () if after else ()
+    return shapes[0] or () if len(shapes) == 1 else ()
 
 
 def _next_code_lines(lines: list[str]) -> list[int]:
@@ -76,11 +107,21 @@ def _shown(dim: str) -> str:
 
 def _size(dim: str, sizes: dict[str, int]) -> int | None:
     """The size a comment's dimension stands for: a number as written (-1 when it has more digits
-    than any size has), a name by the example's sizes, None for a name the drill does not have."""
+    than any size has), a name by the example's sizes, a product (`M*P`) of its factors; None for a
+    name the drill does not have, or one whose example size is 0 (a size the data decides, declared
+    0: class-aware-nms's n_keep)."""
+    if "*" in dim:
+        total = 1
+        for part in dim.split("*"):
+            one = _size(part, sizes)
+            if one is None or one < 0:
+                return one
+            total *= one
+        return total
     if dim.isdigit():
         digits = dim.lstrip("0") or "0"  # 0005 is 5, however many zeros lead
         return int(digits) if len(digits) <= _LONGEST else -1
-    return sizes.get(dim)
+    return sizes.get(dim) or None
 
 
 def check(source: str, trace: dict[str, Any]) -> list[dict[str, Any]]:
@@ -90,22 +131,33 @@ def check(source: str, trace: dict[str, Any]) -> list[dict[str, Any]]:
     if not found:
         return []
     sizes = {k: int(v) for k, v in (trace.get("dims") or {}).items()}
-    made: dict[int, dict[str, Any]] = {}
+    steps: dict[int, list[dict[str, Any]]] = {}
     for call in trace.get("calls") or []:
         for step in call.get("steps") or []:
-            made[int(step["line"])] = step  # the last tensor recorded for the line
+            steps.setdefault(int(step["line"]), []).append(step)
     out = []
     for line, says, dims in found:
-        step = made.get(line)
+        made = _made(steps.get(line) or [])
         want = [_size(d, sizes) for d in dims]
-        if step is None or any(w is None for w in want):
+        if not made or not dims or any(w is None for w in want):
             out.append({"line": line, "says": says, "makes": None, "ok": None})
             continue
+        step = next((s for s in made if [int(n) for n in s["shape"]] == want), made[-1])
         shape = [int(s) for s in step["shape"]]
         numbers = all(d.isdigit() for d in dims)
         makes = shape_names([str(s) for s in shape]) if numbers else str(step.get("names") or "")
         out.append({"line": line, "says": says, "makes": makes, "ok": shape == want})
     return out
+
+
+def _made(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What a line makes: the tensors of its last operation. The last step recorded for the line names
+    that operation (the outermost finishes last); a line run in a loop may make it at several shapes
+    (tiled-attention's last key block is shorter), each recorded once, and any of them is what it makes."""
+    if not steps:
+        return []
+    last = steps[-1].get("op")
+    return [s for s in steps if s.get("op") == last]
 
 
 def wrong_lines(checked: list[dict[str, Any]]) -> list[str]:

@@ -187,3 +187,52 @@ def test_a_line_is_judged_by_what_the_persons_own_helper_returns_to_it(grader):
     steps = traced["calls"][0]["steps"]
     assert any(s["line"] == 20 and s["op"] == "_row()" and s["names"] == "(B, V)" for s in steps)
     assert any(s["line"] == 20 and s["op"] == ".clamp" and s["names"] == "(B,)" for s in steps)  # still shown
+
+
+RULES_SOURCE = '''def f(A, B, pool, table):
+    a2 = (A * A).sum(1, keepdim=True)  # (N, 1)
+    d2 = a2 - 2.0 * (A @ B.T)  # (N, 1) + (N, M) -> (N, M)
+    x, y = A, B  # (N, d), (M, d)
+    g = pool[table].reshape(2, -1)  # (B, M*P)
+    for b in range(3):
+        s = A @ B[b]  # (N, blk)
+    keep = A.argmax(0)  # (n_keep,)
+    bad = (A * A).sum(1, keepdim=True)  # (N,) -> (M, N)
+'''
+RULES_TRACE = {"dims": {"N": 5, "M": 7, "d": 3, "B": 2, "P": 4, "blk": 6, "n_keep": 0}, "calls": [{"steps": [
+    {"line": 2, "op": ".sum", "shape": [5, 1], "names": "(N, 1)"},
+    {"line": 3, "op": ".matmul", "shape": [5, 7], "names": "(N, M)"},
+    {"line": 3, "op": ".__rsub__", "shape": [5, 7], "names": "(N, M)"},
+    {"line": 5, "op": ".__getitem__", "shape": [2, 3, 4], "names": "(B, 3, P)"},
+    {"line": 5, "op": ".reshape", "shape": [2, 12], "names": "(B, 12)"},
+    {"line": 7, "op": ".matmul", "shape": [5, 6], "names": "(N, blk)"},
+    {"line": 7, "op": ".matmul", "shape": [5, 2], "names": "(N, B)"},  # the shorter last block
+    {"line": 8, "op": ".argmax", "shape": [3], "names": "(d,)"},
+    {"line": 9, "op": ".sum", "shape": [5, 1], "names": "(N, 1)"},
+]}]}
+
+
+def test_an_arrow_a_product_a_loop_and_a_size_the_data_decides():
+    checked = {c["line"]: c for c in shape_comments.check(RULES_SOURCE, RULES_TRACE)}
+    assert checked[2]["ok"] is True
+    assert checked[3]["ok"] is True and checked[3]["says"] == "(N, M)"  # what follows the arrow
+    assert checked[4]["ok"] is None  # two shapes and no arrow: a tuple, not judged
+    assert checked[5]["ok"] is False and checked[5]["says"] == "(B, M*P)"  # 2 x 28 is not what it makes
+    assert checked[7]["ok"] is True  # right for every block but the shorter last one
+    assert checked[8]["ok"] is None  # n_keep is declared 0: the data decides it
+    assert checked[9]["ok"] is False and checked[9]["says"] == "(M, N)" and checked[9]["makes"] == "(N, 1)"
+    right = dict(RULES_TRACE, dims={**RULES_TRACE["dims"], "M": 3})  # M*P = 12 now
+    assert {c["line"]: c for c in shape_comments.check(RULES_SOURCE, right)}[5]["ok"] is True
+
+
+def test_a_comment_claims_its_opening_shapes_and_its_prose_claims_nothing():
+    source = "\n".join([
+        "z = a / t[:, None]  # (B, V): (B,) -> (B, 1), one per row",
+        "d = x - y  # (N, 1) + (N, M) + (M,) -> (N, M)",
+        "a, b = f(x)  # (N, 4), (M, 4) as corners",
+        "h = g(x)  # (B, T, H, dh), or (T, B, H, dh) under tbd",
+        "s = q @ k  # (B, H, T, dh) x (B, H, dh, S) -> (B, H, T, S)",
+        "r = q.sum()  # (B, T) -> done",
+    ]) + "\n"
+    assert [dims for _, _, dims in shape_comments.comments(source)] == [
+        ("B", "V"), ("N", "M"), (), (), ("B", "H", "T", "S"), ("B", "T")]
