@@ -210,13 +210,13 @@ def not_applicable(plan: Any) -> list[dict[str, str]]:
         if not fp.device:
             if fp.why_no_device == "it takes no tensors":
                 out.append({"check": "device", "function": fp.name,
-                            "why": "no argument is a tensor: there is no input device for the outputs to follow"})
+                            "why": "no argument is a tensor"})
             elif fp.why_no_device.startswith("opted out: "):
                 out.append({"check": "device", "function": fp.name, "why": fp.why_no_device[len("opted out: "):]})
         if not fp.scale:
             if fp.why_no_scale == "it takes no tensors":
                 out.append({"check": "scale", "function": fp.name,
-                            "why": "no argument is a tensor: there are no inputs to give production sizes to"})
+                            "why": "no argument is a tensor"})
             elif fp.why_no_scale == "the spec declares no scale: sizes":
                 out.append({"check": "scale", "function": fp.name, "why": "the drill declares no production sizes"})
     return out

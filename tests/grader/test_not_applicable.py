@@ -17,7 +17,8 @@ def test_a_drill_without_tensor_arguments_says_why_device_scale_and_gradient_do_
     assert all(n["why"] for n in report.not_applicable) and not report.not_checked
     text = " ".join(plain(render(report, width=100)).split())
     assert "· device: not applicable · scale: not applicable · gradient: not applicable" in text
-    assert "device case: not applicable to sliding_window_keep(), alibi_bias() — no argument is a tensor" in text
+    assert "device case and scale: not applicable to sliding_window_keep(), alibi_bias() — no argument is a tensor" in text
+    assert "gradient case: not applicable — no argument is a floating-point tensor to differentiate" in text
     assert Report.from_dict(report.to_dict()).not_applicable == report.not_applicable
 
 
@@ -31,3 +32,14 @@ def test_an_opt_out_is_not_applicable_with_the_spec_reason_and_a_checked_drill_h
     checked = grader.grade("mha-padding", reference_source(mha), "ref.py", seed=3, comments=False)
     assert checked.not_applicable == [] and "not applicable" not in plain(render(checked, width=100))
     assert "not_applicable" not in checked.to_dict()
+
+
+def test_a_check_that_ran_for_one_function_is_not_called_not_applicable_in_the_text(grader):
+    """kv-cache's kv_cache_bytes() takes integers; its other function has the device case: the headline
+    says the device case passed, with no line about the integer one (--json lists it)."""
+    spec = grader.catalogue.get("kv-cache")
+    report = grader.grade(spec.id, reference_source(spec), "ref.py", seed=3, comments=False)
+    assert {(n["check"], n["function"]) for n in report.not_applicable} == {("device", "kv_cache_bytes"),
+                                                                            ("scale", "kv_cache_bytes")}
+    text = plain(render(report, width=100))
+    assert "device: pass" in text and "not applicable" not in text

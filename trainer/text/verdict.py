@@ -242,13 +242,19 @@ def _unchecked_notes(report: Report) -> list[str]:
 
 def _check_notes(report: Report, width: int) -> Fragments:
     """Why a fake-tensor check did not run (grader/fake/scale.py's note), so a missing
-    'device' in the headline is explained; and why a check does not apply."""
+    'device' in the headline is explained; and why a check the headline calls not applicable does not apply."""
     out: Fragments = [("class:dim", _wrap(n, width, "  ", "    ")) for n in _unchecked_notes(report)]
     grouped: dict[tuple[str, str], list[str]] = {}  # (check, why) -> the functions it is said of
+    ran = {str(c.kind) for c in report.cases}
     for n in report.not_applicable:
+        if n.get("check") in ran:  # it applies to another function, and ran there: --json lists this one
+            continue
         grouped.setdefault((n.get("check", ""), n.get("why", "")), []).append(n.get("function", ""))
+    merged: dict[tuple[str, tuple[str, ...]], list[str]] = {}  # (why, functions) -> the checks it is said of
     for (check, why), functions in grouped.items():
-        label = {"device": "device case", "gradient": "gradient case"}.get(check, check)
+        merged.setdefault((why, tuple(functions)), []).append(check)
+    for (why, functions), checks in merged.items():
+        label = " and ".join({"device": "device case", "gradient": "gradient case"}.get(c, c) for c in checks)
         named = [f"{f}()" for f in functions if f]
         where = f" to {', '.join(named)}" if named else ""
         out.append(("class:dim", _wrap(printable(f"{label}: not applicable{where} — {why}"), width, "  ", "    ")))
