@@ -253,9 +253,9 @@ def _check_notes(report: Report, width: int) -> Fragments:
     merged: dict[tuple[str, tuple[str, ...]], list[str]] = {}  # (why, functions) -> the checks it is said of
     for (check, why), functions in grouped.items():
         merged.setdefault((why, tuple(functions)), []).append(check)
-    for (why, functions), checks in merged.items():
+    for (why, names), checks in merged.items():
         label = " and ".join({"device": "device case", "gradient": "gradient case"}.get(c, c) for c in checks)
-        named = [f"{f}()" for f in functions if f]
+        named = [f"{f}()" for f in names if f]
         where = f" to {', '.join(named)}" if named else ""
         out.append(("class:dim", _wrap(printable(f"{label}: not applicable{where} — {why}"), width, "  ", "    ")))
     return out

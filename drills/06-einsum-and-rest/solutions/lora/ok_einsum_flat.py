@@ -9,10 +9,10 @@ def lora_init(d_in: int, d_out: int, r: int):
 
 def lora_forward(x, W, A, B, alpha: float):
     lead = x.shape[:-1]
-    flat = x.reshape(-1, x.shape[-1])                       # (N, d_in)
+    flat = x.reshape(-1, x.shape[-1])                       # (N*T, d_in)
     base = torch.einsum("ni,oi->no", flat, W)
-    low = torch.einsum("ni,ri->nr", flat, A)                # (N, r)
-    up = torch.einsum("nr,or->no", low, B)                  # (N, d_out)
+    low = torch.einsum("ni,ri->nr", flat, A)                # (N*T, r)
+    up = torch.einsum("nr,or->no", low, B)                  # (N*T, d_out)
     out = base + up * (alpha / B.shape[1])
     return out.reshape(*lead, W.shape[0])
 
