@@ -298,12 +298,24 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
         report.notes.append(f"gradient case: not checked — {prep.gradient_unavailable}")
         report.not_checked.append({"check": "gradient", "function": "", "why": prep.gradient_unavailable})
     if report.verdict in ("wrong", "error", "memory"):
-        # traps are forward mistakes: the gradient case is told beside them, never counted against a name
-        forward = [r for r in results if r.kind != CaseKind.GRADIENT]
-        report.trap = match_traps(prep, outcome, forward)
-        if report.trap is None:  # a second mistake must not hide the first: said as partial, never as the cause
-            report.partial_trap = partial_trap(prep, outcome, forward)
+        _name_trap(prep, outcome, results, report)
     return report
+
+
+def _name_trap(prep: Prepared, outcome: sandbox.ChildOutcome, results: list[CaseResult], report: Report) -> None:
+    """The trap a failure is (grader.judge.attribution), or the partial match. Forward traps are named on
+    the real cases: the gradient case is told beside them, never counted against a name. A backward trap
+    is named on the gradient case (grader.judge.gradient.match_trap), once every real case passed."""
+    forward = [r for r in results if r.kind != CaseKind.GRADIENT]
+    report.trap = match_traps(prep, outcome, forward)
+    if report.trap is None and all(r.verdict == "pass" for r in forward if r.kind == CaseKind.CASE):
+        report.trap = gradient_judge.match_trap(prep, outcome, _gradient_tolerance(prep))
+        if report.trap is not None:
+            for res in results:
+                if res.kind == CaseKind.GRADIENT and res.verdict != "pass":
+                    res.trap = report.trap.id
+    if report.trap is None:  # a second mistake must not hide the first: said as partial, never as the cause
+        report.partial_trap = partial_trap(prep, outcome, forward)
 
 
 def _gradient_results(prep: Prepared, outcome: sandbox.ChildOutcome, passed: set[int]) -> list[CaseResult]:
@@ -312,10 +324,7 @@ def _gradient_results(prep: Prepared, outcome: sandbox.ChildOutcome, passed: set
     if not prep.gradient or outcome.load_error or outcome.refused or outcome.gradients is None:
         return []  # none asked for or none ran (the drill's own code judged in-process; a file that did not load)
     calls = {c.index: c for c in prep.calls}
-    atol, rtol = gradient_judge.FLOAT32_TOLERANCE
-    tol = prep.spec.tolerance.get("float32") if isinstance(prep.spec.tolerance, dict) else None
-    if tol is not None:
-        atol, rtol = float(getattr(tol, "atol", atol)), float(getattr(tol, "rtol", rtol))
+    atol, rtol = _gradient_tolerance(prep)
     out = []
     for case in prep.gradient:
         call = calls.get(case.index)
@@ -328,6 +337,15 @@ def _gradient_results(prep: Prepared, outcome: sandbox.ChildOutcome, passed: set
             continue  # the child could not run any backward (forked after one ran here): nothing to say of the code
         out.append(gradient_judge.judge(case, call, got, (atol, rtol)))
     return out
+
+
+def _gradient_tolerance(prep: Prepared) -> tuple[float, float]:
+    """(atol, rtol) of the gradient case: the spec's float32 tolerance, else grader.judge.gradient's."""
+    atol, rtol = gradient_judge.FLOAT32_TOLERANCE
+    tol = prep.spec.tolerance.get("float32") if isinstance(prep.spec.tolerance, dict) else None
+    if tol is not None:
+        atol, rtol = float(getattr(tol, "atol", atol)), float(getattr(tol, "rtol", rtol))
+    return atol, rtol
 
 
 def _run_entry(verdict: str, message: str) -> CaseResult:

@@ -152,6 +152,13 @@ def trap_additive_finfo_min(scores, keep, *, mask="keep"):
     return torch.softmax(scores + bias, dim=-1)
 
 
+def trap_nan_hidden(scores, keep, *, mask="keep", dead="either"):
+    """A backward trap: an additive -inf bias, softmax, then nan_to_num. The forward repairs a row with
+    no kept key (NaN -> zeros, which the contract allows); the backward of that row is still NaN."""
+    bias = torch.zeros_like(scores).masked_fill(~_kept(keep, mask), float("-inf"))
+    return torch.nan_to_num(torch.softmax(scores + bias, dim=-1), nan=0.0)
+
+
 def trap_softmax_then_zero(scores, keep, *, mask="keep"):
     return torch.softmax(scores, dim=-1) * _kept(keep, mask)  # a row with no kept key is zeros already
 

@@ -27,6 +27,13 @@ def rms_norm(x, weight, eps: float = 1e-6, *, convention="llama"):
 # ------------------------------------------------------------------- traps
 
 
+def trap_detached_rms(x, weight, eps: float = 1e-6, *, convention="llama"):
+    """A backward trap: the normaliser detached. The same values; the gradient misses the path through it."""
+    xf = _up(x)
+    ms = xf.pow(2).mean(-1, keepdim=True)
+    return _affine(xf * torch.rsqrt(ms + eps).detach(), x, weight, convention)
+
+
 def trap_fp16_statistics(x, weight, eps: float = 1e-6, *, convention="llama"):
     """The mean of squares in x's own dtype: in fp16 x**2 overflows past 255.9, so such a row is
     divided by inf and comes out as zeros."""

@@ -216,7 +216,7 @@ def trap_problems(grader: Grader, prep: Prepared, ref_source: str) -> list[str]:
     problems = []
     for trap in spec.traps:
         heavy = any(c.heavy and (not c.only or any(f in c.only for f in trap.functions)) for c in spec.cases)
-        if trap.memory or heavy:
+        if trap.memory or heavy or trap.gradient:  # a backward trap shows on the gradient case, run in the child
             names = {fn.name: fn.name for fn in spec.functions}
             names.update(trap.functions)
             r = grader.grade_prepared(prep, bound_source(prep, ref_source, names), str(spec.reference_path))

@@ -38,6 +38,9 @@ class GradCase:
     upstream: list[Any]
     expected: list[torch.Tensor] = field(default_factory=list)
     digest: str = ""  # of the inputs it was computed on (inputs_digest), so the grader can prove they are its own
+    # each backward trap's input gradients (a spec trap with `gradient: true`), None where none reaches one;
+    # NaN and inf kept: they are the mistake (grader.judge.gradient.match_trap)
+    traps: dict[str, list[torch.Tensor | None]] = field(default_factory=dict)
 
     def for_child(self) -> GradCase:
         """What the child is sent: the positions and the upstream gradient, never the expected values."""
@@ -160,8 +163,33 @@ def compute(prep: Prepared) -> list[GradCase | None]:
             ref = with_kwargs(getattr(prep.reference, call.function.name), spec.call_kwargs)
             where = call.function.gradient_where
             fixed = helper(spec, prep.reference, where[3:]) if where else None
-            out.append(_case(call, ref, prep.seed, fixed))
+            case = _case(call, ref, prep.seed, fixed)
+            if case is not None:
+                for trap in spec.traps:
+                    if trap.gradient and trap.replaces == call.function.name:
+                        case.traps[trap.id] = _trap_grads(call, case, getattr(prep.reference, trap.function, None),
+                                                          spec.call_kwargs)
+            out.append(case)
     return out
+
+
+def _trap_grads(call: Call, case: GradCase, trap: Any, kwargs: Any) -> list[torch.Tensor | None]:
+    """A backward trap's input gradients on the case, under its upstream gradient (NaN and inf kept);
+    [] when the trap cannot be run or pulled back here (then it is named nowhere on this case)."""
+    from grader.cases.prepare import with_kwargs
+
+    if not callable(trap):
+        return []
+    args = as_float32(call.args)
+    for i in case.wrt:
+        args[i].requires_grad_(True)
+    try:
+        with torch.enable_grad():
+            outputs = floating_outputs(with_kwargs(trap, kwargs)(*args))
+        grads = pull_back(outputs, case.upstream, [args[i] for i in case.wrt])
+    except Exception:  # noqa: BLE001 - a trap that raises at backward is told by the solution's own error
+        return []
+    return [None if g is None else g.detach() for g in grads]
 
 
 def not_applicable(prep: Prepared) -> list[dict[str, str]]:
@@ -231,7 +259,9 @@ def _encode(cases: list[GradCase | None]) -> bytes:
             continue
         items.append({"index": c.index, "function": c.function, "wrt": c.wrt, "names": c.names, "digest": c.digest,
                       "upstream": [None if u is None else transport.encode(u, blobs) for u in c.upstream],
-                      "expected": [transport.encode(e, blobs) for e in c.expected]})
+                      "expected": [transport.encode(e, blobs) for e in c.expected],
+                      "traps": {t: [None if g is None else transport.encode(g, blobs) for g in grads]
+                                for t, grads in c.traps.items()}})
     header = json.dumps({"cases": items, "sizes": [len(b) for b in blobs]}).encode()
     return struct.pack("<Q", len(header)) + header + b"".join(blobs)
 
@@ -259,7 +289,10 @@ def _decode(data: bytes) -> list[GradCase | None] | None:
             continue
         upstream = [None if u is None else transport.decode(u, blobs) for u in c["upstream"]]
         expected = [transport.decode(e, blobs) for e in c["expected"]]
-        got.append(GradCase(c["index"], c["function"], c["wrt"], c["names"], upstream, expected, str(c["digest"])))
+        traps = {str(t): [None if g is None else transport.decode(g, blobs) for g in grads]
+                 for t, grads in (c.get("traps") or {}).items()}
+        got.append(GradCase(c["index"], c["function"], c["wrt"], c["names"], upstream, expected, str(c["digest"]),
+                            traps))
     return got
 
 

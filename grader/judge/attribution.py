@@ -91,7 +91,8 @@ def match_traps(prep: Prepared, outcome: Any, results: list[CaseResult]) -> Trap
         return None
     if any(r.verdict not in _FAILED and r.verdict != "pass" for r in results):
         return None  # banned, missing, timeout, output, internal: no trap is about those
-    for trap, nonfinite in [(t, False) for t in spec.traps] + [(t, True) for t in spec.traps]:
+    traps = [t for t in spec.traps if not t.gradient]  # a backward trap is named on the gradient case alone
+    for trap, nonfinite in [(t, False) for t in traps] + [(t, True) for t in traps]:
         tally = _Tally(nonfinite=nonfinite)  # NaN read as a trap's other fill only when no trap matches without it
         if explains(prep, trap, outcome, results, tally):
             other_only = {name for name, _ in tally.others} - tally.shown
@@ -143,7 +144,7 @@ def _labels(failing: list[CaseResult]) -> list[str]:
 
 
 def spec_traps(prep: Prepared) -> tuple[Trap, ...]:
-    return tuple(t for t in prep.spec.traps if not t.memory)
+    return tuple(t for t in prep.spec.traps if not t.memory and not t.gradient)
 
 
 def _partly_explained(prep: Prepared, trap: Trap, outcome: Any, real: list[tuple[Call, CaseResult]]) -> list[int] | None:

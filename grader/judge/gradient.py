@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from grader.report import CaseKind, CaseResult
+from grader.report import CaseKind, CaseResult, TrapMatch
 
 if TYPE_CHECKING:
     from grader.cases.gradient import GradCase
@@ -63,6 +63,54 @@ def judge(case: GradCase, call: Call, got: dict[str, Any] | None, tolerance: tup
         res.verdict = "wrong"
         res.message = "gradient case: " + "; ".join(problems)
     return res
+
+
+def match_trap(prep: Any, outcome: Any, tolerance: tuple[float, float]) -> TrapMatch | None:
+    """The first backward trap of the drill (a spec trap with `gradient: true`: the reference's forward with
+    one classic backward mistake, its gradients computed with the reference's: grader.cases.gradient) that
+    explains the gradient case, or None. Only when every real case passed (a wrong forward is told first):
+    on every gradient case where the trap's gradients differ from the reference's, the solution's differ
+    too and are the trap's (the same NaN and inf positions, the finite values within the tolerance); where
+    the trap's agree with the reference's, the solution's case passes; and at least one case shows it."""
+    gradients = outcome.gradients or {}
+    for trap in (t for t in prep.spec.traps if t.gradient):
+        explained: list[str] = []
+        calls = {c.index: c for c in prep.calls}
+        for case in prep.gradient:
+            got, theirs, call = gradients.get(case.index), case.traps.get(trap.id), calls.get(case.index)
+            if got is None or call is None or not theirs or got.get("status") != "ok":
+                break  # not run, not computable for the trap, or an error of its own: the trap does not say it
+            mine = list(got.get("grads") or []) + [None] * len(case.names)
+            trap_off = any(_input_problem(n, e, t, tolerance) for n, e, t in zip(case.names, case.expected, theirs))
+            mine_off = any(_input_problem(n, e, g, tolerance) for n, e, g in zip(case.names, case.expected, mine))
+            if trap_off != mine_off or (trap_off and not all(
+                    _same(g, t, e, tolerance) for g, t, e in zip(mine, theirs, case.expected))):
+                break
+            if trap_off:
+                explained.append(call.name)
+        else:
+            if explained:
+                return TrapMatch(trap.id, trap.message, trap.why, explains=tuple(dict.fromkeys(explained)))
+    return None
+
+
+def _same(got: Any, trap: Any, expected: torch.Tensor, tolerance: tuple[float, float]) -> bool:
+    """Whether the solution's gradient of an input is the trap's: None reads as zeros, NaN and inf at the
+    same positions (inf with its sign), the finite values within the gradient case's tolerance."""
+    g = torch.zeros_like(expected, dtype=torch.float64) if got is None else got
+    t = torch.zeros_like(expected, dtype=torch.float64) if trap is None else trap
+    if not isinstance(g, torch.Tensor) or tuple(g.shape) != tuple(t.shape):
+        return False
+    g, t = g.detach().to(torch.float64), t.detach().to(torch.float64)
+    if not torch.equal(torch.isnan(g), torch.isnan(t)) or not torch.equal(torch.isposinf(g), torch.isposinf(t)) \
+            or not torch.equal(torch.isneginf(g), torch.isneginf(t)):
+        return False
+    finite = torch.isfinite(t)
+    if not bool(finite.any()):
+        return True
+    atol, rtol = max(tolerance[0], GRADIENT_FLOOR), max(tolerance[1], GRADIENT_FLOOR)
+    scale = max(1.0, float(t[finite].abs().max()))
+    return bool(((g[finite] - t[finite]).abs() <= atol * scale + rtol * t[finite].abs()).all())
 
 
 def _input_problem(name: str, expected: torch.Tensor, got: Any, tolerance: tuple[float, float]) -> str:

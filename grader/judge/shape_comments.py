@@ -109,7 +109,7 @@ def _size(dim: str, sizes: dict[str, int]) -> int | None:
     """The size a comment's dimension stands for: a number as written (-1 when it has more digits
     than any size has), a name by the example's sizes, a product (`M*P`) of its factors; None for a
     name the drill does not have, or one whose example size is 0 (a size the data decides, declared
-    0: class-aware-nms's n_keep)."""
+    0: the number of boxes an NMS keeps, say)."""
     if "*" in dim:
         total = 1
         for part in dim.split("*"):
@@ -153,7 +153,7 @@ def check(source: str, trace: dict[str, Any]) -> list[dict[str, Any]]:
 def _made(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """What a line makes: the tensors of its last operation. The last step recorded for the line names
     that operation (the outermost finishes last); a line run in a loop may make it at several shapes
-    (tiled-attention's last key block is shorter), each recorded once, and any of them is what it makes."""
+    (a tiled loop's last block may be shorter), each recorded once, and any of them is what it makes."""
     if not steps:
         return []
     last = steps[-1].get("op")

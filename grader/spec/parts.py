@@ -348,8 +348,13 @@ def _parse_traps(top: _Reader, problems: _Problems, fn_names: set[str]) -> tuple
         match = r.get("match")
         if match is not None and not match.startswith("py:"):
             problems.add(r.line_of("match"), f"{where}.match", "must name a function of the reference file as 'py:name'")
+        gradient = bool(r.get("gradient", default=False))
+        if gradient and (match is not None or r.get("memory", default=False)):
+            problems.add(r.line_of("gradient"), f"{where}.gradient",
+                         "a backward trap is judged on the gradient case alone: no match: or memory: beside it")
         out.append(Trap(tid, r.get("message") or "", fn, replaces or "", r.get("why", default="") or "",
-                        bool(r.get("memory", default=False)), match, _parse_also(r, where, problems, fn_names, replaces)))
+                        bool(r.get("memory", default=False)), match, _parse_also(r, where, problems, fn_names, replaces),
+                        gradient))
     return tuple(out)
 
 

@@ -157,6 +157,7 @@ class Trap:
     memory: bool = False  # a `memory` verdict on a heavy case counts as this trap (e.g. an (N, M, d) broadcast)
     match: str | None = None  # "py:name": (call, got, trap_output) -> bool replaces the output comparison
     also: tuple[tuple[str, str], ...] = ()  # (drill function, trap function): the same mistake made there too
+    gradient: bool = False  # a backward trap: right forward, a classic backward mistake (grader.judge.gradient)
 
     @property
     def functions(self) -> dict[str, str]:

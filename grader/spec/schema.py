@@ -170,6 +170,8 @@ SECTIONS: dict[str, dict[str, Field]] = {
         "replaces": F(str, doc="the drill function it stands in for"),
         "why": F(str),
         "memory": F(bool, doc="a memory verdict on a heavy case counts as this trap"),
+        "gradient": F(bool, doc="a backward trap: the reference's forward with a classic backward mistake, named "
+                                "on the gradient case"),
         "match": F(str, doc="'py:name' replaces the output comparison"),
         "also": F(dict, doc="the same mistake in other drill functions: function -> its trap function in the reference",
                   json={"additionalProperties": {"type": "string"}}),
