@@ -12,8 +12,9 @@ Before the verdict (what a person waits for):
   - go: handing the standby child its source, to its "confined" frame;
   - load: the solution's file run as a module;
   - calls: every real case;
-  - gradient: the gradient case (grader.cases.gradient);
   - fake: the device case and memory at scale on fake tensors (grader.fake.checks);
+  - gradient: the gradient case (grader.cases.gradient), last: a child whose real cases already
+    failed is stopped before it;
   - finish: the "done" frame to the child reaped and its arguments compared;
 - judge: comparing every case, the fake-tensor report, the gradient case, trap attribution;
 - traps: trap attribution alone (a failing answer; inside judge);
@@ -38,7 +39,7 @@ from typing import Any, Callable
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-CHILD = ("go", "load", "calls", "gradient", "fake", "finish")
+CHILD = ("go", "load", "calls", "fake", "gradient", "finish")
 
 
 def timed(spent: dict[str, list[float]], name: str, func: Callable[..., Any]) -> Callable[..., Any]:
@@ -63,8 +64,8 @@ def child_stages(frames: list[tuple[float, str, Any]], start: float, end: float)
              first(lambda k, c: k == "confined") or start,
              first(lambda k, c: k in ("loaded", "load_error")),
              last(lambda k, c: k == "result"),
-             last(lambda k, c: k == "gradient"),
              first(lambda k, c: k == "fake"),
+             last(lambda k, c: k == "gradient"),
              first(lambda k, c: k == "done"),
              end]
     out, at = {}, start
@@ -98,29 +99,36 @@ def run(drill: str, source: str, filename: str, runs: int, seed: int) -> dict[st
         setattr(owner, name, timed(spent, label, getattr(owner, name)))
     run_child = engine.sandbox.run
 
-    def child(job: Any, limits: Any) -> Any:
+    grading = [False]  # inside the verdict's grade: the smallest-case search's runs are timed as its own
+
+    def child(job: Any, limits: Any, moot: Any = None) -> Any:
         frames.clear()
         t0 = time.perf_counter()
         try:
-            return run_child(job, limits)
+            return run_child(job, limits, moot)
         finally:
             t1 = time.perf_counter()
-            spent["sandbox"].append(t1 - t0)
-            for name, value in child_stages(frames, t0, t1).items():
-                spent[name].append(value)
+            if grading[0]:
+                spent["sandbox"].append(t1 - t0)
+                for name, value in child_stages(frames, t0, t1).items():
+                    spent[name].append(value)
 
     channel.Channel.feed = fed  # type: ignore[method-assign]
     engine.sandbox.run = child  # type: ignore[attr-defined]
     try:
+        grading[0] = True
         report = grader.grade(drill, source, filename, seed=seed)  # warm: cases, plans, the zygote's imports
+        grading[0] = False
         spent.clear()
         totals, later, smallest = [], [], []
         for _ in range(runs):
             sandbox.prefork()  # as the worker does once it has answered
             time.sleep(0.3)  # a person reads the verdict and edits; the standby child gets ready
+            grading[0] = True
             t0 = time.perf_counter()
             report = grader.grade(drill, source, filename, seed=seed, comments=False)
             t1 = time.perf_counter()
+            grading[0] = False
             render(report, width=100)
             spent["render"].append(time.perf_counter() - t1)
             totals.append(t1 - t0)

@@ -38,6 +38,7 @@ from grader.spec import Spec
 from grader.spec.variants import describe
 
 _ALLOC = re.compile(r"tried to allocate (\d+) bytes")
+_SKIPPED = "a real case fails: the gradient case is run once every real case passes"
 JUDGE_SECONDS = 60.0  # CPU seconds for the drill's own code that judges one run (invariants, checker, traps)
 
 
@@ -159,13 +160,14 @@ class Grader:
         spec = prep.spec
         job, limits = self.job_for(prep, source, filename, limits, fake=known_fake is None)
         on_gpu = self.device != "cpu"
+        moot = (lambda o: _forward_fails(prep, o, limits)) if job.gradient else None
         try:
-            outcome = sandbox.run(job, limits)
+            outcome = sandbox.run(job, limits, moot)
             if outcome.timeout_call == -1 and not outcome.load_error and not outcome.refused:
                 # a file that did not finish loading is run once more: a freshly forked child that stalls
                 # before the file's first line (rare: about one run in 700 under load) must not be told it
                 # loops at module level; a file that really does is told so the second time too
-                outcome = sandbox.run(job, limits)
+                outcome = sandbox.run(job, limits, moot)
         except OSError as exc:
             return Report(spec.id, "internal", [], seed=prep.seed, message=f"could not start the sandbox: {exc}",
                           variant=dict(spec.variant))
@@ -294,6 +296,9 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
     report.notes.extend(fake_notes)
     report.not_checked = [n.to_dict() for n in fake_notes if isinstance(n, scale.NotChecked)]
     report.not_applicable = scale.not_applicable(prep.fake) + gradient_not_applicable(prep)
+    if outcome.gradient_skipped:
+        report.notes.append(f"gradient case: not checked — {_SKIPPED}")
+        report.not_checked.append({"check": "gradient", "function": "", "why": _SKIPPED})
     if prep.gradient_unavailable:
         report.notes.append(f"gradient case: not checked — {prep.gradient_unavailable}")
         report.not_checked.append({"check": "gradient", "function": "", "why": prep.gradient_unavailable})
@@ -318,11 +323,24 @@ def _name_trap(prep: Prepared, outcome: sandbox.ChildOutcome, results: list[Case
         report.partial_trap = partial_trap(prep, outcome, forward)
 
 
+def _forward_fails(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits) -> bool:
+    """Whether a real case has failed already, read as the child starts its gradient case (sandbox.run's
+    `moot`): the verdict is then the forward's, and the gradient case, told only for a forward that passes,
+    is not waited for. The judge looks again at the end (in-place writes are read from the arguments'
+    memory then): this only decides whether to wait. Drill code that fails here decides nothing."""
+    try:
+        with deadline(JUDGE_SECONDS, "the drill's own checks did not finish", cpu=True), single_threaded_autograd():
+            return any(_judge_call(prep, call, outcome, limits).verdict != "pass" for call in prep.calls)
+    except Exception:  # noqa: BLE001 - the judge meets it again, and says so
+        return False
+
+
 def _gradient_results(prep: Prepared, outcome: sandbox.ChildOutcome, passed: set[int]) -> list[CaseResult]:
     """The gradient case of each call whose forward passed (a wrong forward is told its forward first;
     its gradient says nothing more), against the reference's (grader.judge.gradient)."""
     if not prep.gradient or outcome.load_error or outcome.refused or outcome.gradients is None:
-        return []  # none asked for or none ran (the drill's own code judged in-process; a file that did not load)
+        return []  # none asked for, none ran (the drill's own code judged in-process; a file that did not load),
+        # or the child was stopped before it, a real case having failed (outcome.gradient_skipped)
     calls = {c.index: c for c in prep.calls}
     atol, rtol = _gradient_tolerance(prep)
     out = []

@@ -5,4 +5,4 @@ from here. The sandbox runs these checks, so nothing in this package imports gra
 """
 
 FAKE_CALL = 1_000_000  # the call index the sandbox child announces for the fake-tensor runs
-GRADIENT_CALL = 1_000_001  # ... and for the gradient case (grader.cases.gradient), after the calls, before those
+GRADIENT_CALL = 1_000_001  # ... and for the gradient case (grader.cases.gradient), last, after the calls and those

@@ -152,7 +152,7 @@ class Channel:
         self.outcome = outcome
         self.fake = fake  # the job asked for the fake-tensor runs (grader.fake.checks), after the calls
         # the gradient case (grader.cases.gradient): (call index, inputs that require grad), in order, after
-        # the calls and before the fake-tensor runs; the child sends one frame per entry
+        # the calls and the fake-tensor runs, last; the child sends one frame per entry
         self.gradient = list(gradient)
         self.gradient_next = 0
         self.starts = 0  # every "start" frame: each one opens a new case deadline
@@ -254,13 +254,11 @@ class Channel:
         index = _int(h.get("call"), "call")
         self.starts += 1
         if self.gradient and index == GRADIENT_CALL and self.gradient_next == 0:
-            self.current = index
-            self.phase = "grading"
-            self.outcome.gradients = {}
+            if self.fake:
+                raise ProtocolError("the gradient case began before the fake-tensor runs")
+            self._start_gradient(index)
             return
         if self.fake and index == FAKE_CALL:
-            if self.gradient:
-                raise ProtocolError("the fake-tensor runs began before the gradient case")
             self.current = index
             self.phase = "faking"
             return
@@ -353,20 +351,14 @@ class Channel:
     def _grading_banned(self, h: dict, _b: list) -> None:
         self._banned(h)
 
-    def _grading_start(self, h: dict, _b: list) -> None:
-        if self.gradient_next != len(self.gradient):
-            raise ProtocolError("the fake-tensor runs began before every gradient came back")
-        if not self.fake or _int(h.get("call"), "call") != FAKE_CALL:
-            raise ProtocolError("a call started during the gradient case")
-        self.starts += 1
-        self.current = FAKE_CALL
-        self.phase = "faking"
+    def _start_gradient(self, index: int) -> None:
+        self.current = index
+        self.phase = "grading"
+        self.outcome.gradients = {}
 
     def _grading_done(self, h: dict, _b: list) -> None:
         if self.gradient_next != len(self.gradient):
             raise ProtocolError("'done' before every gradient came back")
-        if self.fake:
-            raise ProtocolError("'done' without the fake-tensor report the grader asked for")
         self._done(h)
 
     # -- the fake-tensor runs (grader.fake.checks), after the calls: one "start" per function, one report
@@ -388,7 +380,15 @@ class Channel:
     def _faked_banned(self, h: dict, _b: list) -> None:
         self._banned(h)
 
+    def _faked_start(self, h: dict, _b: list) -> None:
+        if not self.gradient or _int(h.get("call"), "call") != GRADIENT_CALL:
+            raise ProtocolError("a call started after the fake-tensor runs")
+        self.starts += 1
+        self._start_gradient(GRADIENT_CALL)
+
     def _faked_done(self, h: dict, _b: list) -> None:
+        if self.gradient:  # the child always sends the gradient case the parent asked for
+            raise ProtocolError("'done' without the gradient case the grader asked for")
         self._done(h)
 
     # -- the end

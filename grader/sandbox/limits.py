@@ -71,6 +71,8 @@ class ChildOutcome:
     fake: list[dict[str, Any]] | None = None  # grader.fake.checks.run_plan's results, when it ran
     gradients: dict[int, dict[str, Any]] | None = None  # call index -> its gradient frame (grader.cases.gradient)
     fake_failed: str = ""  # the fake-tensor runs themselves failed in the child (why), so they did not check
+    # the parent stopped the child at its gradient case, which a real case's failure made moot (grader.sandbox.supervise)
+    gradient_skipped: bool = False
     tampered: list[str] = field(default_factory=list)  # grader code the solution replaced in the child (grader.sandbox.intact)
     hidden_fds: bool = False  # the child made its /proc entries unreadable to the watchdog (PR_SET_DUMPABLE)
     reusable: bool = False  # a reused child said the run left it as it found it (grader.sandbox.clean)

@@ -143,6 +143,10 @@ class Reuse:
                              close_in_child=(go_w,), close_in_parent=(go_r,))
         group.go_w, group.arenas, group.runs, group.confined = go_w, arenas, 0, None
 
+    def owns(self, child: _Child) -> bool:
+        """Whether `child` is one of ours, in a run now (grader.sandbox.supervise lets such a run finish)."""
+        return child.pid in self._running
+
     def keep(self, child: _Child, outcome: ChildOutcome | None) -> bool:
         """After a run in a child of ours: keep it for the next file when the run left it as it found it
         (True); False when it is not ours or must be finished (the caller finishes it and closes the

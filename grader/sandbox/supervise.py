@@ -13,9 +13,10 @@ from __future__ import annotations
 import os
 import selectors
 import time
-from typing import Any
+from typing import Any, Callable
 
 from grader import transport
+from grader.fake import GRADIENT_CALL
 from grader.report import bytes_text
 from grader.sandbox import channel
 from grader.sandbox import inputs
@@ -30,9 +31,15 @@ from grader.sandbox.standby import STANDBY
 from grader.sandbox.zygote import Body
 
 
-def run(job: Job, limits: Limits) -> ChildOutcome:
+def run(job: Job, limits: Limits, moot: Callable[[ChildOutcome], bool] | None = None) -> ChildOutcome:
     """Run the job in a child (the standby one when it was forked for this very
-    job, else a fresh fork) and supervise it until it finishes or is killed."""
+    job, else a fresh fork) and supervise it until it finishes or is killed.
+
+    `moot(outcome)`, asked once when the child starts its gradient case (the last part of a run,
+    grader.sandbox.child), says whether the real cases already decide the verdict (one failed): the
+    child is then stopped there, `outcome.gradient_skipped` and finished, instead of spending the
+    backward passes nobody will read. A reused child (grader.sandbox.reuse) runs to its end: it is
+    kept only after a whole run."""
     layout = inputs.layout_for(job.calls)
     child = STANDBY.take(job, limits)
     from_standby = child is not None
@@ -46,7 +53,7 @@ def run(job: Job, limits: Limits) -> ChildOutcome:
     STANDBY.remember(job, limits)
     outcome: ChildOutcome | None = None
     try:
-        outcome = _supervise(child, limits, job)
+        outcome = _supervise(child, limits, job, None if REUSE.owns(child) else moot)
         outcome.from_standby = from_standby
         outside = confine.watched()  # what the watchdog enforces from here
         outcome.confined.update(outside.enforced)
@@ -139,14 +146,15 @@ class _Watch:
 _STALL = 0.5  # a loop turn this much longer than its wait: this process was stopped meanwhile
 
 
-def _supervise(child: _Child, limits: Limits, job: Job) -> ChildOutcome:
+def _supervise(child: _Child, limits: Limits, job: Job,
+               moot: Callable[[ChildOutcome], bool] | None = None) -> ChildOutcome:
     """A grading run: frames are the job's calls, each with its own deadline."""
     outcome = ChildOutcome(pid=child.pid)
     frames_in = channel.Channel(outcome, [(i, f, n) for i, f, _, n in job.calls], job.functions,
                                 fake=job.fake is not None,
                                 gradient=[(g.index, len(g.wrt)) for g in job.gradient])
     watch = _Watch(child, limits)
-    broken, call_started = _loop(child, limits, outcome, frames_in, watch)
+    broken, call_started = _loop(child, limits, outcome, frames_in, watch, moot=moot if job.gradient else None)
     if broken is not None:
         outcome.protocol_error = broken[:200]
     return _after(child, limits, outcome, frames_in.current, watch, call_started)
@@ -157,7 +165,8 @@ class _Pipes:
     kept) and its result frames (fed to a grader.sandbox.channel.Channel)."""
 
     def __init__(self, child: _Child, limits: Limits, outcome: ChildOutcome, frames_in: channel.Channel,
-                 work: bool):
+                 work: bool, moot: Callable[[ChildOutcome], bool] | None = None):
+        self.moot = moot  # asked once, when the gradient case starts (run's docstring)
         self.child = child
         self.limits = limits
         self.outcome = outcome
@@ -198,6 +207,8 @@ class _Pipes:
                 self.frames_in.feed(header, blobs)
                 if self.frames_in.starts != starts:
                     self.call_started = time.monotonic()
+                    if self.frames_in.current == GRADIENT_CALL and self._moot():
+                        return False
         except (OverflowError, ValueError, channel.ProtocolError) as exc:
             self.broken = str(exc)
             return False
@@ -210,14 +221,27 @@ class _Pipes:
         return True
 
 
+    def _moot(self) -> bool:
+        """Whether to stop the child at the start of its gradient case (run's `moot`): then the run is over,
+        its outcome finished with the gradient case skipped; the child is killed as at its "done"."""
+        moot, self.moot = self.moot, None
+        if moot is None or not moot(self.outcome):
+            return False
+        self.outcome.gradient_skipped = True
+        self.outcome.gradients = None
+        self.outcome.finished = True
+        self.frames_in.current = None
+        return True
+
+
 def _loop(child: _Child, limits: Limits, outcome: ChildOutcome, frames_in: channel.Channel, watch: _Watch,
-          work: bool = False) -> tuple[str | None, float]:
+          work: bool = False, moot: Callable[[ChildOutcome], bool] | None = None) -> tuple[str | None, float]:
     """The one select loop: read the child's output and frames (`frames_in` fills
     `outcome`) until it is done, its pipes close or it is stopped (a deadline, a
     budget, too much output). Returns why the result channel broke (or None) and
     when the last call started. A `work` run (run_json) is not looked at further
     once its "done" frame is in."""
-    pipes = _Pipes(child, limits, outcome, frames_in, work)
+    pipes = _Pipes(child, limits, outcome, frames_in, work, moot)
     wait = 0.0
     mark = child.t0  # since when this process has been waiting (this turn's select, or the start)
     try:

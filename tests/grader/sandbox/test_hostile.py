@@ -81,8 +81,8 @@ def outcomes(monkeypatch: pytest.MonkeyPatch) -> list[sandbox.ChildOutcome]:
     seen: list[sandbox.ChildOutcome] = []
     real = sandbox.run
 
-    def spy(job: sandbox.Job, limits: Limits) -> sandbox.ChildOutcome:
-        outcome = real(job, limits)
+    def spy(job: sandbox.Job, limits: Limits, moot=None) -> sandbox.ChildOutcome:  # noqa: ANN001
+        outcome = real(job, limits, moot)
         seen.append(outcome)
         return outcome
 
@@ -211,8 +211,10 @@ def test_hostile(toy_grader, host, outcomes, name, verdict, words):
         assert word in text, f"{word!r} missing from: {text}"
     assert "/grader/" not in text and "sandbox.py" not in text, "a grader frame leaked into the message"
     assert outcome.unconfined == {}, outcome.unconfined
-    # the toy drill declares no scale: sizes, which its note says; nothing else may be noted
-    assert [n for n in report.notes if "declares no scale: sizes" not in n] == []
+    # the toy drill declares no scale: sizes, which its note says, and a failing real case leaves the
+    # gradient case unrun, which its note says; nothing else may be noted
+    assert [n for n in report.notes if "declares no scale: sizes" not in n
+            and not n.startswith("gradient case: not checked — a real case fails")] == []
 
 
 def test_reference_is_out_of_reach_through_the_gc(toy_grader, host, outcomes):

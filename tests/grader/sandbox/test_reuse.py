@@ -103,8 +103,8 @@ def seen(monkeypatch: pytest.MonkeyPatch) -> list[sandbox.ChildOutcome]:
     out: list[sandbox.ChildOutcome] = []
     real = sandbox.run
 
-    def spy(job, limits):  # noqa: ANN001, ANN202
-        outcome = real(job, limits)
+    def spy(job, limits, moot=None):  # noqa: ANN001, ANN202
+        outcome = real(job, limits, moot)
         out.append(outcome)
         return outcome
 
