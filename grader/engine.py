@@ -151,7 +151,7 @@ class Grader:
         from grader import trace
 
         return shape_comments.check(source, trace.trace(self, spec.id, source, filename, seed=seed,
-                                                        variant=dict(spec.variant) or None))
+                                                        variant=dict(spec.variant) or None, gpu=False))
 
     def grade_prepared(self, prep: Prepared, source: str, filename: str = "<buffer>",
                        limits: sandbox.Limits | None = None, known_fake: list[dict] | None = None) -> Report:

@@ -40,10 +40,12 @@ MAX_STEPS = 400  # per function call; a loop over T prints its pattern, not ever
 
 def trace(grader: Any, drill_id: str, source: str, filename: str = "<buffer>", seed: int = 1,
           timeout: float | None = None, at: Smallest | None = None,
-          variant: dict[str, str] | None = None) -> dict[str, Any]:
+          variant: dict[str, str] | None = None, gpu: bool = True) -> dict[str, Any]:
     """Trace `source` on the drill's example inputs (under `variant`), or with `at` on the smallest
     failing case (grader.judge.smallest) of a grade on `seed`. Returns a JSON-able dict:
-    ``{"drill", "dims", "case", "calls": [{"function", "args", "steps", "returns", "error"}], "error"}``."""
+    ``{"drill", "dims", "case", "calls": [{"function", "args", "steps", "returns", "error"}], "error"}``.
+    `gpu=False` leaves out each function's device case and memory at scale (`:try`'s "gpu" lines):
+    the shape comments read the steps alone."""
     spec = grader.spec(drill_id, variant)
     try:
         calls = _smallest_calls(grader, spec, seed, at) if at is not None else []
@@ -53,7 +55,7 @@ def trace(grader: Any, drill_id: str, source: str, filename: str = "<buffer>", s
     except Exception as exc:  # noqa: BLE001 - the grader's fault
         return {"drill": drill_id, "dims": {}, "calls": [], "error": f"could not build the example: {exc}"}
     sizes = dict(calls[0].sizes) if calls else {}
-    plan = _fake_plan(grader, spec, seed)
+    plan = _fake_plan(grader, spec, seed) if gpu else None
     limits = sandbox.Limits(case_timeout=timeout or max(5.0, spec.timeout), total_timeout=30.0,
                             hidden=tuple(getattr(grader, "hidden", ())))
     from grader.fake.checks import for_child
