@@ -190,7 +190,7 @@ class Worker:
         at = Smallest.from_dict(request.get("at"))  # :try on the smallest failing case, graded on `seed`
         seed = _seed(request)
         result = trace.trace(self.grader, _text(request, "drill"), _text(request, "source"),
-                             str(request.get("filename") or "<buffer>"), **({"seed": seed} if seed is not None else {}),
+                             str(request.get("filename") or "<buffer>"), seed=seed if seed is not None else 1,
                              at=at, variant=_variant(request))
         return {"trace": result}
 

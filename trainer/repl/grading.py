@@ -131,7 +131,7 @@ class InProcessGrading:
 
         try:
             return trace(self._get(), drill_id, source, filename, at=at, variant=variant,
-                         **({"seed": seed} if seed is not None else {}))
+                         seed=seed if seed is not None else 1)  # trace's own default seed
         except Exception as exc:  # noqa: BLE001
             return {"drill": drill_id, "dims": {}, "calls": [], "error": f"the tracer failed: {exc}"}
 
