@@ -59,6 +59,45 @@ def settle_autograd() -> None:
         pass
 
 
+def backward_problem() -> str | None:
+    """None when the gradient case (grader.cases.gradient) can run here: a process forked from this one
+    runs a backward, as the sandbox child does (settle_autograd keeps autograd from starting the device
+    threads that would stop it); else why not, in one line. `drill doctor` says it."""
+    import os
+    import select
+    import signal
+
+    settle_autograd()
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the forked child
+        said = b"no"
+        try:
+            os.close(r)
+            with torch.autograd.set_multithreading_enabled(False):
+                x = torch.ones(3, requires_grad=True)
+                (g,) = torch.autograd.grad([(x * x).sum()], [x])
+            said = b"ok" if bool((g == 2).all()) else b"a wrong gradient"
+        except BaseException as exc:  # noqa: BLE001 - what failed is the answer
+            said = f"{type(exc).__name__}: {exc}"[:200].encode()
+        finally:
+            try:
+                os.write(w, said)
+            finally:
+                os._exit(0)
+    os.close(w)
+    ready = select.select([r], [], [], 10.0)[0]
+    said = os.read(r, 300) if ready else b""
+    os.close(r)
+    if not ready:
+        os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    if said == b"ok":
+        return None
+    why = "did not finish within 10 s" if not ready else f"failed: {said.decode('utf-8', 'replace')}"
+    return f"a backward in a process forked from this one {why}: the gradient case cannot run here"
+
+
 @functools.lru_cache(maxsize=1)
 def problem() -> str | None:
     """None when fake tensors work here (they follow devices and sizes); else why not, in one line."""

@@ -11,8 +11,8 @@ prints is measured, not assumed; the pieces the parent's
 watchdog enforces from outside (thread cap, deleted-but-open files) are
 checked by reading /proc the way the watchdog does. A piece named NOT
 enforced here is also a note on every `drill check --json` report. Only the
-device section (fake tensors, CUDA) imports torch, inside the command, and it
-never initialises CUDA.
+device section (fake tensors, the gradient case's backward in a forked process,
+CUDA) imports torch, inside the command, and it never initialises CUDA.
 """
 from __future__ import annotations
 
@@ -77,6 +77,7 @@ def doctor_command(
             "machine": {c.name: {"ok": c.ok, "detail": c.detail} for c in machine},
             "fake_tensors": {"available": gpu["fake"] is None, "detail": gpu["fake"] or FAKE_OK},
             "cuda": {"available": gpu["cuda"] is None, "detail": gpu["cuda"] or gpu["cuda_name"]},
+            "gradient_case": {"available": gpu["gradient"] is None, "detail": gpu["gradient"] or GRADIENT_OK},
         }))
     else:
         say = _folder()
@@ -91,8 +92,9 @@ def doctor_command(
         typer.echo("  Always enforced:")
         for line in ALWAYS:
             say(f"    - {line}", "      ")
-        typer.echo("Device and memory checks")
+        typer.echo("Device, memory and gradient checks")
         _row(say, gpu["fake"] is None, "fake tensors", printable(gpu["fake"] or FAKE_OK))
+        _row(say, gpu["gradient"] is None, "gradients", printable(gpu["gradient"] or GRADIENT_OK))
         _row(say, gpu["cuda"] is None, "cuda",
              printable(f"{gpu['cuda']} (optional: only drill check --device cuda needs a GPU)" if gpu["cuda"]
                        else f"{gpu['cuda_name']}: drill check --device cuda runs the cases on it"))
@@ -204,15 +206,19 @@ def _terminal_check() -> Check:
 
 FAKE_OK = ("fake tensors work: every check runs a device case on fake CUDA tensors and measures "
            "memory at the drill's scale sizes, allocating nothing")
+GRADIENT_OK = ("a process forked from the grader runs a backward: every drill with a differentiable output "
+               "pulls one upstream gradient back through the solution in the sandbox child")
 
 
 def _gpu_checks() -> dict[str, str | None]:
-    """Whether fake tensors work here, and whether torch sees a GPU (None: yes; else why not).
-    The one place doctor imports torch; it never initialises CUDA (the probe only asks)."""
-    from grader.fake import checks as fake# torch
+    """Whether fake tensors work here, whether torch sees a GPU and whether a forked process runs a backward
+    (the gradient case) (None: yes; else why not). The one place doctor imports torch; it never
+    initialises CUDA (the probe only asks)."""
+    from grader.fake import checks as fake  # torch
 
     cuda = cuda_problem()
-    return {"fake": fake.problem(), "cuda": cuda, "cuda_name": "a CUDA device is visible to torch" if cuda is None else ""}
+    return {"fake": fake.problem(), "cuda": cuda, "cuda_name": "a CUDA device is visible to torch" if cuda is None else "",
+            "gradient": fake.backward_problem()}
 
 
 def _zygote_text(reaper: bool) -> str:

@@ -61,3 +61,20 @@ def test_check_json_carries_each_missing_piece_as_a_note(no_thread_count, no_sec
     notes = " | ".join(report.get("notes", []))
     for piece in ("threads", "memfd", "processes", "zygote"):
         assert f"not enforced on this machine: {piece}" in notes, notes
+
+
+def test_doctor_says_whether_the_gradient_case_can_run(monkeypatch):
+    """The gradient case needs a process forked from the grader to run a backward: doctor tries it, and says
+    why not when it cannot (simulated: autograd refuses in the forked process)."""
+    data = json.loads(CliRunner().invoke(_app(), ["doctor", "--json"]).stdout)
+    assert data["gradient_case"]["available"] is True and "backward" in data["gradient_case"]["detail"]
+    import torch
+
+    def refuse(*args, **kwargs):
+        raise RuntimeError("autograd's threading in combination with fork-based multiprocessing (simulated)")
+
+    monkeypatch.setattr(torch.autograd, "grad", refuse)
+    data = json.loads(CliRunner().invoke(_app(), ["doctor", "--json"]).stdout)
+    assert data["gradient_case"]["available"] is False
+    assert "fork-based multiprocessing (simulated)" in data["gradient_case"]["detail"]
+    assert "the gradient case cannot run here" in data["gradient_case"]["detail"]
