@@ -107,6 +107,7 @@ def validate_spec(grader: Grader, spec: Spec, seed: int = 1) -> list[str]:
                                 "the empty skeleton passes every case")
         else:
             problems += variant_reference_problems(prep, choice)
+        problems += gradient_problems(prep, choice)
         problems += trap_problems(grader, prep, ref_source)
     return problems
 
@@ -178,6 +179,30 @@ def reference_problems(grader: Grader, prep: Prepared, ref_source: str) -> list[
         known = reference_results(prep.fake)
     report = grader.grade_prepared(prep, ref_source, str(spec.reference_path), known_fake=known)
     return _failures(spec, report, "the reference")
+
+
+def gradient_problems(prep: Prepared, choice: dict[str, str] | None = None) -> list[str]:
+    """The reference's input gradients on each gradient case (grader.cases.gradient), held to float64
+    autograd through the oracle under the same upstream gradient, with the gradient case's own tolerance
+    (grader.judge.gradient): a reference whose backward is wrong would fail every right solution. A case
+    whose oracle is the reference, or does not differentiate, proves nothing and says nothing."""
+    from grader.cases.gradient import oracle_cases
+    from grader.judge.gradient import FLOAT32_TOLERANCE, _input_problem
+
+    spec = prep.spec
+    problems = []
+    names = {c.index: c.case.name for c in prep.calls}
+    for ref, oracle in zip(prep.gradient, oracle_cases(prep)):
+        if oracle is None:
+            continue
+        for name, want, got in zip(ref.names, oracle.expected, ref.expected):
+            problem = _input_problem(name, want, got, FLOAT32_TOLERANCE)
+            if problem:
+                case = names.get(ref.index, "?")
+                line = _line_for(spec.path, f"name: {case}")
+                problems.append(f"{spec.path}:{line}: cases.{case}{_under(choice or {})}: the reference's gradient "
+                                f"against float64 autograd through the oracle: {problem}")
+    return problems
 
 
 def _failures(spec: Spec, report: Report, who: str, choice: dict[str, str] | None = None) -> list[str]:

@@ -203,6 +203,50 @@ def not_applicable(prep: Prepared) -> list[dict[str, str]]:
     return [{"check": "gradient", "function": "", "why": why}] if why else []
 
 
+def oracle_cases(prep: Prepared) -> list[GradCase | None]:
+    """For each of `prep`'s gradient cases (prep.gradient, already planned): the input gradients of float64
+    autograd through the drill's oracle, under the same upstream gradient, as a GradCase (its `expected`,
+    float64); None where the oracle is the reference itself, does not differentiate (NumPy, SciPy, an
+    integer step) or fails. Run in a child forked now (`_in_child`): this process runs no backward.
+    `drill validate` holds the reference's gradients to these (grader.authoring.validation)."""
+    if not prep.gradient:
+        return []
+    return _in_child(lambda: _oracle_grads(prep)) or [None] * len(prep.gradient)
+
+
+def _oracle_grads(prep: Prepared) -> list[GradCase | None]:
+    from grader.cases.prepare import oracle_for, upcast
+
+    calls = {c.index: c for c in prep.calls}
+    out: list[GradCase | None] = []
+    with torch.autograd.set_multithreading_enabled(False):
+        for case in prep.gradient:
+            call = calls.get(case.index)
+            if call is None or call.function.oracle in ("reference", "", None):
+                out.append(None)
+                continue
+            args = upcast(list(call.args))
+            for i in case.wrt:
+                args[i].requires_grad_(True)
+            try:
+                oracle = oracle_for(prep.spec, call.function, prep.reference)
+                with torch.enable_grad():
+                    outputs = floating_outputs(oracle(*args))
+                upstream = [None if u is None else u.double() for u in case.upstream]
+                grads = pull_back([None if o is None else o.double() for o in outputs], upstream,
+                                  [args[i] for i in case.wrt])
+            except Exception:  # noqa: BLE001 - an oracle that does not differentiate proves nothing here
+                out.append(None)
+                continue
+            if not any(o is not None and o.requires_grad for o in outputs):
+                out.append(None)
+                continue
+            expected = [torch.zeros_like(args[i]).detach() if g is None else g.detach() for i, g in zip(case.wrt, grads)]
+            out.append(GradCase(case.index, case.function, list(case.wrt), list(case.names), list(case.upstream),
+                                expected, case.digest))
+    return out
+
+
 class GradientUnavailable(RuntimeError):
     """The reference's gradients could not be computed: the gradient case is not checked, and says so."""
 

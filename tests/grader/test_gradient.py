@@ -92,3 +92,32 @@ def test_a_plan_child_that_waits_is_stopped_at_its_wall_clock_cap(monkeypatch):
     t0 = time.monotonic()
     assert gradient._in_child(lambda: time.sleep(30)) is None
     assert time.monotonic() - t0 < 10
+
+
+def test_validate_holds_the_reference_gradient_to_float64_autograd_through_the_oracle(grader):
+    """`drill validate` proves the reference's gradients (grader.authoring.validation.gradient_problems):
+    right ones say nothing; a reference whose backward were off by a factor is named, case and input."""
+    import dataclasses
+
+    from grader.authoring.validation import gradient_problems
+
+    prep = grader.prepared(grader.catalogue.get("rms-norm"), 1)
+    assert prep.gradient and gradient_problems(prep) == []
+    doubled = [dataclasses.replace(c, expected=[2 * e for e in c.expected]) for c in prep.gradient]
+    problems = gradient_problems(dataclasses.replace(prep, gradient=doubled))
+    assert len(problems) == sum(len(c.names) for c in prep.gradient)  # every input of every case
+    assert all("the reference's gradient against float64 autograd through the oracle: the gradient of " in p
+               for p in problems)
+    assert any("cases.fp32-basic" in p and "the gradient of x differs" in p for p in problems)
+
+
+def test_running_statistics_and_frozen_inputs_are_no_part_of_the_gradient_case(grader):
+    """What no implementation trains is not judged: batch-norm's running statistics (updated under no_grad in
+    torch), the reference model of DPO, PPO's old log-probs and advantages; GRPO's advantages and the
+    decoding drills have no gradient case at all, with the reason said."""
+    names = {d: {n for c in grader.prepared(grader.catalogue.get(d), 1).gradient for n in c.names}
+             for d in ("batch-norm", "dpo-loss", "ppo-clip")}
+    assert names == {"batch-norm": {"x"}, "dpo-loss": {"policy_chosen", "policy_rejected"}, "ppo-clip": {"logp"}}
+    for drill in ("grpo-advantages", "top-p", "sampling-filter", "beam-step", "anchor-grid"):
+        prep = grader.prepared(grader.catalogue.get(drill), 1)
+        assert prep.gradient == [] and grader.catalogue.get(drill).no_gradient_case

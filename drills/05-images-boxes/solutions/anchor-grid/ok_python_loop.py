@@ -1,5 +1,5 @@
-# trap: none
-# Right in every case, but it cannot train: no gradient reaches wh (its values leave autograd on the way: .item(), .tolist(), .detach() or a NumPy copy).
+# A Python loop through Python floats: right. Anchors are fixed priors, never trained, so leaving autograd
+# here costs nothing (the drill has no gradient case).
 import torch
 
 

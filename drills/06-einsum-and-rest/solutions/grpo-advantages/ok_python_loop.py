@@ -1,5 +1,5 @@
-# trap: none
-# Right in every case, but it cannot train: no gradient reaches rewards (its values leave autograd on the way: .item(), .tolist(), .detach() or a NumPy copy).
+# A Python loop over the groups, through .item(): right. Advantages are constants of the policy loss, so
+# leaving autograd here costs nothing (the drill has no gradient case).
 import math
 import torch
 

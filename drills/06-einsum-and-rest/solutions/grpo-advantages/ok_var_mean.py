@@ -1,5 +1,5 @@
-# trap: none
-# Right in every case, but it cannot train: its backward is NaN where the forward hid a 0/0 or a sqrt at zero.
+# torch.var_mean per group: right. Its backward would be NaN at a flat group, but advantages are never
+# differentiated (the drill has no gradient case).
 import torch
 
 

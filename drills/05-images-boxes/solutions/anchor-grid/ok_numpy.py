@@ -1,5 +1,5 @@
-# trap: none
-# Right in every case, but it cannot train: a NumPy round trip, whose .numpy() raises once the inputs require grad.
+# A NumPy round trip: right. Anchors are fixed priors, never trained, so computing them outside torch
+# costs nothing (the drill has no gradient case).
 import numpy as np
 import torch
 

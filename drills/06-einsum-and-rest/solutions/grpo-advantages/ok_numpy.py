@@ -1,5 +1,5 @@
-# trap: none
-# Right in every case, but it cannot train: a NumPy round trip, whose .numpy() raises once the inputs require grad.
+# A NumPy round trip: right. Advantages are constants of the policy loss (TRL computes them under no_grad),
+# so computing them outside torch costs nothing (the drill has no gradient case).
 import numpy as np
 import torch
 
