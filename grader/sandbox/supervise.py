@@ -208,7 +208,7 @@ class _Pipes:
                 if self.frames_in.starts != starts:
                     self.call_started = time.monotonic()
                     if self.frames_in.current == GRADIENT_CALL and self._moot():
-                        return False
+                        break  # finished: what it printed is read and its budgets looked at, as at "done"
         except (OverflowError, ValueError, channel.ProtocolError) as exc:
             self.broken = str(exc)
             return False

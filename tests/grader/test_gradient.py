@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from grader.report import CaseKind
+from trainer.text.verdict import plain, render
 
 pytestmark = pytest.mark.slow  # grades through the sandbox
 
@@ -121,3 +122,23 @@ def test_running_statistics_and_frozen_inputs_are_no_part_of_the_gradient_case(g
     for drill in ("grpo-advantages", "top-p", "sampling-filter", "beam-step", "anchor-grid"):
         prep = grader.prepared(grader.catalogue.get(drill), 1)
         assert prep.gradient == [] and grader.catalogue.get(drill).no_gradient_case
+
+
+def test_a_wrong_forward_is_not_waited_on_for_its_gradient_case(grader):
+    """The child runs the gradient case last; once a real case has failed, the grader stops it there
+    (grader.sandbox.supervise, `moot`): no gradient case is reported, and the report says why it did not run."""
+    wrong_forward = HEAD + "    return (x * m).sum(1)  # a sum, not a mean\n"
+    report = grader.grade("masked-mean", wrong_forward, "sol.py", seed=5, comments=False)
+    assert report.verdict == "wrong" and _gradient_cases(report) == []
+    assert {"check": "gradient", "function": "",
+            "why": "a real case fails: the gradient case is run once every real case passes"} in report.not_checked
+    assert "gradient: not checked" in " ".join(plain(render(report, width=100)).split())
+    right = grader.grade("masked-mean", HEAD + RIGHT["the reference's route"], "sol.py", seed=5, comments=False)
+    assert right.verdict == "pass" and _gradient_cases(right) and not right.not_checked
+
+
+def test_a_stopped_child_still_has_what_it_printed_read(grader):
+    """Stopped at its gradient case, the child's output up to there is read, as at a normal end."""
+    printing = HEAD + "    print('the sum of x is', float(x.sum()))\n    return (x * m).sum(1)\n"
+    report = grader.grade("masked-mean", printing, "sol.py", seed=5, comments=False)
+    assert report.verdict == "wrong" and "the sum of x is" in report.output
