@@ -181,11 +181,8 @@ def _trap_grads(call: Call, case: GradCase, trap: Any, kwargs: Any) -> list[torc
     if not callable(trap):
         return []
     args = as_float32(call.args)
-    for i in case.wrt:
-        args[i].requires_grad_(True)
     try:
-        with torch.enable_grad():
-            outputs = floating_outputs(with_kwargs(trap, kwargs)(*args))
+        outputs = _forward(with_kwargs(trap, kwargs), args, case.wrt)
         grads = pull_back(outputs, case.upstream, [args[i] for i in case.wrt])
     except Exception:  # noqa: BLE001 - a trap that raises at backward is told by the solution's own error
         return []
@@ -226,12 +223,8 @@ def _oracle_grads(prep: Prepared) -> list[GradCase | None]:
                 out.append(None)
                 continue
             args = upcast(list(call.args))
-            for i in case.wrt:
-                args[i].requires_grad_(True)
             try:
-                oracle = oracle_for(prep.spec, call.function, prep.reference)
-                with torch.enable_grad():
-                    outputs = floating_outputs(oracle(*args))
+                outputs = _forward(oracle_for(prep.spec, call.function, prep.reference), args, case.wrt)
                 upstream = [None if u is None else u.double() for u in case.upstream]
                 grads = pull_back([None if o is None else o.double() for o in outputs], upstream,
                                   [args[i] for i in case.wrt])
@@ -260,16 +253,22 @@ def differentiable(call: Call, args: list[Any]) -> list[int]:
             and (wanted is None or spec_arg.name in wanted)]
 
 
+def _forward(func: Any, args: list[Any], wrt: list[int]) -> list[Any]:
+    """`func(*args)` with the arguments at `wrt` made to require grad first: its floating outputs, each
+    carrying the graph back to them (the reference's, a backward trap's or the oracle's)."""
+    for i in wrt:
+        args[i].requires_grad_(True)
+    with torch.enable_grad():
+        return floating_outputs(func(*args))
+
+
 def _case(call: Call, reference: Any, seed: int, fixed: Any = None) -> GradCase | None:
     args = as_float32(call.args)
     wrt = differentiable(call, args)
     if not wrt:
         return None
-    for i in wrt:
-        args[i].requires_grad_(True)
     try:
-        with torch.enable_grad():
-            outputs = floating_outputs(reference(*args))
+        outputs = _forward(reference, args, wrt)
     except Exception:  # noqa: BLE001 - the reference refuses float32 copies of this case: no gradient case here
         return None
     if not any(o is not None and o.requires_grad for o in outputs):

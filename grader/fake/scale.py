@@ -203,23 +203,21 @@ def not_applicable(plan: Any) -> list[dict[str, str]]:
     """The device and scale checks that do not apply to a function at all, and why (the report's
     `not_applicable`): it takes no tensors, the spec opts out of the device case, or declares no
     production sizes. A check that applies but could not run is `not_checked`, never this."""
-    out: list[dict[str, str]] = []
     if plan is None or plan.problem is not None:
-        return out
+        return []
+    out = []
     for fp in plan.functions:
-        if not fp.device:
-            if fp.why_no_device == "it takes no tensors":
-                out.append({"check": "device", "function": fp.name,
-                            "why": "no argument is a tensor"})
-            elif fp.why_no_device.startswith("opted out: "):
-                out.append({"check": "device", "function": fp.name, "why": fp.why_no_device[len("opted out: "):]})
-        if not fp.scale:
-            if fp.why_no_scale == "it takes no tensors":
-                out.append({"check": "scale", "function": fp.name,
-                            "why": "no argument is a tensor"})
-            elif fp.why_no_scale == "the spec declares no scale: sizes":
-                out.append({"check": "scale", "function": fp.name, "why": "the drill declares no production sizes"})
+        for check, ran, why_not in (("device", fp.device, fp.why_no_device), ("scale", fp.scale, fp.why_no_scale)):
+            why = why_not[len(_OPTED_OUT):] if why_not.startswith(_OPTED_OUT) else _INAPPLICABLE.get(why_not, "")
+            if not ran and why:
+                out.append({"check": check, "function": fp.name, "why": why})
     return out
+
+
+# the plan's reasons (grader.fake.checks.plan) that make a check inapplicable, as the report says them
+_INAPPLICABLE = {"it takes no tensors": "no argument is a tensor",
+                 "the spec declares no scale: sizes": "the drill declares no production sizes"}
+_OPTED_OUT = "opted out: "  # the spec's own reason follows (no_device_case)
 
 
 def _unrun(fp: Any, runs: list[dict] | None, got: dict, why_failed: str, outcome: Any) -> list | None:

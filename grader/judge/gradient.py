@@ -73,9 +73,9 @@ def match_trap(prep: Any, outcome: Any, tolerance: tuple[float, float]) -> TrapM
     too and are the trap's (the same NaN and inf positions, the finite values within the tolerance); where
     the trap's agree with the reference's, the solution's case passes; and at least one case shows it."""
     gradients = outcome.gradients or {}
+    calls = {c.index: c for c in prep.calls}
     for trap in (t for t in prep.spec.traps if t.gradient):
         explained: list[str] = []
-        calls = {c.index: c for c in prep.calls}
         for case in prep.gradient:
             got, theirs, call = gradients.get(case.index), case.traps.get(trap.id), calls.get(case.index)
             if got is None or call is None or not theirs or got.get("status") != "ok":
@@ -106,11 +106,15 @@ def _same(got: Any, trap: Any, expected: torch.Tensor, tolerance: tuple[float, f
             or not torch.equal(torch.isneginf(g), torch.isneginf(t)):
         return False
     finite = torch.isfinite(t)
-    if not bool(finite.any()):
-        return True
+    return not bool(finite.any()) or not bool(_off(g[finite], t[finite], tolerance).any())
+
+
+def _off(got: torch.Tensor, want: torch.Tensor, tolerance: tuple[float, float]) -> torch.Tensor:
+    """Where `got` differs from `want` beyond the gradient case's tolerance (the forward dtype's, at least
+    GRADIENT_FLOOR, scaled by the larger of 1 and `want`'s largest magnitude), float64 in both."""
     atol, rtol = max(tolerance[0], GRADIENT_FLOOR), max(tolerance[1], GRADIENT_FLOOR)
-    scale = max(1.0, float(t[finite].abs().max()))
-    return bool(((g[finite] - t[finite]).abs() <= atol * scale + rtol * t[finite].abs()).all())
+    scale = max(1.0, float(want.abs().max())) if want.numel() else 1.0
+    return (got - want).abs() > atol * scale + rtol * want.abs()
 
 
 def _input_problem(name: str, expected: torch.Tensor, got: Any, tolerance: tuple[float, float]) -> str:
@@ -131,9 +135,7 @@ def _input_problem(name: str, expected: torch.Tensor, got: Any, tolerance: tuple
         where = (f"; the reference's gradient is 0 at {'all' if zero_there == n else zero_there} of them"
                  if zero_there else "")
         return f"{kind} in the gradient of {name} at {n} of {total} positions{where}"
-    atol, rtol = max(tolerance[0], GRADIENT_FLOOR), max(tolerance[1], GRADIENT_FLOOR)
-    scale = max(1.0, float(e.abs().max())) if e.numel() else 1.0
-    off = (g - e).abs() > atol * scale + rtol * e.abs()
+    off = _off(g, e, tolerance)
     if bool(off.any()):
         err = float((g - e).abs().max())
         if not nonzero and not bool((g != 0).any()):

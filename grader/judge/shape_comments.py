@@ -59,7 +59,7 @@ def comments(source: str) -> list[tuple[int, str, tuple[str, ...]]]:
 
 def _dims(group: str) -> tuple[str, ...] | None:
     """A parenthesised group's dimensions (`B`, `4`, `M*P`), or None when it is no shape."""
-    dims = tuple(" ".join(p.split()).replace(" ", "") for p in group.split(",") if p.strip())
+    dims = tuple("".join(p.split()) for p in group.split(",") if p.strip())
     return dims if dims and all(_DIM.match(d) for d in dims) else None
 
 

@@ -152,8 +152,7 @@ class Zygote:
                 payload = pickle.dumps((_portable(body, kept), scratch, modules, dropped),
                                        protocol=pickle.HIGHEST_PROTOCOL)
             except Exception as exc:  # noqa: BLE001 - an argument that does not pickle: forked here instead
-                for key in kept:
-                    self._kept.pop(key, None)
+                self._unkeep(kept)
                 return None, f"this job could not be sent to the zygote ({type(exc).__name__})"
             fds = [res_w, out_w, *([body.go_r] if body.go_r is not None else []),
                    *(a.fd for a in body.arenas if a is not None)]
@@ -170,10 +169,14 @@ class Zygote:
             self._known.update(modules)
             pid = struct.unpack("=q", answer)[0]
             if pid <= 0:
-                for key in kept:  # maybe never stored there: sent whole next time
-                    self._kept.pop(key, None)
+                self._unkeep(kept)
                 return None, "the zygote could not fork this child"
             return pid, ""
+
+    def _unkeep(self, kept: dict[int, bool]) -> None:
+        """The plans of a fork that failed may never have been stored there: each is sent whole next time."""
+        for key in kept:
+            self._kept.pop(key, None)
 
     def _keep(self, body: Body) -> tuple[dict[int, bool], list[int]]:
         """The fake-tensor plans of `body`'s jobs, by id: True for one the zygote is sent now (it keeps
