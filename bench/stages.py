@@ -8,7 +8,9 @@ gap before each as the worker does, and prints the median of each stage.
 
 Before the verdict (what a person waits for):
 - job: building the sandbox job (ban places, kernels, the gradient case's part);
-- sandbox: the child's whole run, seen from here, split by the frames' arrival times:
+- sandbox: the child's whole run, seen from here, split by the frames' arrival times (a job split
+  in two, grader.sandbox.split, shows each half: "main" for the real cases and the gradient case,
+  "side" for the fake-tensor runs, side by side in time):
   - go: handing the standby child its source, to its "confined" frame;
   - load: the solution's file run as a module;
   - calls: every real case;
@@ -86,11 +88,11 @@ def run(drill: str, source: str, filename: str, runs: int, seed: int) -> dict[st
 
     grader = engine.Grader()
     spent: dict[str, list[float]] = defaultdict(list)
-    frames: list[tuple[float, str, Any]] = []
+    frames: list[tuple[float, str, Any, int]] = []  # arrival, type, call, which channel
     feed = channel.Channel.feed
 
     def fed(self: Any, header: dict, blobs: list) -> Any:
-        frames.append((time.perf_counter(), str(header.get("type")), header.get("call")))
+        frames.append((time.perf_counter(), str(header.get("type")), header.get("call"), id(self)))
         return feed(self, header, blobs)
 
     patches = [(engine.Grader, "job_for", "job"), (engine, "judge", "judge"), (engine, "match_traps", "traps")]
@@ -110,8 +112,14 @@ def run(drill: str, source: str, filename: str, runs: int, seed: int) -> dict[st
             t1 = time.perf_counter()
             if grading[0]:
                 spent["sandbox"].append(t1 - t0)
-                for name, value in child_stages(frames, t0, t1).items():
-                    spent[name].append(value)
+                channels = list(dict.fromkeys(c for *_, c in frames))
+                for channel_id in channels:
+                    mine = [(t, kind, call) for t, kind, call, c in frames if c == channel_id]
+                    half = "" if len(channels) == 1 else ("side " if any(k == "fake" for _, k, _ in mine) and
+                                                          not any(k == "result" for _, k, _ in mine) else "main ")
+                    ended = max(t for t, _, _ in mine)  # its last frame: the halves end apart
+                    for name, value in child_stages(mine, t0, ended if half else t1).items():
+                        spent[half + name].append(value)
 
     channel.Channel.feed = fed  # type: ignore[method-assign]
     engine.sandbox.run = child  # type: ignore[attr-defined]
@@ -145,7 +153,7 @@ def run(drill: str, source: str, filename: str, runs: int, seed: int) -> dict[st
         channel.Channel.feed = feed  # type: ignore[method-assign]
         engine.sandbox.run = run_child  # type: ignore[attr-defined]
         sandbox.STANDBY.discard()
-    out: dict[str, Any] = {name: statistics.median(values) for name, values in spent.items() if values}
+    out: dict[str, Any] = {name: statistics.median(values) for name, values in spent.items() if any(values)}
     out["verdict"] = statistics.median(totals)
     out["other"] = max(0.0, out["verdict"] - sum(out.get(k, 0.0) for k in ("job", "sandbox", "judge")))
     if later:
@@ -173,14 +181,15 @@ def main() -> None:
     failing = Path(args.file) if args.file else sorted((spec.path.parent / "solutions" / spec.id).glob("bad_*.py"))[0]
     print(f"drill {args.drill}, seed {args.seed}, median of {args.runs} warm in-process verdicts per answer "
           "(a standby child each time)")
-    rows = [("job", 2), ("sandbox", 2), *((c, 4) for c in CHILD), ("judge", 2), ("traps", 4), ("other", 2),
-            ("verdict", 2), ("render", 2)]
+    rows = [("job", 2), ("sandbox", 2), *((c, 4) for c in CHILD),
+            *((f"{half} {c}", 4) for half in ("main", "side") for c in CHILD),
+            ("judge", 2), ("traps", 4), ("other", 2), ("verdict", 2), ("render", 2)]
     for label, path in (("reference", reference), (f"failing ({failing.name})", failing)):
         figures = run(args.drill, path.read_text(encoding="utf-8"), str(path), args.runs, args.seed)
         print(f"{label}: {figures.pop('outcome')}")
         for name, indent in rows:
             if name in figures:
-                print(f"{' ' * indent}{name:<{12 - indent}} {figures[name] * 1000:8.1f} ms")
+                print(f"{' ' * indent}{name:<{16 - indent}} {figures[name] * 1000:8.1f} ms")
         print("  after the verdict:")
         for name in ("comments", "smallest"):
             if name in figures:

@@ -27,6 +27,10 @@ def _child_prepare(limits: Limits, res_w: int, out_w: int, scratch: str, go_r: i
     `go_r` (a standby child's job pipe) is kept open as GO_FD.
     Returns False when the child must not go on (confinement required and missing)."""
     os.setpgid(0, 0)
+    try:
+        os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
+    except (AttributeError, OSError):
+        pass
     high = fcntl.fcntl(go_r, fcntl.F_DUPFD, GO_FD + 1) if go_r is not None else None
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)

@@ -21,6 +21,7 @@ from typing import Iterator
 from grader import transport
 from grader.sandbox import inputs
 from grader.sandbox import scratch as scratch_dir
+from grader.sandbox import split
 from grader.sandbox.child import _standby_child
 from grader.sandbox.limits import ChildOutcome, Job, Limits
 from grader.sandbox.reaping import REAPER, _alive
@@ -53,13 +54,15 @@ class _Waiting:
 
 
 class Standby:
-    """At most one child forked, prepared and confined ahead of time for the
-    job most recently run, waiting on a pipe for its source. A warm worker calls
-    `prefork()` after answering, so the next submission skips the fork and the
-    child's set-up. The one instance, STANDBY, belongs to this process."""
+    """Children forked, prepared and confined ahead of time for the job most recently
+    run, waiting on a pipe for its source: one, or the two halves of a split job
+    (grader.sandbox.split: the real cases and the gradient case in one, the fake-tensor
+    runs in the other). A warm worker calls `prefork()` after answering, so the next
+    submission skips the fork and the child's set-up. The one instance, STANDBY,
+    belongs to this process."""
 
     def __init__(self) -> None:
-        self._waiting: _Waiting | None = None
+        self._waiting: list[_Waiting] = []
         self._last: tuple[Job, Limits] | None = None
         self._lock = threading.Lock()
 
@@ -67,46 +70,54 @@ class Standby:
         self._last = (dataclasses.replace(job, source="", filename=""), limits)
 
     def prefork(self) -> bool:
-        """Fork a standby child for the last job run (no-op when one waits already)."""
+        """Fork the standby children for the last job run (no-op when they wait already)."""
         with self._lock:
             if self._last is None:
                 return False
             template, limits = self._last
-            key = _job_key(template, limits)
-            if self._waiting is not None:
-                if self._waiting.key == key and _alive(self._waiting.child.pid):
-                    return True
-                self._discard()
-            go_r, go_w = os.pipe()
-            layout = inputs.layout_for(template.calls)
-            arena = layout.arena()
-            child = _spawn(limits, Body(_standby_child, {"template": template, "limits": limits, "layout": layout},
-                                        go_r=go_r, arenas=[arena], takes_arena=True),
-                           close_in_child=(go_w,), close_in_parent=(go_r,))
-            child.arena = arena
-            self._waiting = _Waiting(child, go_w, key, template)
+            jobs = split.parts(template)
+            keys = [_job_key(job, limits) for job in jobs]
+            if [w.key for w in self._waiting] == keys and all(_alive(w.child.pid) for w in self._waiting):
+                return True
+            self._discard()
+            for job, key in zip(jobs, keys):
+                self._waiting.append(self._fork(job, limits, key))
             return True
 
-    def take(self, job: Job, limits: Limits) -> _Child | None:
-        """The standby child, given the job's source, when it fits; else None."""
+    @staticmethod
+    def _fork(template: Job, limits: Limits, key: tuple) -> _Waiting:
+        go_r, go_w = os.pipe()
+        layout = inputs.layout_for(template.calls)
+        arena = layout.arena()
+        child = _spawn(limits, Body(_standby_child, {"template": template, "limits": limits, "layout": layout},
+                                    go_r=go_r, arenas=[arena], takes_arena=True),
+                       close_in_child=(go_w,), close_in_parent=(go_r,))
+        child.arena = arena
+        return _Waiting(child, go_w, key, template)
+
+    def take(self, job: Job, limits: Limits) -> list[_Child]:
+        """The standby children, each given the job's source, when they fit (one for the whole job, or
+        its two halves, as grader.sandbox.split.parts makes them); else [] (nothing waits any more)."""
         with self._lock:
-            waiting, self._waiting = self._waiting, None
-            if waiting is None:
-                return None
-            if waiting.key != _job_key(job, limits):
+            waiting, self._waiting = self._waiting, []
+            if not waiting:
+                return []
+            if [w.key for w in waiting] != [_job_key(part, limits) for part in split.parts(job)]:
                 self._waiting = waiting
                 self._discard()
-                return None
+                return []
             message = go_message(job.source, job.filename)
-            try:
-                transport.write_all(waiting.go_w, message)
-            except OSError:  # it died while waiting
-                self._waiting = waiting
-                self._discard()  # closes go_w
-                return None
-            os.close(waiting.go_w)  # end of message: the child starts
-            waiting.child.t0 = time.monotonic()
-            return waiting.child
+            for w in waiting:
+                try:
+                    transport.write_all(w.go_w, message)
+                except OSError:  # one died while waiting
+                    self._waiting = waiting
+                    self._discard()  # closes every go_w
+                    return []
+            for w in waiting:
+                os.close(w.go_w)  # end of message: the child starts
+                w.child.t0 = time.monotonic()
+            return [w.child for w in waiting]
 
     def discard(self) -> None:
         with self._lock:
@@ -115,10 +126,10 @@ class Standby:
     @contextmanager
     def aside(self) -> Iterator[None]:
         """Run other jobs (the smallest-case search, grader.judge.smallest) without costing the
-        next submission its standby child: the waiting child and the job remembered are put
+        next submission its standby children: the waiting children and the job remembered are put
         back as they were afterwards (a child forked meanwhile is discarded)."""
         with self._lock:
-            kept, self._waiting = self._waiting, None
+            kept, self._waiting = self._waiting, []
             last = self._last
         try:
             yield
@@ -128,15 +139,14 @@ class Standby:
                 self._waiting, self._last = kept, last
 
     def _discard(self) -> None:
-        waiting, self._waiting = self._waiting, None
-        if waiting is None:
-            return
-        try:
-            os.close(waiting.go_w)
-        except OSError:
-            pass
-        _finish(waiting.child, ChildOutcome(finished=True, confined={"processes": "standby"}))
-        _close(waiting.child.arena)
+        waiting, self._waiting = self._waiting, []
+        for w in waiting:
+            try:
+                os.close(w.go_w)
+            except OSError:
+                pass
+            _finish(w.child, ChildOutcome(finished=True, confined={"processes": "standby"}))
+            _close(w.child.arena)
 
 
 STANDBY = Standby()
@@ -158,5 +168,5 @@ def finish_all() -> None:
 
 
 def prefork() -> bool:
-    """Fork a standby child for the job most recently run in this process."""
+    """Fork the standby children for the job most recently run in this process."""
     return STANDBY.prefork()

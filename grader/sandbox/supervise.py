@@ -21,6 +21,7 @@ from grader.report import bytes_text
 from grader.sandbox import channel
 from grader.sandbox import inputs
 from grader.sandbox import scratch as scratch_dir
+from grader.sandbox import split
 from grader.sandbox import confine
 from grader.sandbox.child import _child, _work_child
 from grader.sandbox.limits import ChildOutcome, Job, Limits
@@ -33,7 +34,8 @@ from grader.sandbox.zygote import Body
 
 def run(job: Job, limits: Limits, moot: Callable[[ChildOutcome], bool] | None = None) -> ChildOutcome:
     """Run the job in a child (the standby one when it was forked for this very
-    job, else a fresh fork) and supervise it until it finishes or is killed.
+    job, else a fresh fork) and supervise it until it finishes or is killed. Standby
+    children forked for the job's two halves (grader.sandbox.split) run it side by side.
 
     `moot(outcome)`, asked once when the child starts its gradient case (the last part of a run,
     grader.sandbox.child), says whether the real cases already decide the verdict (one failed): the
@@ -41,7 +43,11 @@ def run(job: Job, limits: Limits, moot: Callable[[ChildOutcome], bool] | None = 
     backward passes nobody will read. A reused child (grader.sandbox.reuse) runs to its end: it is
     kept only after a whole run."""
     layout = inputs.layout_for(job.calls)
-    child = STANDBY.take(job, limits)
+    children = STANDBY.take(job, limits)
+    STANDBY.remember(job, limits)
+    if len(children) == 2:
+        return _run_split(job, limits, moot, layout, children[0], children[1])
+    child = children[0] if children else None
     from_standby = child is not None
     if child is None:
         child = REUSE.take(job, limits, layout)  # only inside REUSE.enabled() (drill validate's samples)
@@ -50,17 +56,11 @@ def run(job: Job, limits: Limits, moot: Callable[[ChildOutcome], bool] | None = 
         child = _spawn(limits, Body(_child, {"job": job, "limits": limits, "layout": layout},
                                     arenas=[arena], takes_arena=True))
         child.arena = arena
-    STANDBY.remember(job, limits)
     outcome: ChildOutcome | None = None
     try:
         outcome = _supervise(child, limits, job, None if REUSE.owns(child) else moot)
         outcome.from_standby = from_standby
-        outside = confine.watched()  # what the watchdog enforces from here
-        outcome.confined.update(outside.enforced)
-        outcome.unconfined.update(outside.missing)
-        if child.unclean:
-            outcome.unconfined["zygote"] = (f"forked from the grader itself ({child.unclean}): the drill's "
-                                            "content it loaded is in the child's memory")
+        _confinement(outcome, child)
         return outcome
     finally:
         if not REUSE.keep(child, outcome):  # a reused child that may take the next file is not finished
@@ -68,6 +68,46 @@ def run(job: Job, limits: Limits, moot: Callable[[ChildOutcome], bool] | None = 
             if outcome is not None:
                 _modified_in_parent(outcome, layout, child.arena)
             _close(child.arena)
+
+
+def _confinement(outcome: ChildOutcome, child: _Child) -> None:
+    """What the watchdog enforces from outside, and a child forked from the grader itself, on the outcome."""
+    outside = confine.watched()  # what the watchdog enforces from here
+    outcome.confined.update(outside.enforced)
+    outcome.unconfined.update(outside.missing)
+    if child.unclean:
+        outcome.unconfined["zygote"] = (f"forked from the grader itself ({child.unclean}): the drill's "
+                                        "content it loaded is in the child's memory")
+
+
+def _run_split(job: Job, limits: Limits, moot: Callable[[ChildOutcome], bool] | None, layout: inputs.Layout,
+               main_child: _Child, side_child: _Child) -> ChildOutcome:
+    """The job's two halves (grader.sandbox.split), each in its standby child, read by the one loop;
+    one outcome, merged. A main child that ends before the point where one child would have run the
+    fake-tensor runs stops the side, whose report would be dropped."""
+    main_job, side_job = split.parts(job)
+    main: ChildOutcome | None = None
+    side: ChildOutcome | None = None
+    try:
+        reads = [_start(main_child, limits, main_job, moot), _start(side_child, limits, side_job)]
+
+        def ended(read: _Pipes) -> None:
+            if read is reads[0] and not split.reached_fake(read.outcome):
+                _kill_group(side_child.pid)
+
+        _loop(reads, ended)
+        main, side = (_end(read) for read in reads)
+        outcome = split.merge(main, side)
+        outcome.from_standby = True
+        _confinement(outcome, main_child)
+        return outcome
+    finally:
+        _finish(side_child, side)
+        _close(side_child.arena)
+        _finish(main_child, main)
+        if main is not None:
+            _modified_in_parent(main, layout, main_child.arena)
+        _close(main_child.arena)
 
 
 def _modified_in_parent(outcome: ChildOutcome, layout: inputs.Layout, arena: Any) -> None:
@@ -149,51 +189,73 @@ _STALL = 0.5  # a loop turn this much longer than its wait: this process was sto
 def _supervise(child: _Child, limits: Limits, job: Job,
                moot: Callable[[ChildOutcome], bool] | None = None) -> ChildOutcome:
     """A grading run: frames are the job's calls, each with its own deadline."""
+    read = _start(child, limits, job, moot)
+    _loop([read])
+    return _end(read)
+
+
+def _start(child: _Child, limits: Limits, job: Job, moot: Callable[[ChildOutcome], bool] | None = None) -> _Pipes:
+    """A grading run's reading, before the loop: its outcome, channel and watchdog."""
     outcome = ChildOutcome(pid=child.pid)
     frames_in = channel.Channel(outcome, [(i, f, n) for i, f, _, n in job.calls], job.functions,
                                 fake=job.fake is not None,
                                 gradient=[(g.index, len(g.wrt)) for g in job.gradient])
-    watch = _Watch(child, limits)
-    broken, call_started = _loop(child, limits, outcome, frames_in, watch, moot=moot if job.gradient else None)
-    if broken is not None:
-        outcome.protocol_error = broken[:200]
-    return _after(child, limits, outcome, frames_in.current, watch, call_started)
+    return _Pipes(child, limits, outcome, frames_in, _Watch(child, limits), False, moot if job.gradient else None)
+
+
+def _end(read: _Pipes) -> ChildOutcome:
+    """A grading run's outcome, after the loop: how the child ended."""
+    if read.broken is not None:
+        read.outcome.protocol_error = read.broken[:200]
+    return _after(read.child, read.limits, read.outcome, read.frames_in.current, read.watch, read.call_started)
 
 
 class _Pipes:
     """A child's two pipes as the loop reads them: its output (counted, the head
-    kept) and its result frames (fed to a grader.sandbox.channel.Channel)."""
+    kept) and its result frames (fed to a grader.sandbox.channel.Channel); its watchdog."""
 
     def __init__(self, child: _Child, limits: Limits, outcome: ChildOutcome, frames_in: channel.Channel,
-                 work: bool, moot: Callable[[ChildOutcome], bool] | None = None):
+                 watch: _Watch, work: bool, moot: Callable[[ChildOutcome], bool] | None = None):
         self.moot = moot  # asked once, when the gradient case starts (run's docstring)
         self.child = child
         self.limits = limits
         self.outcome = outcome
         self.frames_in = frames_in
+        self.watch = watch
         self.work = work
         self.reader = transport.FrameReader(limits.result_bytes)
-        self.sel = selectors.DefaultSelector()
-        self.sel.register(child.res_r, selectors.EVENT_READ, "result")
-        self.sel.register(child.out_r, selectors.EVENT_READ, "output")
+        self.sel: selectors.BaseSelector | None = None
         self.open = 2
         self.out_count = 0
         self.out_head = bytearray()
         self.broken: str | None = None  # why the result channel broke
         self.call_started = child.t0  # when the last "start" frame came
 
-    def read(self, key: selectors.SelectorKey, watch: _Watch) -> bool:
+    def register(self, sel: selectors.BaseSelector) -> None:
+        self.sel = sel
+        sel.register(self.child.res_r, selectors.EVENT_READ, (self, "result"))
+        sel.register(self.child.out_r, selectors.EVENT_READ, (self, "output"))
+
+    def unregister(self) -> None:
+        for fd in (self.child.res_r, self.child.out_r):
+            try:
+                self.sel.unregister(fd)  # type: ignore[union-attr]
+            except (KeyError, ValueError):  # already, at its end of file
+                pass
+        self.open = 0
+
+    def read(self, key: selectors.SelectorKey) -> bool:
         """Read what one pipe holds. False when reading is over: the child is done
-        (then `watch` looks at what it still holds), printed too much, or broke the channel."""
+        (then the watchdog looks at what it still holds), printed too much, or broke the channel."""
         try:
             data = os.read(key.fd, 1 << 20)
         except OSError:
             data = b""
         if not data:
-            self.sel.unregister(key.fd)
+            self.sel.unregister(key.fd)  # type: ignore[union-attr]
             self.open -= 1
             return True
-        if key.data == "output":
+        if key.data[1] == "output":
             self.out_count += len(data)
             if len(self.out_head) < 4096:
                 self.out_head += data[: 4096 - len(self.out_head)]
@@ -216,7 +278,7 @@ class _Pipes:
             # done: do not wait for the pipes to close (a left-behind process may hold them)
             if not self.work:
                 self.out_count = _drain(self.child.out_r, self.out_head, self.out_count, self.outcome, self.limits)
-                watch.over_at_end(self.outcome)
+                self.watch.over_at_end(self.outcome)
             return False
         return True
 
@@ -234,43 +296,62 @@ class _Pipes:
         return True
 
 
-def _loop(child: _Child, limits: Limits, outcome: ChildOutcome, frames_in: channel.Channel, watch: _Watch,
-          work: bool = False, moot: Callable[[ChildOutcome], bool] | None = None) -> tuple[str | None, float]:
-    """The one select loop: read the child's output and frames (`frames_in` fills
-    `outcome`) until it is done, its pipes close or it is stopped (a deadline, a
-    budget, too much output). Returns why the result channel broke (or None) and
-    when the last call started. A `work` run (run_json) is not looked at further
-    once its "done" frame is in."""
-    pipes = _Pipes(child, limits, outcome, frames_in, work, moot)
+def _loop(reads: list[_Pipes], ended: Callable[[_Pipes], None] | None = None) -> None:
+    """The one select loop, over one child or several: read each child's output and frames (its
+    channel fills its outcome) until it is done, its pipes close or it is stopped (a deadline, a
+    budget, too much output, a broken channel); `ended(read)` as each one's reading ends. A `work`
+    run (run_json) is not looked at further once its "done" frame is in."""
+    sel = selectors.DefaultSelector()
+    for read in reads:
+        read.register(sel)
+    active = list(reads)
+
+    def end(read: _Pipes) -> None:
+        read.unregister()
+        active.remove(read)
+        read.outcome.running_call = read.frames_in.current
+        read.outcome.output_head = read.out_head.decode("utf-8", "replace")
+        read.outcome.elapsed = time.monotonic() - read.child.t0
+        if ended is not None:
+            ended(read)
+
     wait = 0.0
-    mark = child.t0  # since when this process has been waiting (this turn's select, or the start)
+    mark = min(read.child.t0 for read in reads)  # since when this process has been waiting (this turn's select, or the start)
     try:
-        while pipes.open:
+        while active:
             _check_terminated()
-            events = pipes.sel.select(timeout=wait)
+            events = sel.select(timeout=wait)
             woke = time.monotonic()
             if woke - mark - wait > _STALL:  # stopped meanwhile (Ctrl-Z, SIGSTOP, a suspend)
-                pipes.call_started += watch.stalled(woke - mark - wait)
+                for read in active:
+                    read.call_started += read.watch.stalled(woke - mark - wait)
             # what is waiting is read before the clock is looked at: a child that answered
             # while this process was stopped has answered in time
-            if not all(pipes.read(key, watch) for key, _ in events):
-                break
-            if not pipes.open:
-                break
+            for key, _ in events:
+                read = key.data[0]
+                if read in active and not read.read(key):
+                    end(read)
+            for read in [r for r in active if not r.open]:
+                end(read)
             now = mark = time.monotonic()
             if now - woke > _STALL:  # stopped while reading (reading takes milliseconds)
-                pipes.call_started += watch.stalled(now - woke)
-            deadline = _deadline(outcome, frames_in.current, limits, watch, pipes.call_started, now,
-                                 loading=frames_in.starts == 0)
-            if deadline is None or watch.over_budget(outcome, now):
-                break
-            wait = max(0.0, min(deadline, watch.next_poll) - now)
+                for read in active:
+                    read.call_started += read.watch.stalled(now - woke)
+            wait = float("inf")
+            for read in list(active):
+                deadline = _deadline(read.outcome, read.frames_in.current, read.limits, read.watch,
+                                     read.call_started, now, loading=read.frames_in.starts == 0)
+                if deadline is None or read.watch.over_budget(read.outcome, now):
+                    end(read)
+                    continue
+                wait = min(wait, max(0.0, min(deadline, read.watch.next_poll) - now))
+            wait = 0.0 if wait == float("inf") else wait
     finally:
-        pipes.sel.close()
-    outcome.running_call = frames_in.current
-    outcome.output_head = pipes.out_head.decode("utf-8", "replace")
-    outcome.elapsed = time.monotonic() - child.t0
-    return pipes.broken, pipes.call_started
+        sel.close()
+        for read in list(active):  # interrupted (Ctrl-C, SIGTERM): what was read so far is kept
+            read.outcome.running_call = read.frames_in.current
+            read.outcome.output_head = read.out_head.decode("utf-8", "replace")
+            read.outcome.elapsed = time.monotonic() - read.child.t0
 
 
 def _deadline(outcome: ChildOutcome, current: int | None, limits: Limits, watch: _Watch, call_started: float,
@@ -370,10 +451,11 @@ def run_json(work: Any, limits: Limits, steps: list[dict[str, Any]] | None = Non
     try:
         watch = _Watch(child, limits)
         watch.total_deadline = child.t0 + limits.case_timeout
-        broken, _ = _loop(child, limits, probe, frames_in, watch, work=True)
+        read = _Pipes(child, limits, probe, frames_in, watch, True)
+        _loop([read])
     finally:
         _finish(child, probe)
-    problem = _work_problem(probe, limits, broken)
+    problem = _work_problem(probe, limits, read.broken)
     got = frames_in.result
     if steps is not None:
         steps.extend(frames_in.steps)

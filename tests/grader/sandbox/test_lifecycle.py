@@ -181,8 +181,8 @@ def test_a_grader_stopped_while_it_reads_a_frame_gives_the_time_back(monkeypatch
     real_read = supervise._Pipes.read
     stalls = []
 
-    def stopped_once(self, key, watch):  # the process "stops" for 2.5 s right after its first read
-        ok = real_read(self, key, watch)
+    def stopped_once(self, key):  # the process "stops" for 2.5 s right after its first read
+        ok = real_read(self, key)
         if not stalls:
             time.sleep(2.5)
             stalls.append(2.5)
