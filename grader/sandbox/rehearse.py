@@ -9,6 +9,9 @@ of the ops solutions use (views, matmuls, softmax, masks, reductions, gathers, s
 on tensors of its own, in each way the job will run them: real and without grad (the cases),
 with a backward (the gradient case), on fake CUDA tensors under the meter (the device case,
 memory at scale). That copies most of those pages ahead (bench/stages.py times the effect).
+The zygote (grader.sandbox.zygote) runs the same rehearsal once, in every way, before it forks
+anyone: what torch sets up on first use (ops resolved, fake-tensor rules, autograd's engine) is
+then done once for every child, and each child only copies the pages.
 
 Trusted and generic: it knows nothing of the drill (no reference, no cases), draws no random
 numbers (the solution's generators stay as the job sets them), and runs before the banned-call
@@ -21,19 +24,25 @@ import math
 from typing import Any
 
 
-def rehearse(real: bool, gradient: bool, fake: bool) -> None:
-    """Run the mix once in each way asked for; never raises (a rehearsal only saves time)."""
+def rehearse(real: bool, gradient: bool, fake: bool, everywhere: bool = False) -> None:
+    """Run the mix once in each way asked for; never raises (a rehearsal only saves time). `everywhere`
+    (the zygote, once: grader.sandbox.zygote): the fake-tensor runs also on the CPU and with symbolic
+    sizes, each way a device case may run, so every child finds what torch sets up lazily done."""
     from grader.sandbox import quiet
 
     try:
         with quiet.machinery():
-            _rehearse(real, gradient, fake)
+            _rehearse(real, gradient, fake, everywhere)
     except BaseException:  # noqa: BLE001, S110 - the timed run reports its own errors
         pass
 
 
-def _rehearse(real: bool, gradient: bool, fake: bool) -> None:
+def _rehearse(real: bool, gradient: bool, fake: bool, everywhere: bool = False) -> None:
     import torch
+
+    from grader.fake import checks
+
+    checks.settle_autograd()  # before any backward, and before any fake CUDA tensor (its docstring)
 
     x = torch.linspace(-2.0, 2.0, 2 * 6 * 8).reshape(2, 6, 8)
     keep = (torch.arange(6) % 4 != 3).expand(2, 6)
@@ -46,24 +55,12 @@ def _rehearse(real: bool, gradient: bool, fake: bool) -> None:
         with torch.enable_grad(), torch.autograd.set_multithreading_enabled(False):
             outputs = _mix(leaf, keep)
             torch.autograd.grad(outputs, [leaf], [torch.ones_like(o) for o in outputs], allow_unused=True)
-    if fake:
-        _fake(x, keep)
-
-
-def _fake(x: Any, keep: Any) -> None:
-    """The mix on fake CUDA tensors, through the same runner and meter as the device case."""
-    import sys
-
-    from grader.fake import checks
-
-    if checks.problem() is not None:
-        return
-    sketches = [checks.Sketch((4, 64, 32), x.dtype), checks.Sketch((4, 64), keep.dtype)]
-    plan = checks.Plan(None, functions=[checks.FunctionPlan("mix", device=True, scale=True, scale_args=sketches,
-                                                            reference_peak=1 << 40)])
-    module = type(sys)("rehearsal")
-    module.__dict__["mix"] = lambda a, m: _mix(a, m)
-    checks.run_plan(plan, module, "<rehearsal>", cache=False)
+    if fake and checks.problem() is None:
+        sketches = [checks.Sketch((4, 64, 32), x.dtype), checks.Sketch((4, 64), keep.dtype)]
+        for device, symbolic in ((("cuda", False), ("cpu", False), ("cuda", True), ("cpu", True)) if everywhere
+                                 else (("cuda", False),)):
+            # through the same runner and meter as the device case and memory at scale
+            checks.run(_mix, sketches, device, "<rehearsal>", shape_env=symbolic, cache=False)
 
 
 def _mix(x: Any, keep: Any) -> list[Any]:

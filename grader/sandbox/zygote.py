@@ -427,8 +427,9 @@ def _prime(sent: _Sent) -> None:
 
 
 def _warm() -> None:
-    """What every child needs, loaded once here: torch, the child's runtime, the guards, the fake-tensor
-    machinery (one small fake run, so its caches are warm in every child)."""
+    """What every child needs, loaded once here: torch, the child's runtime, the guards, and what torch
+    sets up lazily on first use (ops resolved, their fake-tensor rules, autograd's engine): the rehearsal
+    each standby child runs again (grader.sandbox.rehearse), here in every way a child may run it."""
     import linecache  # noqa: F401
     import torch
 
@@ -437,33 +438,10 @@ def _warm() -> None:
 
     from grader.bans import calls  # noqa: F401
     from grader.cases import prepare  # noqa: F401
-    from grader.sandbox import child, clean, confine  # noqa: F401
+    from grader.sandbox import child, clean, confine, rehearse  # noqa: F401
 
     confine.warm()
-    try:
-        from grader.fake import checks
-
-        args = [checks.Sketch((3, 5, 4), torch.float32), checks.Sketch((3, 5), torch.int64),
-                checks.Sketch((3, 5), torch.bool), checks.Sketch((4,), torch.float16)]
-        for device in ("cpu", "cuda"):  # the device case runs on fake cuda tensors
-            for shape_env in (False, True):
-                checks.run(_common_ops, args, device, "<warm>", shape_env)
-    except Exception:  # noqa: BLE001, S110 - a warm-up only
-        pass
-
-
-def _common_ops(x: Any, idx: Any, mask: Any, h: Any) -> Any:
-    """Ops most drills use, run once on fake tensors in the zygote, so that every child finds their
-    fake-tensor kernels and caches warm (a child forked from the grader found the reference's run warm)."""
-    import torch
-
-    s = (x @ x.transpose(-1, -2)) / x.shape[-1] ** 0.5
-    s = s.masked_fill(~mask[:, None, :], float("-inf")).softmax(-1)
-    y = torch.einsum("bij,bjd->bid", s, x).reshape(x.shape[0], -1).permute(1, 0).contiguous()
-    g = x.gather(1, idx.clamp(0, x.shape[1] - 1)[..., None].expand(-1, -1, x.shape[2]))
-    z = torch.cat([g, x], 1).sum(1).mean(-1) + torch.where(mask.any(1), 1.0, 0.0)
-    w = x.new_zeros(x.shape[0], 7).scatter_add_(1, idx.clamp(0, 6), torch.ones_like(idx, dtype=torch.float32))
-    return y.sqrt().exp().log().clamp_min(0), z.max(), w.argmax(-1), h.to(torch.float32).norm()
+    rehearse.rehearse(real=True, gradient=True, fake=True, everywhere=True)
 
 
 def _fork(sent: _Sent, scratch: str, fds: list[int], grader: int, sock: socket.socket) -> int:
