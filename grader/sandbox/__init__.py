@@ -29,6 +29,8 @@ warm worker calls `prefork()` once it has answered: a *standby* child is
 forked, prepared, confined and given its guards for the job just run, and
 waits on a pipe. The next `run()` of the same job (same cached cases, same
 limits; only the source differs) hands it the source and skips all of that.
+With two CPUs the job is split between two standby children that run side by
+side (split), each having rehearsed common tensor work (rehearse).
 A finished child is killed at its "done" frame and reaped by a background
 thread, so nobody waits for the kernel to tear its address space down.
 
@@ -43,7 +45,10 @@ The package, one module per job (as DMOJ's cptbox/):
 - child       the grading child's runtime: guards, calls, device, fake runs;
 - supervise   the one select loop in the parent: frames, deadlines, budgets;
               `run` and `run_json`;
-- standby     the pre-forked warm child and the atexit hook;
+- standby     the pre-forked warm children and the atexit hook;
+- split       a standby job's two halves (the real cases and the gradient case;
+              the fake-tensor runs) in two children side by side, merged;
+- rehearse    a standby child's warm-up: common tensor work before its source;
 - reaping     killing, reaping, orphans and the /proc readers;
 - confine     Landlock + seccomp + capabilities in the child (with
               landlock, seccomp and syscalls below it).

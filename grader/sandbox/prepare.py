@@ -28,8 +28,10 @@ def _child_prepare(limits: Limits, res_w: int, out_w: int, scratch: str, go_r: i
     Returns False when the child must not go on (confinement required and missing)."""
     os.setpgid(0, 0)
     try:
+        # a batch task does not preempt the one it wakes: a frame this child writes wakes the grader, which
+        # reads it at once, and the go a standby pair is written does not stall the grader between the two
         os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
-    except (AttributeError, OSError):
+    except (AttributeError, OSError):  # pragma: no cover - not Linux, or refused: only the wake-ups cost more
         pass
     high = fcntl.fcntl(go_r, fcntl.F_DUPFD, GO_FD + 1) if go_r is not None else None
     devnull = os.open(os.devnull, os.O_RDONLY)

@@ -53,7 +53,7 @@ def test_predicted_against_actual_over_the_last_30_days(app):
     assert data["scheduler"]["parameters"] == "default"
     assert data["scheduler"]["recall_30d"] == {"reviews": 4, "predicted": round(section.predicted, 4),
                                                "actual": 0.75}
-    text = CliRunner().invoke(app, ["report"]).stdout
+    text = " ".join(CliRunner().invoke(app, ["report"]).stdout.split())  # the words, wherever the width wraps them
     assert "Scheduler" in text and "actual 75% (4 reviews" in text
     assert "## Scheduler" in CliRunner().invoke(app, ["report", "--format", "md"]).stdout
     assert "<h2>Scheduler" in CliRunner().invoke(app, ["report", "--format", "html"]).stdout
@@ -67,7 +67,7 @@ def test_fitted_parameters_are_named_with_their_date(app):
     data = json.loads(CliRunner().invoke(app, ["report", "--format", "json"]).stdout)
     assert data["scheduler"]["parameters"] == "fitted"
     assert data["scheduler"]["fitted_at"].startswith("2026-11-29")
-    text = CliRunner().invoke(app, ["report"]).stdout
+    text = " ".join(CliRunner().invoke(app, ["report"]).stdout.split())  # the words, wherever the width wraps them
     assert "your own parameters, fitted 2026-11-29" in text and "0.410 against 0.450" in text
 
 
