@@ -356,6 +356,12 @@ class Channel:
         self.phase = "grading"
         self.outcome.gradients = {}
 
+    def skip_gradient(self) -> None:
+        """The parent told a reused child to skip its gradient case (grader.sandbox.reuse.answer): no gradient
+        frame may come, and "done" ends the run."""
+        self.gradient = []
+        self.gradient_next = 0
+
     def _grading_done(self, h: dict, _b: list) -> None:
         if self.gradient_next != len(self.gradient):
             raise ProtocolError("'done' before every gradient came back")

@@ -25,7 +25,7 @@ from grader.sandbox.prepare import CONFINED, _child_prepare, _child_setup
 from grader.report import class_name, safe_message
 from grader.sandbox.intact import Intact
 from grader.sandbox.solution import describe_exception, new_module, run_source
-from grader.sandbox.wire import GO_FD, _read_go, _send
+from grader.sandbox.wire import GO_FD, _gradient_wanted, _read_go, _send
 from grader.fake import GRADIENT_CALL
 
 
@@ -188,7 +188,12 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
         _run_fake(job, module, cache=reusable is not None)
         intact.broken()
     if job.gradient:  # last: the parent may stop the child here once a real case has failed (grader.sandbox.supervise)
-        _run_gradient(job, module, torch)
+        if reusable is None:
+            _run_gradient(job, module, torch)
+        else:  # a reused child is not stopped, it is told: it skips the case and stays whole for the next file
+            _send({"type": "start", "call": GRADIENT_CALL})
+            if _gradient_wanted():
+                _run_gradient(job, module, torch, announced=True)
         intact.broken()
     try:
         sys.stdout.flush()
@@ -319,12 +324,13 @@ def _call_on_device(func: Callable, mine: list[Any], device: str) -> tuple[Any, 
     return to_device(value, "cpu"), to_device(on_device, "cpu")
 
 
-def _run_gradient(job: Job, module: Any, torch: Any) -> None:
+def _run_gradient(job: Job, module: Any, torch: Any, announced: bool = False) -> None:
     """The gradient case (grader.cases.gradient): each planned call again on float32 copies of its
     inputs, those it names requiring grad; the upstream gradient pulled back; one frame per call
     with the input gradients, or how the forward or the backward failed. `torch` is the module as
-    _run_job bound it before the solution ran."""
-    _send({"type": "start", "call": GRADIENT_CALL})
+    _run_job bound it before the solution ran; `announced`: its "start" frame was sent already."""
+    if not announced:
+        _send({"type": "start", "call": GRADIENT_CALL})
     # the backward on this thread: a multithreaded one starts autograd's device threads, and a child
     # with more than one thread is never reused (grader.sandbox.reuse)
     with torch.autograd.set_multithreading_enabled(False):

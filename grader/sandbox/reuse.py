@@ -35,7 +35,7 @@ from grader.sandbox.limits import ChildOutcome, Job, Limits
 from grader.sandbox.reaping import _alive, proc_stat
 from grader.sandbox.spawn import _Child, _close, _finish, _spawn
 from grader.sandbox.standby import _guard_key, _job_key
-from grader.sandbox.wire import go_message
+from grader.sandbox.wire import GRADIENT_RUN, GRADIENT_SKIP, go_message
 from grader.sandbox.zygote import Body
 
 MAX_RUNS = 64  # files one child grades before it is retired (its CPU-time limit covers this many runs)
@@ -146,6 +146,16 @@ class Reuse:
     def owns(self, child: _Child) -> bool:
         """Whether `child` is one of ours, in a run now (grader.sandbox.supervise lets such a run finish)."""
         return child.pid in self._running
+
+    def answer(self, child: _Child, run_it: bool) -> None:
+        """Tell a child of ours, at the start of its gradient case, whether to run it (grader.sandbox.child
+        waits for one byte on its job pipe there): it is skipped once a real case failed, and the child,
+        kept whole, takes the next file."""
+        group, _ = self._running[child.pid]
+        try:
+            transport.write_all(group.go_w, GRADIENT_RUN if run_it else GRADIENT_SKIP)
+        except OSError:  # it died meanwhile: its run's ending says so
+            pass
 
     def keep(self, child: _Child, outcome: ChildOutcome | None) -> bool:
         """After a run in a child of ours: keep it for the next file when the run left it as it found it

@@ -58,7 +58,7 @@ def run(job: Job, limits: Limits, moot: Callable[[ChildOutcome], bool] | None = 
         child.arena = arena
     outcome: ChildOutcome | None = None
     try:
-        outcome = _supervise(child, limits, job, None if REUSE.owns(child) else moot)
+        outcome = _supervise(child, limits, job, moot, REUSE.answer if REUSE.owns(child) else None)
         outcome.from_standby = from_standby
         _confinement(outcome, child)
         return outcome
@@ -186,10 +186,12 @@ class _Watch:
 _STALL = 0.5  # a loop turn this much longer than its wait: this process was stopped meanwhile
 
 
-def _supervise(child: _Child, limits: Limits, job: Job,
-               moot: Callable[[ChildOutcome], bool] | None = None) -> ChildOutcome:
-    """A grading run: frames are the job's calls, each with its own deadline."""
+def _supervise(child: _Child, limits: Limits, job: Job, moot: Callable[[ChildOutcome], bool] | None = None,
+               answer: Callable[[_Child, bool], None] | None = None) -> ChildOutcome:
+    """A grading run: frames are the job's calls, each with its own deadline. `answer`: a reused child,
+    told at its gradient case whether to run it (grader.sandbox.reuse.answer) instead of being stopped."""
     read = _start(child, limits, job, moot)
+    read.answer = answer
     _loop([read])
     return _end(read)
 
@@ -225,6 +227,7 @@ class _Pipes:
         self.work = work
         self.reader = transport.FrameReader(limits.result_bytes)
         self.sel: selectors.BaseSelector | None = None
+        self.answer: Callable[[_Child, bool], None] | None = None  # a reused child's (_supervise)
         self.open = 2
         self.out_count = 0
         self.out_head = bytearray()
@@ -285,12 +288,19 @@ class _Pipes:
 
     def _moot(self) -> bool:
         """Whether to stop the child at the start of its gradient case (run's `moot`): then the run is over,
-        its outcome finished with the gradient case skipped; the child is killed as at its "done"."""
+        its outcome finished with the gradient case skipped; the child is killed as at its "done". A reused
+        child is told instead (`answer`), and the run goes on to its "done" without the case."""
         moot, self.moot = self.moot, None
-        if moot is None or not moot(self.outcome):
+        skip = moot is not None and moot(self.outcome)
+        if self.answer is not None:
+            self.answer(self.child, not skip)  # it waits for this byte, whatever the answer
+        if not skip:
             return False
         self.outcome.gradient_skipped = True
         self.outcome.gradients = None
+        if self.answer is not None:
+            self.frames_in.skip_gradient()
+            return False
         self.outcome.finished = True
         self.frames_in.current = None
         return True

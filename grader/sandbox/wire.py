@@ -16,6 +16,10 @@ from grader import transport
 
 RESULT_FD = 3
 GO_FD = 4  # a standby child reads its job (source, filename) here
+# a reused child (grader.sandbox.reuse) reads one of these on GO_FD as its gradient case starts: run it, or skip
+# it (a real case already failed, so it decides nothing: the child stays whole for the next file)
+GRADIENT_RUN = b"g"
+GRADIENT_SKIP = b"s"
 
 
 _HELD: list[bytes] = []  # child only: frames waiting to go out with the next one
@@ -61,6 +65,11 @@ def _read_go(fd: int) -> tuple[str, str, int] | None:
         return str(message["source"]), str(message["filename"]), int(message.get("job", 0))
     except (ValueError, KeyError, TypeError, AttributeError):
         return None
+
+
+def _gradient_wanted() -> bool:
+    """A reused child, its gradient case announced: whether the parent wants it run (one byte on GO_FD)."""
+    return _read_exactly(GO_FD, 1) == GRADIENT_RUN
 
 
 def _read_exactly(fd: int, size: int) -> bytes | None:

@@ -192,3 +192,31 @@ def test_reuse_is_off_unless_asked():
     assert not REUSE.on
 
 
+
+
+@pytest.mark.slow
+def test_a_reused_child_skips_the_gradient_case_of_a_wrong_forward_and_takes_the_next_file(grader, monkeypatch):
+    """A reused child is not stopped at its gradient case once a real case failed, as a fresh one is: it is
+    told to skip the case (grader.sandbox.reuse.answer), ends its run whole, and grades the next file,
+    whose gradient case it runs."""
+    from grader import engine
+
+    seen: list[sandbox.ChildOutcome] = []
+    real = engine.sandbox.run
+
+    def spy(job, limits, moot=None):  # noqa: ANN001
+        seen.append(real(job, limits, moot))
+        return seen[-1]
+
+    monkeypatch.setattr(engine.sandbox, "run", spy)
+    spec = grader.spec("mha-padding")
+    reference = spec.reference_path.read_text(encoding="utf-8")
+    unmasked = reference.replace("scores = _mask_scores(scores, pad_mask, mask)", "pass")
+    assert unmasked != reference
+    with REUSE.enabled():
+        wrong = grader.grade("mha-padding", unmasked, "unmasked.py", seed=SEED, comments=False)
+        right = grader.grade("mha-padding", reference, "reference.py", seed=SEED, comments=False)
+    assert wrong.verdict == "wrong" and right.verdict == "pass"
+    assert seen[0].gradient_skipped and seen[0].gradients is None and seen[0].finished and seen[0].reusable
+    assert seen[1].reused and not seen[1].gradient_skipped and seen[1].gradients
+    assert "gradient" in {r.kind for r in right.cases}

@@ -39,7 +39,7 @@ def _validate_at_work(tmp_path: Path, **env: str) -> subprocess.Popen[str]:
     """`drill validate --jobs 2` over a folder of drills, in a session of its own, once a worker has
     answered (its `validate 1/N id` line): the other worker is at work."""
     proc = subprocess.Popen([sys.executable, "-m", "trainer", "validate", "--jobs", "2",
-                             str(REPO / "drills" / "05-images-boxes")],
+                             str(REPO / "drills" / "01-broadcasting")],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
                             env={**os.environ, "DRILL_HOME": str(tmp_path / "home"), "PYTHONPATH": str(REPO), **env},
                             start_new_session=True)
