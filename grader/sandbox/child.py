@@ -39,15 +39,17 @@ def _child(job: Job, limits: Limits, res_w: int, out_w: int, scratch: str, layou
 
 
 def _standby_child(template: Job, limits: Limits, res_w: int, out_w: int, scratch: str, go_r: int,
-                   layout: inputs.Layout, arena: Any) -> None:
-    """Prepared and confined ahead of time; waits for the source, then runs it."""
+                   layout: inputs.Layout, arena: Any, rehearse: bool = True) -> None:
+    """Prepared and confined ahead of time (`rehearse`: with the rehearsal, for an idle gap); waits for
+    the source, then runs it."""
     if not _child_prepare(limits, res_w, out_w, scratch, go_r):
         return
-    from grader.sandbox.rehearse import rehearse
+    if rehearse:
+        from grader.sandbox import rehearse as rehearsal
 
-    # before the guards, so no drill's ban fires on it (grader.sandbox.rehearse)
-    rehearse(real=bool(template.calls) and template.device == "cpu", gradient=bool(template.gradient),
-             fake=template.fake is not None)
+        # before the guards, so no drill's ban fires on it (grader.sandbox.rehearse)
+        rehearsal.rehearse(real=bool(template.calls) and template.device == "cpu", gradient=bool(template.gradient),
+                           fake=template.fake is not None)
     counts = _install_guards(template)
     warm = template.warm if template.warm is not None else (lambda: _warm_fake(template.fake))
     try:

@@ -69,27 +69,31 @@ class Standby:
     def remember(self, job: Job, limits: Limits) -> None:
         self._last = (dataclasses.replace(job, source="", filename=""), limits)
 
-    def prefork(self) -> bool:
-        """Fork the standby children for the last job run (no-op when they wait already)."""
+    def prefork(self, idle: bool = True) -> bool:
+        """Fork the standby children for the last job run (no-op when they wait already). `idle`: the
+        process expects an idle gap before the next run (a person reading the verdict): the job is split
+        in two children that rehearse (grader.sandbox.split, grader.sandbox.rehearse); without one (the
+        next of several files, graded at once) one child, not rehearsing, costs less CPU."""
         with self._lock:
             if self._last is None:
                 return False
             template, limits = self._last
-            jobs = split.parts(template)
+            jobs = split.parts(template) if idle else [template]
             keys = [_job_key(job, limits) for job in jobs]
             if [w.key for w in self._waiting] == keys and all(_alive(w.child.pid) for w in self._waiting):
                 return True
             self._discard()
             for job, key in zip(jobs, keys):
-                self._waiting.append(self._fork(job, limits, key))
+                self._waiting.append(self._fork(job, limits, key, idle))
             return True
 
     @staticmethod
-    def _fork(template: Job, limits: Limits, key: tuple) -> _Waiting:
+    def _fork(template: Job, limits: Limits, key: tuple, rehearse: bool) -> _Waiting:
         go_r, go_w = os.pipe()
         layout = inputs.layout_for(template.calls)
         arena = layout.arena()
-        child = _spawn(limits, Body(_standby_child, {"template": template, "limits": limits, "layout": layout},
+        child = _spawn(limits, Body(_standby_child, {"template": template, "limits": limits, "layout": layout,
+                                                     "rehearse": rehearse},
                                     go_r=go_r, arenas=[arena], takes_arena=True),
                        close_in_child=(go_w,), close_in_parent=(go_r,))
         child.arena = arena
@@ -102,7 +106,8 @@ class Standby:
             waiting, self._waiting = self._waiting, []
             if not waiting:
                 return []
-            if [w.key for w in waiting] != [_job_key(part, limits) for part in split.parts(job)]:
+            keys = [w.key for w in waiting]
+            if keys != [_job_key(job, limits)] and keys != [_job_key(part, limits) for part in split.parts(job)]:
                 self._waiting = waiting
                 self._discard()
                 return []
@@ -167,6 +172,6 @@ def finish_all() -> None:
     REAPER.drain()
 
 
-def prefork() -> bool:
-    """Fork the standby children for the job most recently run in this process."""
-    return STANDBY.prefork()
+def prefork(idle: bool = True) -> bool:
+    """Fork the standby children for the job most recently run in this process (Standby.prefork)."""
+    return STANDBY.prefork(idle)

@@ -119,7 +119,7 @@ def _check_all(spec: Spec, files: list[Path], sources: list[str], reports: list[
         started = datetime.now(timezone.utc)
         report = grader.grade(spec.id, source, str(path.resolve()), seed, variant=spec.variant, comments=False)
         if number < len(files):  # the next file's child is forked, confined and warmed while this one is told
-            sandbox.prefork()
+            sandbox.prefork(idle=False)  # no person reads in between: one child, not a rehearsing pair
         if report.verdict != "internal":
             report.shape_comments = grader.shape_comments(spec.id, source, str(path.resolve()), seed, spec.variant)
         report.file = str(path)
