@@ -40,8 +40,8 @@ def run(job: Job, limits: Limits, moot: Callable[[ChildOutcome], bool] | None = 
     `moot(outcome)`, asked once when the child starts its gradient case (the last part of a run,
     grader.sandbox.child), says whether the real cases already decide the verdict (one failed): the
     child is then stopped there, `outcome.gradient_skipped` and finished, instead of spending the
-    backward passes nobody will read. A reused child (grader.sandbox.reuse) runs to its end: it is
-    kept only after a whole run."""
+    backward passes nobody will read. A reused child (grader.sandbox.reuse), kept only after a whole
+    run, is told to skip the case instead (grader.sandbox.reuse.answer) and runs to its "done"."""
     layout = inputs.layout_for(job.calls)
     children = STANDBY.take(job, limits)
     STANDBY.remember(job, limits)
