@@ -68,8 +68,13 @@ def _read_go(fd: int) -> tuple[str, str, int] | None:
 
 
 def _gradient_wanted() -> bool:
-    """A reused child, its gradient case announced: whether the parent wants it run (one byte on GO_FD)."""
-    return _read_exactly(GO_FD, 1) == GRADIENT_RUN
+    """A reused child, its gradient case announced: whether the parent wants it run (one byte on GO_FD).
+    A file that closed or replaced GO_FD gets False: if the parent wanted the case, its channel then breaks
+    ("done" before the gradients), which is what that file did to it."""
+    try:
+        return _read_exactly(GO_FD, 1) == GRADIENT_RUN
+    except OSError:
+        return False
 
 
 def _read_exactly(fd: int, size: int) -> bytes | None:
