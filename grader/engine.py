@@ -18,7 +18,7 @@ import torch
 from grader import sandbox
 from grader.bans import trace as ban_trace
 from grader.bans import calls as bans
-from grader.fake import scale
+from grader.fake import GRADIENT_CALL, scale
 from grader.fake.checks import settle_autograd
 from grader.judge import endings
 from grader.judge import gradient as gradient_judge
@@ -273,7 +273,7 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
                                         channel=f"an ill-formed fake-tensor report: {type(exc).__name__}")
         fake_results, report_scale, fake_notes = [_run_entry(verdict, message)], None, []
     passed = {call.index for call, res in zip(prep.calls, results) if res.verdict == "pass"}
-    results.extend(_gradient_results(prep, outcome, passed))
+    results.extend(_gradient_results(prep, outcome, passed, limits))
     results.extend(fake_results)
     if outcome.banned:
         run_message = f"called {outcome.banned}, which this drill bans: write it by hand"
@@ -335,9 +335,12 @@ def _forward_fails(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbo
         return False
 
 
-def _gradient_results(prep: Prepared, outcome: sandbox.ChildOutcome, passed: set[int]) -> list[CaseResult]:
+def _gradient_results(prep: Prepared, outcome: sandbox.ChildOutcome, passed: set[int],
+                      limits: sandbox.Limits) -> list[CaseResult]:
     """The gradient case of each call whose forward passed (a wrong forward is told its forward first;
-    its gradient says nothing more), against the reference's (grader.judge.gradient)."""
+    its gradient says nothing more), against the reference's (grader.judge.gradient). A run that ended
+    during the gradient case (a crash, an exit, a deadline, the memory watchdog) is told on the case it
+    was running, once: every real case having answered, nothing else would say it."""
     if not prep.gradient or outcome.load_error or outcome.refused or outcome.gradients is None:
         return []  # none asked for, none ran (the drill's own code judged in-process; a file that did not load),
         # or the child was stopped before it, a real case having failed (outcome.gradient_skipped)
@@ -350,11 +353,26 @@ def _gradient_results(prep: Prepared, outcome: sandbox.ChildOutcome, passed: set
             continue
         got = outcome.gradients.get(case.index)
         if got is None and not outcome.finished:
-            continue  # the run was stopped: its ending says so, once
+            out.extend(_gradient_ending(call, case, outcome, limits))
+            break  # the cases after it never ran: the ending is said once
         if got is not None and "fork-based multiprocessing" in str(got.get("text", "")):
             continue  # the child could not run any backward (forked after one ran here): nothing to say of the code
         out.append(gradient_judge.judge(case, call, got, (atol, rtol)))
     return out
+
+
+def _gradient_ending(call: Call, case: Any, outcome: sandbox.ChildOutcome, limits: sandbox.Limits) -> list[CaseResult]:
+    """How the run ended during `call`'s gradient case, told on it (grader.judge.endings); [] when it did not
+    end there, or when a run-level entry already says it (a broken channel, threads, disk, tampering)."""
+    if outcome.running_call != GRADIENT_CALL:
+        return []
+    how = endings.ending_of(GRADIENT_CALL, outcome, limits, here=True)
+    if how in endings.run_endings(outcome):
+        return []
+    name = f"{call.case.name} (its gradient case)"
+    verdict, message = endings.told(how, outcome, limits, case=name, running=f"while running case {name}")
+    return [CaseResult(call.name, case.function, verdict, f"gradient case: {message}", dims=dict(call.sizes),
+                       kind=CaseKind.GRADIENT)]
 
 
 def _gradient_tolerance(prep: Prepared) -> tuple[float, float]:

@@ -142,3 +142,27 @@ def test_a_stopped_child_still_has_what_it_printed_read(grader):
     printing = HEAD + "    print('the sum of x is', float(x.sum()))\n    return (x * m).sum(1)\n"
     report = grader.grade("masked-mean", printing, "sol.py", seed=5, comments=False)
     assert report.verdict == "wrong" and "the sum of x is" in report.output
+
+
+ENDINGS = {  # the run ends during the gradient case: every real case answered, so only the case can say it
+    "a crash": ("        import os, signal\n        os.kill(os.getpid(), signal.SIGSEGV)\n", "error",
+                "the process crashed with"),
+    "an exit": ("        import os\n        os._exit(3)\n", "error", "ended the process (exit status 3)"),
+    "an endless loop": ("        while True:\n            pass\n", "timeout", "ran longer than"),
+}
+
+
+@pytest.mark.parametrize("ending", sorted(ENDINGS))
+def test_a_run_that_ends_during_the_gradient_case_is_told_on_it(grader, ending):
+    from grader.sandbox import Limits
+
+    body, verdict, words = ENDINGS[ending]
+    source = HEAD + "    if x.requires_grad:\n" + body + RIGHT["the reference's route"]
+    report = grader.grade("masked-mean", source, "<buffer>", seed=5,
+                          limits=Limits(case_timeout=1.5, total_timeout=30.0))
+    real = [c for c in report.cases if c.kind == CaseKind.CASE]
+    assert real and all(c.verdict == "pass" for c in real), report.to_dict()  # the forward is right
+    told = [c for c in _gradient_cases(report) if c.verdict != "pass"]
+    assert report.verdict == verdict and len(told) == 1, report.to_dict()  # said once, on the case it ran
+    assert told[0].message.startswith("gradient case: ") and words in told[0].message, told[0].message
+    assert "gradient: " + verdict in plain(render(report, width=100)).splitlines()[0]

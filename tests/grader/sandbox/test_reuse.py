@@ -220,3 +220,18 @@ def test_a_reused_child_skips_the_gradient_case_of_a_wrong_forward_and_takes_the
     assert seen[0].gradient_skipped and seen[0].gradients is None and seen[0].finished and seen[0].reusable
     assert seen[1].reused and not seen[1].gradient_skipped and seen[1].gradients
     assert "gradient" in {r.kind for r in right.cases}
+
+
+@pytest.mark.slow
+def test_a_file_that_closes_the_job_pipe_breaks_its_channel_not_the_child(grader):
+    """The reused child reads the grader's answer at its gradient case on its job pipe (fd 4): a file that
+    closed it gets the broken channel it made, told as such, not a child dead with a traceback."""
+    spec = grader.spec("mha-padding")
+    reference = spec.reference_path.read_text(encoding="utf-8")
+    closing = "import os\ntry:\n    os.close(4)\nexcept OSError:\n    pass\n" + reference
+    with REUSE.enabled():
+        report = grader.grade("mha-padding", closing, "closing.py", seed=SEED, comments=False)
+        after = grader.grade("mha-padding", reference, "reference.py", seed=SEED, comments=False)
+    assert report.verdict == "error" and "broke the result channel" in messages(report), messages(report)
+    assert "Traceback" not in messages(report)
+    assert after.verdict == "pass"
