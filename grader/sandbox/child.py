@@ -190,12 +190,7 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
         _run_fake(job, module, cache=reusable is not None)
         intact.broken()
     if job.gradient:  # last: the parent may stop the child here once a real case has failed (grader.sandbox.supervise)
-        if reusable is None:
-            _run_gradient(job, module, torch)
-        else:  # a reused child is not stopped, it is told: it skips the case and stays whole for the next file
-            _send({"type": "start", "call": GRADIENT_CALL})
-            if _gradient_wanted():
-                _run_gradient(job, module, torch, announced=True)
+        _run_gradient(job, module, torch, ask=reusable is not None)
         intact.broken()
     try:
         sys.stdout.flush()
@@ -326,13 +321,15 @@ def _call_on_device(func: Callable, mine: list[Any], device: str) -> tuple[Any, 
     return to_device(value, "cpu"), to_device(on_device, "cpu")
 
 
-def _run_gradient(job: Job, module: Any, torch: Any, announced: bool = False) -> None:
+def _run_gradient(job: Job, module: Any, torch: Any, ask: bool = False) -> None:
     """The gradient case (grader.cases.gradient): each planned call again on float32 copies of its
     inputs, those it names requiring grad; the upstream gradient pulled back; one frame per call
     with the input gradients, or how the forward or the backward failed. `torch` is the module as
-    _run_job bound it before the solution ran; `announced`: its "start" frame was sent already."""
-    if not announced:
-        _send({"type": "start", "call": GRADIENT_CALL})
+    _run_job bound it before the solution ran. `ask` (a reused child, which is not stopped here but
+    told): run it only if the parent says so, else skip it and stay whole for the next file."""
+    _send({"type": "start", "call": GRADIENT_CALL})
+    if ask and not _gradient_wanted():
+        return
     # the backward on this thread: a multithreaded one starts autograd's device threads, and a child
     # with more than one thread is never reused (grader.sandbox.reuse)
     with torch.autograd.set_multithreading_enabled(False):

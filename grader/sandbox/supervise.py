@@ -190,19 +190,20 @@ def _supervise(child: _Child, limits: Limits, job: Job, moot: Callable[[ChildOut
                answer: Callable[[_Child, bool], None] | None = None) -> ChildOutcome:
     """A grading run: frames are the job's calls, each with its own deadline. `answer`: a reused child,
     told at its gradient case whether to run it (grader.sandbox.reuse.answer) instead of being stopped."""
-    read = _start(child, limits, job, moot)
-    read.answer = answer
+    read = _start(child, limits, job, moot, answer)
     _loop([read])
     return _end(read)
 
 
-def _start(child: _Child, limits: Limits, job: Job, moot: Callable[[ChildOutcome], bool] | None = None) -> _Pipes:
+def _start(child: _Child, limits: Limits, job: Job, moot: Callable[[ChildOutcome], bool] | None = None,
+           answer: Callable[[_Child, bool], None] | None = None) -> _Pipes:
     """A grading run's reading, before the loop: its outcome, channel and watchdog."""
     outcome = ChildOutcome(pid=child.pid)
     frames_in = channel.Channel(outcome, [(i, f, n) for i, f, _, n in job.calls], job.functions,
                                 fake=job.fake is not None,
                                 gradient=[(g.index, len(g.wrt)) for g in job.gradient])
-    return _Pipes(child, limits, outcome, frames_in, _Watch(child, limits), False, moot if job.gradient else None)
+    return _Pipes(child, limits, outcome, frames_in, _Watch(child, limits), False, moot if job.gradient else None,
+                  answer)
 
 
 def _end(read: _Pipes) -> ChildOutcome:
@@ -217,8 +218,10 @@ class _Pipes:
     kept) and its result frames (fed to a grader.sandbox.channel.Channel); its watchdog."""
 
     def __init__(self, child: _Child, limits: Limits, outcome: ChildOutcome, frames_in: channel.Channel,
-                 watch: _Watch, work: bool, moot: Callable[[ChildOutcome], bool] | None = None):
+                 watch: _Watch, work: bool, moot: Callable[[ChildOutcome], bool] | None = None,
+                 answer: Callable[[_Child, bool], None] | None = None):
         self.moot = moot  # asked once, when the gradient case starts (run's docstring)
+        self.answer = answer  # a reused child's: told whether to run its gradient case (_supervise)
         self.child = child
         self.limits = limits
         self.outcome = outcome
@@ -227,7 +230,6 @@ class _Pipes:
         self.work = work
         self.reader = transport.FrameReader(limits.result_bytes)
         self.sel: selectors.BaseSelector | None = None
-        self.answer: Callable[[_Child, bool], None] | None = None  # a reused child's (_supervise)
         self.open = 2
         self.out_count = 0
         self.out_head = bytearray()
@@ -246,6 +248,12 @@ class _Pipes:
             except (KeyError, ValueError):  # already, at its end of file
                 pass
         self.open = 0
+
+    def ended(self) -> None:
+        """Its reading is over: where the child was, what it printed and how long it ran, on the outcome."""
+        self.outcome.running_call = self.frames_in.current
+        self.outcome.output_head = self.out_head.decode("utf-8", "replace")
+        self.outcome.elapsed = time.monotonic() - self.child.t0
 
     def read(self, key: selectors.SelectorKey) -> bool:
         """Read what one pipe holds. False when reading is over: the child is done
@@ -319,9 +327,7 @@ def _loop(reads: list[_Pipes], ended: Callable[[_Pipes], None] | None = None) ->
     def end(read: _Pipes) -> None:
         read.unregister()
         active.remove(read)
-        read.outcome.running_call = read.frames_in.current
-        read.outcome.output_head = read.out_head.decode("utf-8", "replace")
-        read.outcome.elapsed = time.monotonic() - read.child.t0
+        read.ended()
         if ended is not None:
             ended(read)
 
@@ -358,10 +364,8 @@ def _loop(reads: list[_Pipes], ended: Callable[[_Pipes], None] | None = None) ->
             wait = 0.0 if wait == float("inf") else wait
     finally:
         sel.close()
-        for read in list(active):  # interrupted (Ctrl-C, SIGTERM): what was read so far is kept
-            read.outcome.running_call = read.frames_in.current
-            read.outcome.output_head = read.out_head.decode("utf-8", "replace")
-            read.outcome.elapsed = time.monotonic() - read.child.t0
+        for read in active:  # interrupted (Ctrl-C, SIGTERM): what was read so far is kept
+            read.ended()
 
 
 def _deadline(outcome: ChildOutcome, current: int | None, limits: Limits, watch: _Watch, call_started: float,
