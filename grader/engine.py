@@ -163,11 +163,6 @@ class Grader:
         moot = (lambda o: _forward_fails(prep, o, limits)) if job.gradient else None
         try:
             outcome = sandbox.run(job, limits, moot)
-            if outcome.timeout_call == -1 and not outcome.load_error and not outcome.refused:
-                # a file that did not finish loading is run once more: a freshly forked child that stalls
-                # before the file's first line (rare: about one run in 700 under load) must not be told it
-                # loops at module level; a file that really does is told so the second time too
-                outcome = sandbox.run(job, limits, moot)
         except OSError as exc:
             return Report(spec.id, "internal", [], seed=prep.seed, message=f"could not start the sandbox: {exc}",
                           variant=dict(spec.variant))

@@ -457,10 +457,11 @@ def _fork(sent: _Sent, scratch: str, fds: list[int], grader: int, sock: socket.s
     if middle == 0:
         try:
             os.close(r)
+            me = os.getpid()  # read here: the child may first run after this process has gone
             pid = os.fork()
             if pid == 0:
                 os.close(w)
-                _child(sent, scratch, fds, grader, sock)
+                _child(sent, scratch, fds, grader, sock, me)
             os.write(w, struct.pack("=q", pid))
         finally:
             os._exit(0)
@@ -476,17 +477,25 @@ def _fork(sent: _Sent, scratch: str, fds: list[int], grader: int, sock: socket.s
     return struct.unpack("=q", data)[0] if len(data) == 8 else -1
 
 
-def _child(sent: _Sent, scratch: str, fds: list[int], grader: int, sock: socket.socket) -> None:
-    """The sandbox child, forked from the zygote: once re-parented to the grader, run the body."""
+def _reparented(middle: int) -> None:
+    """Wait until the intermediate process `middle` has gone (it exits at once), whether or not
+    it has gone already."""
+    while os.getppid() == middle:
+        time.sleep(0.0001)
+
+
+def _child(sent: _Sent, scratch: str, fds: list[int], grader: int, sock: socket.socket, middle: int) -> None:
+    """The sandbox child, forked from the zygote by the intermediate process `middle`: once
+    re-parented to the grader, run the body. (`middle` is not the child's own getppid(): on a
+    loaded machine the intermediate process can exit before the child first runs, and a child
+    that read its parent then would wait for a change that has already happened.)"""
     import mmap
 
     from grader import roomy
 
     try:
         sock.close()
-        middle = os.getppid()
-        while os.getppid() == middle:  # the intermediate process exits at once
-            time.sleep(0.0001)
+        _reparented(middle)
         from grader.sandbox import confine
 
         confine.die_with_parent(grader)  # exits unless re-parented to the grader

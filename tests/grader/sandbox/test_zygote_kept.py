@@ -58,3 +58,36 @@ def test_a_plan_the_zygote_dropped_is_sent_whole_again(grader, monkeypatch):
     assert len(kept) == 3
     assert kept[1].plan is not None and kept[2].plan is not None  # each pushed the other out
     assert all(_fake_ran(r) for r in reports), [r.not_checked for r in reports]
+
+
+def test_a_child_first_run_after_its_intermediate_process_ended_goes_on():
+    """zygote._fork's grandchild waits for its re-parenting given the intermediate process's pid,
+    read before the fork: on a loaded machine the grandchild can first run after that process has
+    exited, and one that read its parent only then waited on a change already made (every fifty
+    verdicts or so under load, a 5 s "did not finish loading")."""
+    import os
+    import select
+    import signal
+    import time
+
+    r, w = os.pipe()
+    middle = os.fork()
+    if middle == 0:
+        me = os.getpid()
+        if os.fork() == 0:
+            try:
+                os.close(r)
+                time.sleep(0.3)  # first runs late: the intermediate process has exited by now
+                signal.alarm(3)  # a grandchild still waiting then is killed and writes nothing
+                zygote._reparented(me)
+                os.write(w, b"ok")
+            finally:
+                os._exit(0)
+        os._exit(0)
+    os.close(w)
+    os.waitpid(middle, 0)
+    try:
+        ready, _, _ = select.select([r], [], [], 10)
+        assert ready and os.read(r, 2) == b"ok"
+    finally:
+        os.close(r)
