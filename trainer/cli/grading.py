@@ -212,7 +212,8 @@ def render_report(report: Report, path: str = "", verbose: bool = False) -> str:
 
 @app.command("validate")
 def validate(
-    path: Optional[Path] = typer.Argument(None, help="a spec file or a folder of specs (default: every drill)"),
+    paths: Optional[List[Path]] = typer.Argument(None, metavar="PATH",
+                                                 help="spec files or folders of specs (default: every drill)"),
     seed: int = typer.Option(1, "--seed", callback=checked_seed, help="case seed"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
     jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="drills proved at once, each in its own process "
@@ -222,10 +223,11 @@ def validate(
     the sample solutions in solutions/<id>/ beside the spec do what their names say, and all of it
     again under every value of every variant axis."""
     roots = drill_roots()
-    if path is not None:
-        if not path.exists():
-            raise UsageError(f"{path} does not exist")
-        roots = [path]
+    if paths:
+        for path in paths:
+            if not path.exists():
+                raise UsageError(f"{path} does not exist")
+        roots = list(paths)
         cat = load_catalogue(roots)
     else:
         from trainer import catalogue_cache
@@ -233,7 +235,7 @@ def validate(
         cat = catalogue_cache.load_catalogue()  # the same answer for the trainer's roots, parsed once per change
     problems: list[str] = list(cat.errors)
     if not cat.specs and not problems:
-        raise UsageError(f"no drill specs found under {path}")
+        raise UsageError(f"no drill specs found under {', '.join(map(str, paths or roots))}")
     from grader.authoring.proving import prove_all
 
     specs = list(cat.specs.values())
