@@ -1,6 +1,6 @@
 """Shared fixtures: one grader per test session (torch is slow to import), and a
 private DRILL_HOME for every test; and the rule that marks the tests that grade
-as `slow`, so day-to-day work can run `python -m pytest -m "not slow"`."""
+as `slow`, so day-to-day work can run `python -m pytest -n 2 -m "not slow"`."""
 from __future__ import annotations
 
 import os

@@ -3,10 +3,11 @@
 Each drill keeps its sample solutions beside it, in
 drills/<folder>/solutions/<drill-id>/ (drills/README.md: ok_*.py pass, bad_*.py
 fail, `# trap: <id>` / `# trap: none`, bad_slip_, bad_device_, bad_memory_).
-Each file is one test, checked by the function `drill validate` runs
-(grader.authoring.samples.check_file), so the rules are written once. What validate
-cannot see is checked here: every drill has a slip, and no solutions folder is
-left without its drill.
+Each drill's files are one test, checked as `drill validate` checks them
+(grader.authoring.samples.check_samples: one reused sandbox child grades file after
+file, grader.sandbox.reuse), so the rules are written once; a problem names its file
+and line. What validate cannot see is checked here: every drill has a slip, and no
+solutions folder is left without its drill.
 """
 from __future__ import annotations
 
@@ -29,9 +30,9 @@ SEED = 7
 TOY = TESTS / "fixtures" / "drills" / "sandbox-toy"
 
 
-@pytest.mark.parametrize("spec,path", FILES, ids=[f"{s.id}/{p.name}" for s, p in FILES])
-def test_solution_file(grader, spec, path):
-    assert samples.check_file(grader, spec, path, seed=SEED) == []
+@pytest.mark.parametrize("spec", [s for s in CATALOGUE.specs.values() if samples.files(s)], ids=lambda s: s.id)
+def test_sample_solutions(grader, spec):
+    assert samples.check_samples(grader, spec, seed=SEED) == []
 
 
 def test_every_variant_value_has_an_ok_sample_of_its_own():

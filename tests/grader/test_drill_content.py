@@ -182,14 +182,14 @@ _OPERATOR = re.compile(r"(aten::|_nn\.|\^)$")
 
 
 def _occurrences(root: Path, ids: list[str]) -> list[str]:
+    forms = sorted({form for drill_id in ids for form in (drill_id, drill_id.replace("-", "_"))}, key=len, reverse=True)
+    any_form = re.compile(rf"(?<![A-Za-z0-9_-])({'|'.join(map(re.escape, forms))})(?![A-Za-z0-9_-])")
     found = []
     for path in sorted(root.rglob("*.py")):
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            for drill_id in ids:
-                for form in {drill_id, drill_id.replace("-", "_")}:
-                    for m in re.finditer(rf"(?<![A-Za-z0-9_-]){re.escape(form)}(?![A-Za-z0-9_-])", line):
-                        if not _OPERATOR.search(line[:m.start()]):
-                            found.append(f"{path.relative_to(root.parent)}:{number}: {form}")
+            for m in any_form.finditer(line):
+                if not _OPERATOR.search(line[:m.start()]):
+                    found.append(f"{path.relative_to(root.parent)}:{number}: {m.group(1)}")
     return found
 
 

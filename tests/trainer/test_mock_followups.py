@@ -209,7 +209,7 @@ def test_narrate_counts_wrong_and_missing_shape_comments(monkeypatch):
     result = runner.invoke(app, ["mock", "--count", "1", "--minutes", "20", "--seed", "5", "--narrate",
                                  "--no-followups"])
     assert result.exit_code == 0, result.output
-    out = result.output
+    out = " ".join(result.output.split())  # wrapped at the runner's terminal width
     assert calls[0][1].label == "mock 1/1 · narrate" and "Narrate: write the shape" in out
     assert grading.traced == [("bev-scatter", None)]  # once, after the clock stopped
     assert "narrate: 1 shape comment wrong, 1 line making a tensor without one" in out  # line 3: `return y`

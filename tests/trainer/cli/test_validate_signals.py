@@ -35,11 +35,27 @@ def _group_left(pgid: int) -> list[str]:
     return out
 
 
+# quick drills to prove (no variants, so a folder without their sample solutions is still valid)
+_QUICK = ("01-broadcasting/broadcast-rule", "01-broadcasting/outer-typo", "04-gather-scatter/one-hot-counts",
+          "06-einsum-and-rest/conv-output-size", "06-einsum-and-rest/einsum-read")
+
+
+def _quick_drills(tmp_path: Path) -> Path:
+    """A folder of five real drills, their specs, references, oracles and debug rounds."""
+    import shutil
+
+    folder = tmp_path / "quick"
+    folder.mkdir()
+    for drill in _QUICK:
+        for part in REPO.joinpath("drills").glob(drill + ".*"):
+            shutil.copy(part, folder / part.name)
+    return folder
+
+
 def _validate_at_work(tmp_path: Path, **env: str) -> subprocess.Popen[str]:
     """`drill validate --jobs 2` over a folder of drills, in a session of its own, once a worker has
     answered (its `validate 1/N id` line): the other worker is at work."""
-    proc = subprocess.Popen([sys.executable, "-m", "trainer", "validate", "--jobs", "2",
-                             str(REPO / "drills" / "01-broadcasting")],
+    proc = subprocess.Popen([sys.executable, "-m", "trainer", "validate", "--jobs", "2", str(_quick_drills(tmp_path))],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
                             env={**os.environ, "DRILL_HOME": str(tmp_path / "home"), "PYTHONPATH": str(REPO), **env},
                             start_new_session=True)

@@ -311,7 +311,7 @@ def seed_history() -> None:
 
 
 def invoke(app, *args: str):
-    return CliRunner().invoke(app, list(args))
+    return CliRunner().invoke(app, list(args), env={"COLUMNS": "100"})  # the tables' rows read whole, at any runner's width
 
 
 def test_every_format_on_a_seeded_history(app, fixed_clock, tmp_path):
