@@ -55,7 +55,18 @@ def spec_files(roots: list[Path] | None = None) -> list[Path]:
             continue
         files.extend(sorted(p for p in root.glob("*/*.yaml") if p.name.count(".") == 1))
         files.extend(sorted(p for p in root.glob("*.yaml") if p.name.count(".") == 1))
-    return files
+    unique: dict[Path, Path] = {}
+    for path in files:  # each file once, where it is first named
+        unique.setdefault(_same_file(path), path)
+    return list(unique.values())
+
+
+def _same_file(path: Path) -> Path:
+    """What tells two names of one file apart from two files (a root named twice, a file and its folder)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a symlink loop: the name as given
+        return path
 
 
 def load_catalogue(roots: list[Path] | None = None, *, strict: bool = False) -> Catalogue:

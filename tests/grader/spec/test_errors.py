@@ -95,6 +95,21 @@ def test_catalogue_collects_broken_files(tmp_path):
     assert not cat.specs and cat.errors and all("mha-padding.yaml" in e for e in cat.errors)
 
 
+def test_one_spec_named_twice_is_one_drill_and_two_files_with_one_id_are_refused(tmp_path):
+    """`drill validate a.yaml a.yaml`, or a spec and its folder, or DRILL_PATH naming the built-in folder:
+    one file read twice told the person it was "already defined by" itself."""
+    spec = _write(tmp_path, EXAMPLE.read_text())
+    cat = load_catalogue([spec, tmp_path, spec.parent / ".." / "99-test" / spec.name])
+    assert list(cat.specs) == ["mha-padding"] and cat.errors == []
+    other = tmp_path / "98-copy"
+    other.mkdir()
+    shutil.copy(spec, other / spec.name)
+    shutil.copy(spec.with_suffix(".py"), other / "mha-padding.py")
+    cat = load_catalogue([tmp_path])
+    assert list(cat.specs) == ["mha-padding"]
+    assert len(cat.errors) == 1 and "'mha-padding' is already defined by" in cat.errors[0], cat.errors
+
+
 def test_a_trap_in_several_functions_names_them_and_their_trap_functions(tmp_path):
     """`also:` (drills/README.md, "traps"): another function of the drill, and a reference function for it."""
     ok = parse_spec(REPO / "drills" / "03-ragged" / "ragged-to-padded.yaml")
