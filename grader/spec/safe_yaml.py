@@ -14,7 +14,10 @@ import unicodedata
 from typing import Any
 
 import yaml
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode
+from yaml.resolver import Resolver
 
 MAX_DEPTH = 32
 MAX_NODES = 10_000  # the largest built-in drill spec has about 650; PyYAML builds roughly 10 K per second
@@ -42,7 +45,24 @@ def control_character(text: str) -> str | None:
     return None
 
 
-class LimitedLoader(yaml.SafeLoader):
+try:  # libyaml's scanner and parser make the events (a spec reads about 7x faster); the Composer
+    # below stays PyYAML's Python one, so every limit here applies while the nodes are composed
+    from yaml._yaml import CParser as _CParser
+except ImportError:  # a PyYAML built without libyaml: its own Python scanner and parser
+    _CParser = None
+
+if _CParser is not None:
+    class _Events(Composer, _CParser, SafeConstructor, Resolver):  # Composer first: its Python methods win
+        def __init__(self, stream: Any) -> None:
+            _CParser.__init__(self, stream)
+            Composer.__init__(self)
+            SafeConstructor.__init__(self)
+            Resolver.__init__(self)
+else:
+    _Events = yaml.SafeLoader  # type: ignore[misc, assignment]
+
+
+class LimitedLoader(_Events):
     """SafeLoader without aliases or anchors, nesting at most MAX_DEPTH, scalar keys only;
     with ``plain_text`` set, no control characters in any text (a spec's prompt reaches
     the terminal)."""
@@ -101,6 +121,10 @@ def load(text: str, loader: type[LimitedLoader] = LimitedLoader) -> Any:
     instance = loader(text)
     try:
         return instance.get_single_data()
+    except yaml.MarkedYAMLError as exc:
+        if "maximum nesting depth" in str(exc.problem):  # libyaml's own depth limit, met before this one
+            raise _refuse(f"nested more than {MAX_DEPTH} levels deep", exc.problem_mark) from None
+        raise
     except yaml.YAMLError:
         raise
     except (ValueError, TypeError, OverflowError) as exc:  # a scalar's own constructor: bad date, huge int
@@ -118,7 +142,12 @@ def problem_line(exc: yaml.YAMLError, text: str | None = None) -> tuple[int, str
     """(1-based line or 0, the problem in words) of a YAML error (``text``: the document,
     to place a reader error, which has a position but no line)."""
     if isinstance(exc, yaml.reader.ReaderError):
-        line = text.count("\n", 0, exc.position) + 1 if isinstance(text, str) else 0
+        if not isinstance(text, str):
+            line = 0
+        elif _CParser is not None:  # libyaml counts the position in bytes of UTF-8
+            line = text.encode("utf-8", "surrogatepass")[:exc.position].count(b"\n") + 1
+        else:
+            line = text.count("\n", 0, exc.position) + 1
         char = exc.character if isinstance(exc.character, int) else ord(exc.character)
         return line, f"the character #x{char:04x} is not allowed in YAML ({exc.reason})"
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)

@@ -484,6 +484,20 @@ def test_safe_yaml_loads_ordinary_documents():
         safe_yaml.load("a: &x 1\nb: *x\n")
 
 
+def test_a_bad_character_after_accented_text_is_placed_on_its_own_line():
+    """libyaml (grader.spec.safe_yaml's event parser where PyYAML has it) counts a reader error's position
+    in bytes: two-byte letters before the character must not push its line down."""
+    text = "id: éééééééééééé\nprompt: ééééé\nc: 1\n\x1b: 1\n"
+    with pytest.raises(yaml.YAMLError) as info:
+        safe_yaml.load(text)
+    line, words = safe_yaml.problem_line(info.value, text)
+    assert line == 4 and words.startswith("the character #x001b is not allowed in YAML"), (line, words)
+    deep = "a: 1\nb: " + "[" * 5000 + "\n"
+    with pytest.raises(yaml.YAMLError) as info:
+        safe_yaml.load(deep)
+    assert safe_yaml.problem_line(info.value, deep) == (2, "nested more than 32 levels deep")
+
+
 def test_a_progress_database_that_is_a_fifo_is_named_not_read(tmp_path):
     home = tmp_path / "home"
     home.mkdir()
