@@ -15,9 +15,7 @@ from typing import Any
 
 import yaml
 from yaml.composer import Composer
-from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode
-from yaml.resolver import Resolver
 
 MAX_DEPTH = 32
 MAX_NODES = 10_000  # the largest built-in drill spec has about 650; PyYAML builds roughly 10 K per second
@@ -45,20 +43,15 @@ def control_character(text: str) -> str | None:
     return None
 
 
-try:  # libyaml's scanner and parser make the events (a spec reads about 7x faster); the Composer
-    # below stays PyYAML's Python one, so every limit here applies while the nodes are composed
-    from yaml._yaml import CParser as _CParser
-except ImportError:  # a PyYAML built without libyaml: its own Python scanner and parser
-    _CParser = None
+_LIBYAML = bool(getattr(yaml, "__with_libyaml__", False))
 
-if _CParser is not None:
-    class _Events(Composer, _CParser, SafeConstructor, Resolver):  # Composer first: its Python methods win
+if _LIBYAML:  # libyaml's scanner and parser make the events (a spec reads about 7x faster); PyYAML's
+    # Python Composer, first in the MRO, still builds the nodes, so every limit here applies as they are composed
+    class _Events(Composer, yaml.CSafeLoader):
         def __init__(self, stream: Any) -> None:
-            _CParser.__init__(self, stream)
+            yaml.CSafeLoader.__init__(self, stream)
             Composer.__init__(self)
-            SafeConstructor.__init__(self)
-            Resolver.__init__(self)
-else:
+else:  # a PyYAML built without libyaml: its own Python scanner and parser
     _Events = yaml.SafeLoader  # type: ignore[misc, assignment]
 
 
@@ -144,7 +137,7 @@ def problem_line(exc: yaml.YAMLError, text: str | None = None) -> tuple[int, str
     if isinstance(exc, yaml.reader.ReaderError):
         if not isinstance(text, str):
             line = 0
-        elif _CParser is not None:  # libyaml counts the position in bytes of UTF-8
+        elif _LIBYAML:  # libyaml counts the position in bytes of UTF-8
             line = text.encode("utf-8", "surrogatepass")[:exc.position].count(b"\n") + 1
         else:
             line = text.count("\n", 0, exc.position) + 1
