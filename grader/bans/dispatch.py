@@ -55,24 +55,37 @@ class Installed:
     def __init__(self) -> None:
         self.libraries: list[Any] = []
         self.tables: dict[str, tuple[str, list[str]]] = {}  # overload -> (banned name, the table lines we changed)
+        self.seen: dict[str, str] = {}  # overload -> its whole table when last found intact
 
     def tampered(self) -> str | None:
-        """The banned name whose kernel is no longer ours, or None."""
+        """The banned name whose kernel is no longer ours, or None. A table unchanged since it was last
+        found intact is intact (one string comparison: this runs twice in every sandbox run)."""
         for qualname, (name, ours) in self.tables.items():
-            now = set(_table_lines(qualname))
+            table = _table(qualname)
+            if table is not None and table == self.seen.get(qualname):
+                continue
+            now = set(table.splitlines()) if table is not None else set()
             if not ours or any(line not in now for line in ours):
                 return name
+            if table is not None:
+                self.seen[qualname] = table
+        return None
+
+
+def _table(qualname: str) -> str | None:
+    """The operator's dispatch table, one line per key: which kernel runs, registered where (None: an
+    operator gone from the dispatcher, which is not ours any more)."""
+    import torch
+
+    try:
+        return str(torch._C._dispatch_dump_table(qualname))
+    except Exception:  # noqa: BLE001
         return None
 
 
 def _table_lines(qualname: str) -> list[str]:
-    """The operator's dispatch table, one line per key: which kernel runs, registered where."""
-    import torch
-
-    try:
-        return torch._C._dispatch_dump_table(qualname).splitlines()
-    except Exception:  # noqa: BLE001 - an operator gone from the dispatcher is not ours any more
-        return []
+    table = _table(qualname)
+    return table.splitlines() if table is not None else []
 
 
 def install(kernels: dict[str, str], on_call: Callable[[str], None]) -> Installed:
@@ -113,7 +126,9 @@ def install(kernels: dict[str, str], on_call: Callable[[str], None]) -> Installe
                     except RuntimeError:
                         continue
                 if registered:
-                    done.tables[qualname] = (name, [line for line in _table_lines(qualname) if line not in before])
+                    after = _table(qualname) or ""
+                    done.tables[qualname] = (name, [line for line in after.splitlines() if line not in before])
+                    done.seen[qualname] = after
     done.libraries = list(libraries.values())
     _ACTIVE.append(done)
     _guard_python_routes(kernels, on_call)
