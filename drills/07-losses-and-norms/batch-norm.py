@@ -232,11 +232,14 @@ def make_x(ctx, shape, dtype, scale=1.0, offset=0.0):
     float32 rounding of a mean near 3000 would be amplified), and never exactly 1: an integer variance
     is what a one-pass E[x^2] - E[x]^2, whose terms near 9e6 round to integers in float32, could hit."""
     C = shape[1]
-    z = torch.randn(shape, generator=ctx.gen, dtype=torch.float32)
+    # drawn in float32, worked in float64, rounded once at the end: a float32 mean or norm sums in the order
+    # the CPU's vector width gives (AVX2 and AVX-512 differ in the last bits), and every machine of a team
+    # session must build the same bytes (tests/grader/golden_cases.py); float64's last bits do not survive the rounding
+    z = torch.randn(shape, generator=ctx.gen, dtype=torch.float32).double()
     z = z - z.mean(DIMS, keepdim=True)
     std = z.pow(2).mean(DIMS, keepdim=True).sqrt().clamp_min(1e-6)
-    target = torch.rand(C, generator=ctx.gen, dtype=torch.float32) * 0.5 + 0.8
-    shift = torch.rand(C, generator=ctx.gen, dtype=torch.float32) - 0.5
+    target = torch.rand(C, generator=ctx.gen, dtype=torch.float32).double() * 0.5 + 0.8
+    shift = torch.rand(C, generator=ctx.gen, dtype=torch.float32).double() - 0.5
     x = z / std * _ch(target) * float(scale) + float(offset) + _ch(shift)
     return x.to(dtype)
 
