@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy
 import torch
 
 from grader.cases.prepare import DTYPES, Call, ExpectedRaise
@@ -232,6 +233,9 @@ def _compare_float(expected: torch.Tensor, got: torch.Tensor, call: Call, tolera
                    exp_shape: list[int], got_shape: list[int]) -> Verdict:
     e = expected.double()
     g = got.double()
+    tol = Tolerance(0.0, 0.0) if call.function.exact else tolerance_for(call, tolerances)
+    if within(e, g, tol.atol, tol.rtol):
+        return Verdict("pass", expected_shape=exp_shape, got_shape=got_shape)
     e_fin, g_fin = torch.isfinite(e), torch.isfinite(g)
     for bad, finite_expected in ((e_fin & ~g_fin, True), (~e_fin & g_fin, False)):
         if not bool(bad.any()):
@@ -256,7 +260,6 @@ def _compare_float(expected: torch.Tensor, got: torch.Tensor, call: Call, tolera
         gv = g[first].item() if differ.dim() else g.item()
         return Verdict("wrong", f"non-finite values differ at {int(differ.sum())} positions; first at "
                                 f"{fmt_index(first)} (expected {fmt_num(ev)}, got {fmt_num(gv)})", exp_shape, got_shape)
-    tol = Tolerance(0.0, 0.0) if call.function.exact else tolerance_for(call, tolerances)
     err = (g - e).abs()
     err = torch.where(e_fin, err, torch.zeros_like(err))
     limit = tol.atol + tol.rtol * e.abs()
@@ -283,6 +286,18 @@ def _compare_float(expected: torch.Tensor, got: torch.Tensor, call: Call, tolera
     if ratio:
         msg += f"; every value is {ratio} the expected one"
     return Verdict("wrong", msg, exp_shape, got_shape)
+
+
+def within(want: torch.Tensor, got: torch.Tensor, atol: float, rtol: float) -> bool:
+    """Whether every value of `got` is finite and within atol + rtol * |want| of `want`'s (both float64, one
+    shape, on the CPU): the passing case of a comparison, read with NumPy, whose few calls on the small tensors
+    of the cases cost a fraction of torch's. False says only "look closer" (a non-finite value, one too far)."""
+    try:
+        w, g = want.numpy(), got.numpy()
+    except (RuntimeError, TypeError):  # a tensor NumPy cannot view (one that requires grad): torch's path says
+        return False
+    with numpy.errstate(invalid="ignore", over="ignore"):  # a NaN or inf in `got` fails the comparison itself
+        return bool(numpy.isfinite(w).all() and (numpy.abs(g - w) <= atol + rtol * numpy.abs(w)).all())
 
 
 def _constant_ratio(e: torch.Tensor, g: torch.Tensor) -> str:
