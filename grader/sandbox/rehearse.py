@@ -9,9 +9,13 @@ of the ops solutions use (views, matmuls, softmax, masks, reductions, gathers, s
 on tensors of its own, in each way the job will run them: real and without grad (the cases),
 with a backward (the gradient case), on fake CUDA tensors under the meter (the device case,
 memory at scale). That copies most of those pages ahead (bench/stages.py times the effect).
-The zygote (grader.sandbox.zygote) runs the same rehearsal once, in every way, before it forks
-anyone: what torch sets up on first use (ops resolved, fake-tensor rules, autograd's engine) is
-then done once for every child, and each child only copies the pages.
+The zygote (grader.sandbox.zygote) runs the same rehearsal once before it forks anyone: what torch
+sets up on first use (ops resolved, fake-tensor rules, autograd's engine) is then done once for every
+child, and each child only copies the pages. Its fake-tensor runs go on fake CUDA tensors with plain
+sizes, the way most device cases run; a job whose fake runs go another way (on the CPU: a drill with
+no device case; with symbolic sizes: nonzero-style code) has the zygote rehearse that way too, once,
+before it forks that job's first child (`WAYS`, `ways_of`), so a cold `drill check` does not wait
+for ways its drill never runs (symbolic sizes alone are about a second of the zygote's start).
 
 Trusted and generic: it knows nothing of the drill (no reference, no cases), draws no random
 numbers (the solution's generators stay as the job sets them), and runs before the banned-call
@@ -24,20 +28,29 @@ import math
 from typing import Any
 
 
-def rehearse(real: bool, gradient: bool, fake: bool, everywhere: bool = False) -> None:
-    """Run the mix once in each way asked for; never raises (a rehearsal only saves time). `everywhere`
-    (the zygote, once: grader.sandbox.zygote): the fake-tensor runs also on the CPU and with symbolic
-    sizes, each way a device case may run, so every child finds what torch sets up lazily done."""
+WAYS = (("cuda", False),)  # (device, symbolic sizes) of the fake-tensor runs a rehearsal makes unless told
+
+
+def rehearse(real: bool, gradient: bool, fake: bool, ways: tuple[tuple[str, bool], ...] = WAYS) -> None:
+    """Run the mix once in each way asked for; never raises (a rehearsal only saves time). `ways`: the
+    (device, symbolic sizes) pairs of the fake-tensor runs, when `fake`."""
     from grader.sandbox import quiet
 
     try:
         with quiet.machinery():
-            _rehearse(real, gradient, fake, everywhere)
+            _rehearse(real, gradient, fake, ways)
     except BaseException:  # noqa: BLE001, S110 - the timed run reports its own errors
         pass
 
 
-def _rehearse(real: bool, gradient: bool, fake: bool, everywhere: bool = False) -> None:
+def ways_of(plan: Any) -> set[tuple[str, bool]]:
+    """The (device, symbolic sizes) pairs a job's fake-tensor plan (grader.fake.checks.Plan) runs in."""
+    if plan is None or not getattr(plan, "active", False):
+        return set()
+    return {("cuda" if fp.device else "cpu", bool(fp.shape_env)) for fp in plan.functions if fp.device or fp.scale}
+
+
+def _rehearse(real: bool, gradient: bool, fake: bool, ways: tuple[tuple[str, bool], ...] = WAYS) -> None:
     import torch
 
     from grader.fake import checks
@@ -57,8 +70,7 @@ def _rehearse(real: bool, gradient: bool, fake: bool, everywhere: bool = False) 
             torch.autograd.grad(outputs, [leaf], [torch.ones_like(o) for o in outputs], allow_unused=True)
     if fake and checks.problem() is None:
         sketches = [checks.Sketch((4, 64, 32), x.dtype), checks.Sketch((4, 64), keep.dtype)]
-        for device, symbolic in ((("cuda", False), ("cpu", False), ("cuda", True), ("cpu", True)) if everywhere
-                                 else (("cuda", False),)):
+        for device, symbolic in ways:
             # through the same runner and meter as the device case and memory at scale
             checks.run(_mix, sketches, device, "<rehearsal>", shape_env=symbolic, cache=False)
 

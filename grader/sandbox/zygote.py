@@ -247,7 +247,11 @@ class _Sent:
 
 
 _NOT_SHARED = ("_drill_", "__main__", "__mp_main__", "solution", "drills", "trainer", "tests", "conftest", "_pytest",
-               "pytest", "pluggy", "emptied")
+               "pytest", "pluggy", "emptied",
+               # the CLI's own libraries (its commands, terminal, scheduler, settings): no solution's business, and
+               # importing them in the zygote cost a cold `drill check` some 0.2 s before its child was forked
+               "typer", "click", "pydantic", "pydantic_core", "annotated_types", "annotated_doc", "typing_inspection",
+               "fsrs", "prompt_toolkit", "wcwidth", "platformdirs", "shellingham")
 
 
 def _modules_to_share(known: set[str], body: Body) -> list[str]:
@@ -360,6 +364,7 @@ def _serve(sock: socket.socket, grader: int) -> None:
             _unkept(sent, dropped)
             _load(modules)
             _prime(sent)
+            _rehearse_ways(sent)
             pid = _fork(sent, scratch, fds, grader, sock)
         except Exception:  # noqa: BLE001, S110 - answered -1: the grader forks this child itself
             pass
@@ -426,10 +431,28 @@ def _prime(sent: _Sent) -> None:
                 pass
 
 
+_REHEARSED: set[tuple[str, bool]] = set()  # the fake-tensor ways rehearsed here (grader.sandbox.rehearse.ways_of)
+
+
+def _rehearse_ways(sent: _Sent) -> None:
+    """Rehearse, once each, the fake-tensor ways this request's jobs run in and this process has not
+    rehearsed yet (on the CPU, with symbolic sizes: grader.sandbox.rehearse), before forking its child."""
+    from grader.sandbox import rehearse
+
+    wanted: set[tuple[str, bool]] = set()
+    for job in _jobs(sent.kwargs):
+        wanted |= rehearse.ways_of(job.fake)
+    new = tuple(sorted(wanted - _REHEARSED))
+    if new:
+        rehearse.rehearse(real=False, gradient=False, fake=True, ways=new)
+        _REHEARSED.update(new)
+
+
 def _warm() -> None:
     """What every child needs, loaded once here: torch, the child's runtime, the guards, and what torch
     sets up lazily on first use (ops resolved, their fake-tensor rules, autograd's engine): the rehearsal
-    each standby child runs again (grader.sandbox.rehearse), here in every way a child may run it."""
+    each standby child runs again (grader.sandbox.rehearse), here with fake CUDA tensors of plain sizes;
+    the other ways a job's fake runs may go are rehearsed when a job first needs them (_rehearse_ways)."""
     import linecache  # noqa: F401
     import torch
 
@@ -441,7 +464,8 @@ def _warm() -> None:
     from grader.sandbox import child, clean, confine, rehearse  # noqa: F401
 
     confine.warm()
-    rehearse.rehearse(real=True, gradient=True, fake=True, everywhere=True)
+    rehearse.rehearse(real=True, gradient=True, fake=True)
+    _REHEARSED.update(rehearse.WAYS)
 
 
 def _fork(sent: _Sent, scratch: str, fds: list[int], grader: int, sock: socket.socket) -> int:

@@ -24,15 +24,16 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
-
-from prompt_toolkit.formatted_text import StyleAndTextTuples
+from typing import TYPE_CHECKING, Literal
 
 from grader.report import CaseKind, CaseResult, Report, Smallest, Verdict
 from trainer.clock import mmss  # the one mm:ss; toolbar and header import it from here
 from trainer.text.markup import printable, printable_lines
 
-Fragments = StyleAndTextTuples  # prompt_toolkit's own type for styled text: (style, text) pairs
+if TYPE_CHECKING:  # prompt_toolkit's own type for styled text: (style, text) pairs
+    from prompt_toolkit.formatted_text import StyleAndTextTuples as Fragments
+else:  # at run time a plain list: `drill check` and the worker render without loading prompt_toolkit (0.15 s)
+    Fragments = list
 Density = Literal["full", "compact"]
 
 _ALSO_SHOWN = 4  # other failing cases named before "and N more"
