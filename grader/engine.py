@@ -160,7 +160,8 @@ class Grader:
         spec = prep.spec
         job, limits = self.job_for(prep, source, filename, limits, fake=known_fake is None)
         on_gpu = self.device != "cpu"
-        moot = (lambda o: _forward_fails(prep, o, limits)) if job.gradient else None
+        compared: dict[tuple[int, int], Verdict] = {}  # each returned value's comparison, made once (_judge_call)
+        moot = (lambda o: _forward_fails(prep, o, limits, compared)) if job.gradient else None
         try:
             outcome = sandbox.run(job, limits, moot)
         except OSError as exc:
@@ -174,7 +175,7 @@ class Grader:
             with deadline(JUDGE_SECONDS, f"the drill's own checks (invariants, checker, traps) did not finish within "
                                          f"{JUDGE_SECONDS:g} s of CPU time", cpu=True):
                 with single_threaded_autograd():
-                    report = judge(prep, outcome, limits)
+                    report = judge(prep, outcome, limits, compared)
         except CaseError as exc:
             return Report(spec.id, "internal", [], outcome.elapsed, seed=prep.seed, message=f"{spec.path}: {exc}",
                           variant=dict(spec.variant))
@@ -244,7 +245,10 @@ class Grader:
 # --------------------------------------------------------------- judging
 
 
-def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits) -> Report:
+def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits,
+          compared: dict[tuple[int, int], Verdict] | None = None) -> Report:
+    """The report of a run. `compared`: the comparisons of returned values already made for this outcome
+    (`_forward_fails` makes them while the child runs its gradient case), filled with the ones made here."""
     spec = prep.spec
     if outcome.refused:
         return Report(spec.id, "internal", [], outcome.elapsed, seed=prep.seed,
@@ -257,7 +261,7 @@ def judge(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits)
         run_message = exception_text(exc, at_load=True)
     stopped_at = outcome.timeout_call
     for call in prep.calls:
-        res = _judge_call(prep, call, outcome, limits)
+        res = _judge_call(prep, call, outcome, limits, compared)
         if res.verdict != "pass" and not outcome.load_error and not any(a.shape for a in call.function.args):
             res.inputs = _inputs_text(call)  # no tensor in sight: the values are the case
         results.append(res)
@@ -318,14 +322,15 @@ def _name_trap(prep: Prepared, outcome: sandbox.ChildOutcome, results: list[Case
         report.partial_trap = partial_trap(prep, outcome, forward)
 
 
-def _forward_fails(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits) -> bool:
+def _forward_fails(prep: Prepared, outcome: sandbox.ChildOutcome, limits: sandbox.Limits,
+                   compared: dict[tuple[int, int], Verdict] | None = None) -> bool:
     """Whether a real case has failed already, read as the child starts its gradient case (sandbox.run's
     `moot`): the verdict is then the forward's, and the gradient case, told only for a forward that passes,
     is not waited for. The judge looks again at the end (in-place writes are read from the arguments'
     memory then): this only decides whether to wait. Drill code that fails here decides nothing."""
     try:
         with deadline(JUDGE_SECONDS, "the drill's own checks did not finish", cpu=True), single_threaded_autograd():
-            return any(_judge_call(prep, call, outcome, limits).verdict != "pass" for call in prep.calls)
+            return any(_judge_call(prep, call, outcome, limits, compared).verdict != "pass" for call in prep.calls)
     except Exception:  # noqa: BLE001 - the judge meets it again, and says so
         return False
 
@@ -384,7 +389,8 @@ def _run_entry(verdict: str, message: str) -> CaseResult:
     return CaseResult("(run)", "-", verdict, message, kind=CaseKind.RUN)
 
 
-def _judge_call(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome, limits: sandbox.Limits) -> CaseResult:
+def _judge_call(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome, limits: sandbox.Limits,
+                compared: dict[tuple[int, int], Verdict] | None = None) -> CaseResult:
     res = CaseResult(call.case.name, call.function.name, "pass", dims=dict(call.sizes), id=call.case.id)
     spec = prep.spec
     if outcome.load_error:
@@ -413,10 +419,12 @@ def _judge_call(prep: Prepared, call: Call, outcome: sandbox.ChildOutcome, limit
         res.verdict = "wrong"
         res.message = f"modified its input {', '.join(got.modified)} in place; work on a copy (x = x.clone()) or out-of-place ops"
         return res
-    if call.function.checker:
-        v = _run_checker(prep, call, got.value)
-    else:
-        v = compare_call(call, got.value, spec.tolerance)
+    key = (call.index, id(got.value))  # the outcome holds the value: its id is its own while `compared` lives
+    v = compared.get(key) if compared is not None else None
+    if v is None:
+        v = _run_checker(prep, call, got.value) if call.function.checker else compare_call(call, got.value, spec.tolerance)
+        if compared is not None:
+            compared[key] = v
     _fill(res, v)
     if v.verdict == "pass" and call.function.checker is None:
         problem = first_problem(prep, call, got.value)

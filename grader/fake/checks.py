@@ -180,27 +180,13 @@ def _build(value: Any, device: str) -> Any:
 
 def run(func: Callable, args: list[Any], device: str, filename: str, shape_env: bool = False,
         max_ops: int = MAX_OPS, describe: Callable[[BaseException, str], dict] | None = None,
-        max_seconds: float = MAX_SECONDS, cache: bool = True) -> dict[str, Any]:
+        max_seconds: float = MAX_SECONDS, cache: bool = True, built: Built | None = None) -> dict[str, Any]:
     """Call func on fake tensors shaped like `args` (sketches) on `device`. Returns
     {status: ok|raised|too_many_ops, outputs, peak, culprit, ops, exc, made_at}. `cache=False`: without
     torch's fake-tensor dispatch cache (a sandbox child meets each op once, at sizes its parent never ran:
-    every lookup misses, and building the entry it never uses again is a third of the run)."""
-    from torch._subclasses.fake_tensor import FakeTensorMode
-
-    settle_autograd()
-    env = None
-    if shape_env:
-        from torch.fx.experimental.symbolic_shapes import ShapeEnv
-
-        _warm_shape_env()
-        env = ShapeEnv()
-    mode = FakeTensorMode(allow_non_fake_inputs=True, shape_env=env, allow_fallback_kernels=False)
-    if env is not None or not cache:
-        # a fresh ShapeEnv's symbols never meet again: its dispatch cache only misses, and each miss builds
-        # and checks an entry (half the time of a nonzero-heavy run); the results are the same without it
-        mode.cache_enabled = False
-    with mode:
-        fake_args = [_build(a, device) for a in args]
+    every lookup misses, and building the entry it never uses again is a third of the run). `built`: the
+    mode and fake arguments made ahead for this very run (`build`), else made here."""
+    mode, fake_args = built or build(args, device, shape_env, cache)
     meter = make_meter(filename, max_ops, max_seconds)
     result: dict[str, Any] = {"device": device}
     try:
@@ -238,6 +224,31 @@ def run(func: Callable, args: list[Any], device: str, filename: str, shape_env: 
     result["unknown_bytes"] = meter.unknown
     result["upper_bound"] = meter.bounded
     return result
+
+
+Built = tuple  # (a FakeTensorMode, the fake arguments made under it): what `build` gives, for one run only
+
+
+def build(args: list[Any], device: str, shape_env: bool = False, cache: bool = True) -> Built:
+    """A fresh fake-tensor mode and, under it, fake tensors shaped like `args` (sketches) on `device`: what
+    one `run` calls its function on (a solution may write to its arguments: never used twice)."""
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    settle_autograd()
+    env = None
+    if shape_env:
+        from torch.fx.experimental.symbolic_shapes import ShapeEnv
+
+        _warm_shape_env()
+        env = ShapeEnv()
+    mode = FakeTensorMode(allow_non_fake_inputs=True, shape_env=env, allow_fallback_kernels=False)
+    if env is not None or not cache:
+        # a fresh ShapeEnv's symbols never meet again: its dispatch cache only misses, and each miss builds
+        # and checks an entry (half the time of a nonzero-heavy run); the results are the same without it
+        mode.cache_enabled = False
+    with mode:
+        fake_args = [_build(a, device) for a in args]
+    return mode, fake_args
 
 
 @functools.lru_cache(maxsize=1)
@@ -515,12 +526,26 @@ def _why_not(res: dict[str, Any], who: str, at_scale: bool = False) -> str:
 # ------------------------------------------------------------- the child
 
 
+def prebuild(the_plan: Plan, cache: bool = True) -> dict[str, Built]:
+    """The mode and fake arguments of each function's first run (`_first_args`), made ahead: a standby
+    sandbox child makes them while it waits for its source (a few milliseconds of the run's own)."""
+    return {fp.name: build(_first_args(fp), "cuda" if fp.device else "cpu", fp.shape_env, cache)
+            for fp in the_plan.functions if fp.device or fp.scale}
+
+
+def _first_args(fp: FunctionPlan) -> list[Any]:
+    return (fp.scale_args if fp.scale else fp.small_args) or []
+
+
 def run_plan(the_plan: Plan, module: Any, filename: str,
              describe: Callable[[BaseException, str], dict] | None = None,
-             started: Callable[[], None] | None = None, cache: bool = True) -> list[dict[str, Any]]:
+             started: Callable[[], None] | None = None, cache: bool = True,
+             built: dict[str, Built] | None = None) -> list[dict[str, Any]]:
     """In the sandbox child, after the real cases: each function's fake runs
-    (`started()` is called before each function: its own case deadline; `cache`: as in `run`)."""
+    (`started()` is called before each function: its own case deadline; `cache`: as in `run`; `built`:
+    `prebuild`'s, made under the same plan and `cache`, each used once)."""
     results = []
+    built = dict(built or {})
     for fp in the_plan.functions:
         func = module.__dict__.get(fp.name)
         if not callable(func) or not (fp.device or fp.scale):
@@ -528,7 +553,8 @@ def run_plan(the_plan: Plan, module: Any, filename: str,
         if started is not None:
             started()
         try:
-            results.append({"function": fp.name, "runs": _function_runs(fp, func, filename, describe, cache)})
+            results.append({"function": fp.name,
+                            "runs": _function_runs(fp, func, filename, describe, cache, built.pop(fp.name, None))})
         except BaseException as exc:  # noqa: BLE001 - said in the report as a check that did not run, never silence
             results.append({"function": fp.name, "runs": [],
                             "failed": f"{class_name(type(exc))}: {safe_message(exc)[:300]}"})
@@ -536,11 +562,13 @@ def run_plan(the_plan: Plan, module: Any, filename: str,
 
 
 def _function_runs(fp: FunctionPlan, func: Callable, filename: str,
-                   describe: Callable[[BaseException, str], dict] | None, cache: bool = True) -> list[dict[str, Any]]:
+                   describe: Callable[[BaseException, str], dict] | None, cache: bool = True,
+                   built: Built | None = None) -> list[dict[str, Any]]:
     device = "cuda" if fp.device else "cpu"
     runs = []
     if fp.scale:
-        big = run(func, fp.scale_args or [], device, filename, fp.shape_env, describe=describe, cache=cache)
+        big = run(func, fp.scale_args or [], device, filename, fp.shape_env, describe=describe, cache=cache,
+                  built=built)
         big["sizes"] = "scale"
         runs.append(big)
         runs.extend(_grown_runs(fp, func, big, device, filename, cache))
@@ -554,7 +582,8 @@ def _function_runs(fp: FunctionPlan, func: Callable, filename: str,
             small["sizes"] = "small"
             runs.append(small)
     else:
-        small = run(func, fp.small_args or [], device, filename, fp.shape_env, describe=describe, cache=cache)
+        small = run(func, fp.small_args or [], device, filename, fp.shape_env, describe=describe, cache=cache,
+                    built=built)
         small["sizes"] = "small"
         runs.append(small)
     return runs

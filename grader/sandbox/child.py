@@ -60,13 +60,28 @@ def _standby_child(template: Job, limits: Limits, res_w: int, out_w: int, scratc
     _child_setup(template)
     copies = layout.arguments(arena)
     _warm(template, copies)
+    built = _prebuild(template)
     message = _read_go(GO_FD)
     os.close(GO_FD)
     if message is None:
         os._exit(0)  # discarded, or the parent is gone
     source, filename, _ = message
     _run_job(dataclasses.replace(template, source=source, filename=filename), counts, copies,
-             _byte_check(layout, arena))
+             _byte_check(layout, arena), built=built)
+
+
+def _prebuild(job: Job) -> dict[str, Any]:
+    """The fake runs' modes and arguments, made while the standby child waits (grader.fake.checks.prebuild):
+    with the cache setting _run_fake gives a child that runs one file. {} when there is nothing to make."""
+    if job.fake is None or not getattr(job.fake, "active", False):
+        return {}
+    from grader.fake import checks as fake
+
+    try:
+        with quiet.machinery():
+            return fake.prebuild(job.fake, cache=False)
+    except BaseException:  # noqa: BLE001 - only time saved: the run makes them itself
+        return {}
 
 
 def _warm_fake(plan: Any) -> None:
@@ -147,7 +162,8 @@ def _install_guards(job: Job) -> dict[str, int]:
 
 
 def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, list[Any]] | None = None,
-             changed: Callable[[int], list[str]] | None = None, reusable: Callable[[], bool] | None = None) -> bool:
+             changed: Callable[[int], list[str]] | None = None, reusable: Callable[[], bool] | None = None,
+             built: dict[str, Any] | None = None) -> bool:
     """Run the job and send its frames, "done" last. With `reusable` (a reused child), "done" says
     whether the run left the process as it found it; returns that (False without `reusable`)."""
     import torch
@@ -187,7 +203,7 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
             _call(job, index, func, args, names, counts, copies, placed, torch, bans, changed)
             intact.broken()
     if job.fake is not None:
-        _run_fake(job, module, cache=reusable is not None)
+        _run_fake(job, module, cache=reusable is not None, built=built)
         intact.broken()
     if job.gradient:  # last: the parent may stop the child here once a real case has failed (grader.sandbox.supervise)
         _run_gradient(job, module, torch, ask=reusable is not None)
@@ -405,7 +421,7 @@ def _forward_line(job: Job, func: Callable, args: list[Any], case: Any, torch: A
     return {}
 
 
-def _run_fake(job: Job, module: Any, cache: bool = False) -> None:
+def _run_fake(job: Job, module: Any, cache: bool = False, built: dict[str, Any] | None = None) -> None:
     """The device case and memory at scale, on fake tensors (grader.fake.checks), after the real calls.
     `cache`: with torch's fake-tensor dispatch cache, for a reused child (grader.sandbox.reuse), whose
     next files of the same drill meet the same ops at the same sizes; a child that runs one file only
@@ -418,7 +434,8 @@ def _run_fake(job: Job, module: Any, cache: bool = False) -> None:
     started()
     try:
         with quiet.machinery():  # torch's fake-tensor logger is the grader's, not the solution's output
-            runs = fake.run_plan(job.fake, module, job.filename, describe_exception, started, cache=cache)
+            runs = fake.run_plan(job.fake, module, job.filename, describe_exception, started, cache=cache,
+                                 built=built)
     except BaseException as exc:  # noqa: BLE001 - a fake-tensor failure must not cost the real verdicts
         _send({"type": "fake", "runs": [], "failed": f"{class_name(type(exc))}: {safe_message(exc)[:300]}"})
         return
