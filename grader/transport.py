@@ -66,7 +66,9 @@ def _is_tensor(value: Any) -> bool:
 
 
 def _tensor(value: Any, blobs: list[bytes]) -> dict[str, Any]:
-    """A tensor's real data, read with any __torch_function__ of a subclass switched off."""
+    """A tensor's real data, read with every __torch_function__ switched off: a subclass's, and a mode's (in
+    a sandbox child the ban guards' mode, whose Python hop on each of these reads tripled their cost, or one
+    the solution entered, which has no say in how its result is read)."""
     import torch
 
     base = torch._C.TensorBase
@@ -74,7 +76,7 @@ def _tensor(value: Any, blobs: list[bytes]) -> dict[str, Any]:
     def real(name: str) -> Any:  # the tensor's own attribute, never a subclass's property
         return getattr(base, name).__get__(value, type(value))
 
-    with torch._C.DisableTorchFunctionSubclass():
+    with torch._C.DisableTorchFunction():
         shape = [int(s) for s in real("shape")]
         dtype = str(real("dtype")).replace("torch.", "")
         if real("is_nested"):

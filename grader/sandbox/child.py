@@ -364,8 +364,9 @@ def _gradient_cases(job: Job, module: Any, torch: Any) -> None:
             _send({"type": "gradient", "call": case.index, "status": "raised",
                    "text": f"{case.function}() is not defined"})
             continue
-        args = as_float32(fresh(args_of.get(case.index, [])))
-        inputs = [args[i].requires_grad_(True) for i in case.wrt]
+        with torch._C.DisableTorchFunction():  # the grader's own copies: not through the ban guards' mode
+            args = as_float32(fresh(args_of.get(case.index, [])))
+            inputs = [args[i].requires_grad_(True) for i in case.wrt]
         try:
             with torch.enable_grad():
                 value = func(*args)
