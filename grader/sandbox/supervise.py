@@ -128,7 +128,9 @@ class _Watch:
         self.limits = limits
         self.total_deadline = child.t0 + limits.total_timeout
         self.rss_budget = resident_bytes(os.getpid()) + (limits.rss_bytes or limits.memory_bytes)
-        self.vm_start = _statm(os.getpid())[0]  # the child's address-space size at fork
+        # the child's own address-space size now (a standby child: set up, its source not yet run), not this
+        # process's: a child forked by the zygote (grader.sandbox.zygote) starts from the zygote's size
+        self.vm_start = _statm(child.pid)[0] or _statm(os.getpid())[0]
         self.next_poll = child.t0 + limits.rss_poll
         self.polls = 0
         self.cpu = 0  # the child's CPU time at the last poll, clock ticks
@@ -146,8 +148,10 @@ class _Watch:
         if rss > self.rss_budget:
             outcome.memory_killed = True
             return True
-        # deleted files it still maps: read every 4th poll (/proc/<pid>/maps of a torch process costs ~1 ms)
-        return self._threads_over(outcome) or self._disk_over(outcome, with_maps=self.polls % 4 == 1)
+        # deleted files it still maps: read every 4th poll, from the 4th (/proc/<pid>/maps of a torch process, and
+        # this process's own to tell what the child inherited, cost milliseconds: a warm verdict's run ends near
+        # the first poll); a run that ends sooner has them read at its end when its address space grew (over_at_end)
+        return self._threads_over(outcome) or self._disk_over(outcome, with_maps=self.polls % 4 == 0)
 
     def over_at_end(self, outcome: ChildOutcome) -> bool:
         """At "done": what the child still holds (threads, deleted files) counts too,
