@@ -2,6 +2,8 @@
 nothing from a solution reaches the terminal raw."""
 from __future__ import annotations
 
+import itertools
+
 import torch
 
 from grader.dims import confirmed_labels, explain_shape
@@ -210,3 +212,21 @@ def test_a_partial_match_is_said_as_partial_in_the_model_the_renderer_and_the_js
     assert many.note == "matches t on 7 of 12 failing cases; h, i, j and 2 more fail another way, which t does not explain"
     assert PartialMatch.from_dict({"id": "t", "explains": "x", "unexplained": 3}) == PartialMatch("t", "")
     assert PartialMatch.from_dict(["t"]) is None
+
+
+def test_a_long_headline_folds_between_its_pieces():
+    """drill check's headline names the file: wider than the terminal, it breaks between its pieces (the
+    separator dropped, the next line indented), never inside a word or the path; when it fits it is one line."""
+    path = "drills/02-attention/solutions/mha-padding/bad_device_cpu_bias.py"
+    report = _report(cases=[CaseResult("a", "f", "pass"), CaseResult("dev", "f", "error", "mixes devices",
+                                                                         kind=CaseKind.DEVICE)])
+    wide = plain(render(report, width=200, path=path)).splitlines()[0]
+    pieces = ["ERROR", "toy", path, "1/1 cases passed", "device: error", "0.50 s", "seed 1"]
+    assert all(p in wide for p in pieces)
+    for width in (100, 60):
+        lines = plain(render(report, width=width, path=path)).splitlines()
+        head = list(itertools.takewhile(lambda line: not line.startswith(("  case", "    ")), lines))
+        assert " ".join(" ".join(head).split()).replace(" · ", " ") == " ".join(" ".join(wide.split()).split(" · "))
+        assert all(len(line) <= width for line in head if path not in line)
+        assert any(path in line for line in head)  # whole, on one line
+    assert len(head) > 1

@@ -59,7 +59,7 @@ def render(report: Report, density: Density = "full", *, width: int = 80, path: 
     """The report as fragments; `path` names the file graded, `verbose` lists every case,
     `title=False` leaves the drill id and timing out of the headline (the REPL shows them)."""
     width = max(30, width)
-    out: Fragments = _headline(report, path, density, title)
+    out: Fragments = _fold_headline(_headline(report, path, density, title), width)
     verdict = Verdict.of(report.verdict)
     if verdict == Verdict.PASS:
         checks = _scale_line(report, width) + (_check_notes(report, width) if density == "full" else [])
@@ -204,6 +204,23 @@ def _headline(report: Report, path: str, density: Density, title: bool) -> Fragm
         out.append(("class:dim", f"  {report.seconds:.2f} s"))
     if report.seed is not None and density == "full" and (title or verdict != Verdict.PASS):
         out.append(("class:dim", f"  seed {report.seed}"))
+    return out
+
+
+def _fold_headline(pieces: Fragments, width: int) -> Fragments:
+    """The headline on as few lines of `width` as its pieces fit: each break falls between two pieces (the
+    separator it replaces dropped, the next line indented two spaces), never inside a word or a path; a
+    piece wider than a line (a long path) has a line of its own."""
+    out: Fragments = []
+    used = 0
+    for piece in pieces:  # (style, text): the headline's pieces carry no mouse handler
+        style, text = piece[0], piece[1]
+        if out and used + len(text) > width:
+            text = text.lstrip(" ·")
+            out.append(("", "\n  "))
+            used = 2
+        out.append((style, text))
+        used += len(text)
     return out
 
 
