@@ -230,3 +230,16 @@ def test_a_long_headline_folds_between_its_pieces():
         assert all(len(line) <= width for line in head if path not in line)
         assert any(path in line for line in head)  # whole, on one line
     assert len(head) > 1
+
+
+def test_a_case_line_too_wide_puts_its_sizes_on_a_line_of_their_own():
+    dims = {"B": 8, "T": 1024, "S": 2048, "H": 32, "dh": 128, "d": 4096}
+    report = _report(cases=[CaseResult("device", "multi_head_attention", "error", "mixes devices", dims=dims,
+                                       kind=CaseKind.DEVICE)])
+    sizes = "B=8 T=1024 S=2048 H=32 dh=128 d=4096"
+    wide = plain(render(report, width=100)).splitlines()
+    assert any(line.startswith("  case device") and line.endswith(sizes) for line in wide)  # fits: one line
+    narrow = plain(render(report, width=60)).splitlines()
+    at = next(i for i, line in enumerate(narrow) if line.startswith("  case device"))
+    assert narrow[at].endswith("· error") and narrow[at + 1].strip() == sizes
+    assert all(len(line) <= 60 for line in narrow[at:])
