@@ -209,14 +209,14 @@ def _headline(report: Report, path: str, density: Density, title: bool) -> Fragm
 
 def _fold_headline(pieces: Fragments, width: int) -> Fragments:
     """The headline on as few lines of `width` as its pieces fit: each break falls between two pieces (the
-    separator it replaces dropped, the next line indented two spaces), never inside a word or a path; a
-    piece wider than a line (a long path) has a line of its own."""
+    next line indented two spaces, a check's "· gradient: pass" kept whole), never inside a word or a path;
+    a piece wider than a line (a long path) has a line of its own."""
     out: Fragments = []
     used = 0
     for piece in pieces:  # (style, text): the headline's pieces carry no mouse handler
         style, text = piece[0], piece[1]
         if out and used + len(text) > width:
-            text = text.lstrip(" ·")
+            text = text.lstrip(" ")
             out.append(("", "\n  "))
             used = 2
         out.append((style, text))
