@@ -333,6 +333,11 @@ class FunctionPlan:
     why_no_real: str = ""
     reference_runs: list[dict[str, Any]] = field(default_factory=list)  # the reference's own runs, as run_plan gives
 
+    @property
+    def run_device(self) -> str:
+        """Where this function's fake runs put their tensors: CUDA when it has a device case, else the CPU."""
+        return "cuda" if self.device else "cpu"
+
 
 @dataclass
 class Plan:
@@ -529,7 +534,7 @@ def _why_not(res: dict[str, Any], who: str, at_scale: bool = False) -> str:
 def prebuild(the_plan: Plan, cache: bool = True) -> dict[str, Built]:
     """The mode and fake arguments of each function's first run (`_first_args`), made ahead: a standby
     sandbox child makes them while it waits for its source (a few milliseconds of the run's own)."""
-    return {fp.name: build(_first_args(fp), "cuda" if fp.device else "cpu", fp.shape_env, cache)
+    return {fp.name: build(_first_args(fp), fp.run_device, fp.shape_env, cache)
             for fp in the_plan.functions if fp.device or fp.scale}
 
 
@@ -564,7 +569,7 @@ def run_plan(the_plan: Plan, module: Any, filename: str,
 def _function_runs(fp: FunctionPlan, func: Callable, filename: str,
                    describe: Callable[[BaseException, str], dict] | None, cache: bool = True,
                    built: Built | None = None) -> list[dict[str, Any]]:
-    device = "cuda" if fp.device else "cpu"
+    device = fp.run_device
     runs = []
     if fp.scale:
         big = run(func, fp.scale_args or [], device, filename, fp.shape_env, describe=describe, cache=cache,

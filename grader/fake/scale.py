@@ -261,7 +261,7 @@ def _impossible(fp: Any, fruns: list[dict]) -> str:
         return "has no run at the scale sizes"
     if fp.device and "small" not in sizes and (big is None or big.get("status") == "too_many_ops"):
         return "has no run at the small sizes"
-    if any(r.get("device") != ("cuda" if fp.device else "cpu") for r in fruns):
+    if any(r.get("device") != fp.run_device for r in fruns):
         return "ran on another device than the grader asked for"
     for run in fruns:
         if run.get("status") != "ok":

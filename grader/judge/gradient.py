@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy
 import torch
 
 from grader.judge.compare import within
@@ -111,24 +110,25 @@ def _same(got: Any, trap: Any, expected: torch.Tensor, tolerance: tuple[float, f
     return not bool(finite.any()) or not bool(_off(g[finite], t[finite], tolerance).any())
 
 
-def _off(got: torch.Tensor, want: torch.Tensor, tolerance: tuple[float, float]) -> torch.Tensor:
-    """Where `got` differs from `want` beyond the gradient case's tolerance (the forward dtype's, at least
-    GRADIENT_FLOOR, scaled by the larger of 1 and `want`'s largest magnitude), float64 in both."""
+def _bounds(want: torch.Tensor, tolerance: tuple[float, float]) -> tuple[float, float]:
+    """(absolute, relative) tolerance of the gradient case against `want`: the forward dtype's, at least
+    GRADIENT_FLOOR, the absolute one scaled by the larger of 1 and `want`'s largest magnitude."""
     atol, rtol = max(tolerance[0], GRADIENT_FLOOR), max(tolerance[1], GRADIENT_FLOOR)
     scale = max(1.0, float(want.abs().max())) if want.numel() else 1.0
-    return (got - want).abs() > atol * scale + rtol * want.abs()
+    return atol * scale, rtol
+
+
+def _off(got: torch.Tensor, want: torch.Tensor, tolerance: tuple[float, float]) -> torch.Tensor:
+    """Where `got` differs from `want` beyond the gradient case's tolerance (`_bounds`), float64 in both."""
+    atol, rtol = _bounds(want, tolerance)
+    return (got - want).abs() > atol + rtol * want.abs()
 
 
 def _close(expected: torch.Tensor, got: torch.Tensor, tolerance: tuple[float, float]) -> bool:
     """Whether `got` passes as `expected` with no closer look: every value finite and none off (as `_off`
     counts it), read with NumPy (grader.judge.compare.within). False says only "look closer"."""
     g, e = got.detach().to(torch.float64), expected.detach().to(torch.float64)
-    atol, rtol = max(tolerance[0], GRADIENT_FLOOR), max(tolerance[1], GRADIENT_FLOOR)
-    try:
-        scale = max(1.0, float(numpy.abs(e.numpy()).max())) if e.numel() else 1.0
-    except (RuntimeError, TypeError, ValueError):
-        return False
-    return within(e, g, atol * scale, rtol)
+    return within(e, g, *_bounds(e, tolerance))
 
 
 def _input_problem(name: str, expected: torch.Tensor, got: Any, tolerance: tuple[float, float]) -> str:

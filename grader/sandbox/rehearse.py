@@ -47,7 +47,7 @@ def ways_of(plan: Any) -> set[tuple[str, bool]]:
     """The (device, symbolic sizes) pairs a job's fake-tensor plan (grader.fake.checks.Plan) runs in."""
     if plan is None or not getattr(plan, "active", False):
         return set()
-    return {("cuda" if fp.device else "cpu", bool(fp.shape_env)) for fp in plan.functions if fp.device or fp.scale}
+    return {(fp.run_device, bool(fp.shape_env)) for fp in plan.functions if fp.device or fp.scale}
 
 
 def _rehearse(real: bool, gradient: bool, fake: bool, ways: tuple[tuple[str, bool], ...] = WAYS) -> None:
