@@ -11,7 +11,7 @@ from __future__ import annotations
 import multiprocessing
 import signal
 import time
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from grader.spec import SpecError
 
@@ -96,21 +96,14 @@ def prove_all(catalogue: Catalogue, specs: list[Spec], seed: int, jobs: int,
         _warm_before_fork()
         exit_on_signals()  # SIGTERM/SIGHUP unwind here as Ctrl-C does: the finally below stops the workers
         order = longest_first(specs, seconds or {})
-        context = multiprocessing.get_context("fork")
-        pool = context.Pool(min(jobs, len(specs)), initializer=_start_worker, initargs=(catalogue, seed))
+        workers = _Workers(min(jobs, len(specs)), catalogue, seed)
         try:
-            answers = pool.imap_unordered(_prove_one, [s.id for s in order])
-            workers = {p.pid for p in multiprocessing.active_children()}
-            for i in range(1, len(order) + 1):
-                drill, answer, spent = _next(answers, workers)
+            for i, (drill, answer, spent) in enumerate(workers.answers(order), 1):
                 out[drill], took[drill] = answer, spent
                 if progress:
                     progress(i, len(specs), drill)
-            # all answered: the workers end on the pool's own word, not on terminate's SIGTERM
-            pool.close()
-            pool.join()
         finally:
-            pool.terminate()  # an error, Ctrl-C or SIGTERM on the way: the workers are killed (after join: none left)
+            workers.stop()  # an error, Ctrl-C or SIGTERM on the way: the workers still at work are killed
             scratch.sweep_stale()  # the sandbox folders of a killed worker (its children died with it)
     if seconds is not None:
         seconds.update(took)
@@ -134,47 +127,104 @@ def _warm_before_fork() -> None:
         pass
 
 
-def _next(answers: Any, workers: set[int | None]) -> Any:
-    """The next answer, waited for in short steps: a signal's handler (Ctrl-C, SIGTERM) runs in this
-    thread only, and only between steps when the signal landed on another thread of this process.
-    A worker that ended before the pool closed was killed (out of memory, say): its drill's answer
-    never comes, so that is said instead of waiting for it. `workers`: the pids seen so far."""
-    while True:
-        try:
-            return answers.next(timeout=0.25)
-        except multiprocessing.TimeoutError:
-            alive = {p.pid for p in multiprocessing.active_children()}
-            if workers - alive:
-                from grader.errors import DrillError
+class _Workers:
+    """`jobs` worker processes, each forked here by this (the main) thread with a pipe of its own.
+    No thread of this process forks or runs beside them: multiprocessing.Pool's handler thread forked a
+    replacement for a killed worker while its other threads held locks, and that child could hang
+    before it ever ran (the pool then waited for it forever, as it waits for a killed worker's answer)."""
 
-                raise DrillError("validate: a worker process was killed while proving a drill (out of memory, or "
-                                 "a signal sent to it alone); run drill validate --jobs 1 to see which drill") from None
-            workers |= alive
+    def __init__(self, jobs: int, catalogue: Catalogue, seed: int) -> None:
+        context = multiprocessing.get_context("fork")
+        self.procs: list[Any] = []
+        self.pipes: list[Any] = []
+        for _ in range(jobs):
+            mine, theirs = context.Pipe()
+            proc = context.Process(target=_worker, args=(theirs, catalogue, seed), daemon=True)
+            proc.start()
+            theirs.close()
+            self.procs.append(proc)
+            self.pipes.append(mine)
+
+    def answers(self, drills: list[Spec]) -> Iterator[tuple[str, Answer, float]]:
+        """(drill, answer, seconds) as each is proved, a drill handed to each worker as it comes free.
+        The wait is in short steps: a signal's handler (Ctrl-C, SIGTERM) runs in this thread only, and
+        only between steps when the signal landed on another thread of this process. A worker that ends
+        with a drill in hand was killed (out of memory, say): its answer never comes, so that is said."""
+        from multiprocessing.connection import wait
+
+        queue = list(drills)
+        busy: dict[int, Spec] = {}  # worker index -> the drill it proves
+
+        def hand_out(i: int) -> None:
+            if queue:
+                busy[i] = queue.pop(0)
+                self.pipes[i].send(busy[i].id)
+            else:
+                self.pipes[i].send(None)  # no more: the worker ends on its own
+
+        for i in range(len(self.procs)):
+            hand_out(i)
+        while busy:
+            wait([self.pipes[i] for i in busy] + [self.procs[i].sentinel for i in busy], timeout=0.25)
+            for i in list(busy):
+                try:
+                    got = self.pipes[i].recv() if self.pipes[i].poll() else None
+                except (EOFError, OSError):
+                    got = None
+                if got is None:
+                    if not self.procs[i].is_alive():
+                        from grader.errors import DrillError
+
+                        spec = busy[i]
+                        raise DrillError(f"validate: a worker process was killed while proving {spec.id} (out of "
+                                         "memory, or a signal sent to it alone); run drill validate --jobs 1 "
+                                         f"{spec.path} to see why")
+                    continue
+                del busy[i]
+                hand_out(i)
+                yield got
+        for proc in self.procs:
+            proc.join()  # told there is no more: each ends once its sandbox children are finished
+
+    def stop(self) -> None:
+        """Every worker still running killed (SIGKILL: it cannot be caught, whatever a worker's main
+        thread is waiting on) and reaped; its sandbox children die with it."""
+        for proc in self.procs:
+            if proc.exitcode is None:
+                proc.kill()
+        for proc in self.procs:
+            proc.join()
+        for pipe in self.pipes:
+            pipe.close()
 
 
-def _start_worker(catalogue: Catalogue, seed: int) -> None:
-    from multiprocessing import util
-
+def _worker(pipe: Any, catalogue: Catalogue, seed: int) -> None:
+    """A worker process: drill ids in, (drill, answer, seconds) out, until it is sent None."""
+    # The parent answers Ctrl-C (it reaches the whole group) and SIGTERM, and kills the workers; left
+    # to the kernel, SIGTERM ends a worker whichever of its threads (torch has its own) takes it, where
+    # the parent's Python handler, inherited at the fork, would wait for the main thread.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
     import torch
 
     from grader.engine import Grader
     from grader.sandbox import standby
     from grader.sandbox.spawn import parent_ready
 
-    # a pool worker leaves through os._exit, past the atexit hook: when it ends on the pool's word its
-    # sandbox children and folders are finished by the finalizer multiprocessing runs on the way out
-    util.Finalize(None, standby.finish_all, exitpriority=10)
-    parent_ready()  # what the first sandbox child would set up (it sets the handlers the next lines undo)
-    # The parent answers Ctrl-C (it reaches the whole group) and SIGTERM, and kills the workers with
-    # SIGTERM (terminate): left to the kernel, that ends a worker whichever of its threads (torch has
-    # its own) takes it, where a Python handler waits for the main thread, which may be waiting in C
-    # on the pool's queue lock. Its sandbox children die with it; the parent sweeps their folders.
+    parent_ready()  # what the first sandbox child would set up (it sets the handlers undone below)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, signal.SIG_DFL)
-
     torch.set_num_threads(1)  # the workers share the cores: one thread each
     _WORKER["grader"], _WORKER["seed"] = Grader(catalogue), seed
+    try:
+        while (drill := pipe.recv()) is not None:
+            pipe.send(_prove_one(drill))
+    except (EOFError, OSError):
+        pass  # the parent is gone: nobody to answer
+    finally:
+        standby.finish_all()  # its sandbox children and folders, before the process leaves
 
 
 def _prove_one(drill: str) -> tuple[str, Answer, float]:
