@@ -2,7 +2,8 @@
 memory does it need at production sizes? (docs/DRILLS.md: `scale:`; docs/CLI.md: the device and scale cases)
 
 The one module that touches torch's private fake-tensor API
-(`torch._subclasses.fake_tensor.FakeTensorMode`). A fake tensor has a shape,
+(`torch._subclasses.fake_tensor.FakeTensorMode`), with grader.fake.views (a faster
+rule for one kind of op, checked against torch's before use). A fake tensor has a shape,
 a dtype and a device but no data: an op on fake tensors computes only the
 metadata of its result, so a CUDA device is emulated on a CPU-only machine
 (a CPU tensor meeting a CUDA one raises exactly the real device error) and a
@@ -234,7 +235,10 @@ def build(args: list[Any], device: str, shape_env: bool = False, cache: bool = T
     one `run` calls its function on (a solution may write to its arguments: never used twice)."""
     from torch._subclasses.fake_tensor import FakeTensorMode
 
+    from grader.fake import views
+
     settle_autograd()
+    views.install()  # the plain-size rule for view and _unsafe_view, once per process (its docstring)
     env = None
     if shape_env:
         from torch.fx.experimental.symbolic_shapes import ShapeEnv
