@@ -72,12 +72,18 @@ def inputs_digest(call: Call) -> str:
 
 
 def as_float32(value: Any) -> Any:
-    """Floating tensors (anywhere in the arguments) as float32 copies; everything else as it is."""
+    """Floating tensors in lists and tuples as float32 copies, other tensors (and any in a dict) as
+    copies of their own dtype: each tensor copied once, so no caller can touch the originals;
+    everything else as it is."""
     if isinstance(value, torch.Tensor):
-        v = value.detach().clone()
-        return v.float() if v.is_floating_point() else v
+        v = value.detach()
+        return v.float() if v.is_floating_point() and v.dtype != torch.float32 else v.clone()
     if isinstance(value, (list, tuple)):
         return type(value)(as_float32(v) for v in value)
+    if isinstance(value, dict):
+        from grader.cases.prepare import fresh
+
+        return fresh(value)
     return value
 
 

@@ -354,7 +354,6 @@ def _run_gradient(job: Job, module: Any, torch: Any, ask: bool = False) -> None:
 
 def _gradient_cases(job: Job, module: Any, torch: Any) -> None:
     from grader.cases.gradient import as_float32, floating_outputs, pull_back
-    from grader.cases.prepare import fresh
     from grader.report import exception_text
 
     args_of = {index: args for index, _, args, _ in job.calls}
@@ -365,7 +364,7 @@ def _gradient_cases(job: Job, module: Any, torch: Any) -> None:
                    "text": f"{case.function}() is not defined"})
             continue
         with torch._C.DisableTorchFunction():  # the grader's own copies: not through the ban guards' mode
-            args = as_float32(fresh(args_of.get(case.index, [])))
+            args = as_float32(args_of.get(case.index, []))  # copies: the arguments of the call itself stay as they were
             inputs = [args[i].requires_grad_(True) for i in case.wrt]
         try:
             with torch.enable_grad():
@@ -396,9 +395,8 @@ def _forward_line(job: Job, func: Callable, args: list[Any], case: Any, torch: A
     import warnings
 
     from grader.cases.gradient import as_float32, floating_outputs, pull_back
-    from grader.cases.prepare import fresh
 
-    args = as_float32(fresh(args))
+    args = as_float32(args)
     inputs = [args[i].requires_grad_(True) for i in case.wrt]
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
