@@ -61,13 +61,14 @@ def _standby_child(template: Job, limits: Limits, res_w: int, out_w: int, scratc
     copies = layout.arguments(arena)
     _warm(template, copies)
     built = _prebuild(template)
+    placed = _placed(copies)  # where each argument is: no code of the solution's can have run yet
     message = _read_go(GO_FD)
     os.close(GO_FD)
     if message is None:
         os._exit(0)  # discarded, or the parent is gone
     source, filename, _ = message
     _run_job(dataclasses.replace(template, source=source, filename=filename), counts, copies,
-             _byte_check(layout, arena), built=built)
+             _byte_check(layout, arena), built=built, placed=placed)
 
 
 def _prebuild(job: Job) -> dict[str, Any]:
@@ -163,9 +164,10 @@ def _install_guards(job: Job) -> dict[str, int]:
 
 def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, list[Any]] | None = None,
              changed: Callable[[int], list[str]] | None = None, reusable: Callable[[], bool] | None = None,
-             built: dict[str, Any] | None = None) -> bool:
+             built: dict[str, Any] | None = None, placed: dict[int, list[Any]] | None = None) -> bool:
     """Run the job and send its frames, "done" last. With `reusable` (a reused child), "done" says
-    whether the run left the process as it found it; returns that (False without `reusable`)."""
+    whether the run left the process as it found it; returns that (False without `reusable`).
+    `placed`: `_placed(copies)`, taken ahead by a standby child while it waited for its source."""
     import torch
 
     from grader.bans import calls as bans
@@ -181,7 +183,8 @@ def _run_job(job: Job, counts: dict[str, int] | None = None, copies: dict[int, l
     module = new_module(job.source, job.filename, register=True)
     # where each argument is, taken before any of the solution's code runs: an argument
     # re-pointed at other memory while the file loads (x.set_(...)) is a change too
-    placed = {index: [_place(a) for a in args] for index, args in (copies or {}).items()}
+    if placed is None:
+        placed = _placed(copies or {})
     _send({"type": "start", "call": -1})
     try:
         run_source(module, job.source, job.filename)
@@ -292,6 +295,11 @@ def _send_tampered(tampered: Callable[[], str | None] | None) -> bool:
     if name is not None:
         _send({"type": "banned", "name": f"{name} (after removing the ban on it)"})
     return name is not None
+
+
+def _placed(copies: dict[int, list[Any]]) -> dict[int, list[Any]]:
+    """`_place` of every argument of every call, by call index."""
+    return {index: [_place(a) for a in args] for index, args in copies.items()}
 
 
 def _place(value: Any) -> Any:
