@@ -173,12 +173,7 @@ class _Workers:
                     got = None
                 if got is None:
                     if not self.procs[i].is_alive():
-                        from grader.errors import DrillError
-
-                        spec = busy[i]
-                        raise DrillError(f"validate: a worker process was killed while proving {spec.id} (out of "
-                                         "memory, or a signal sent to it alone); run drill validate --jobs 1 "
-                                         f"{spec.path} to see why")
+                        raise _ended(self.procs[i], busy[i])
                     continue
                 del busy[i]
                 hand_out(i)
@@ -196,6 +191,18 @@ class _Workers:
             proc.join()
         for pipe in self.pipes:
             pipe.close()
+
+
+def _ended(proc: Any, spec: Spec) -> Exception:
+    """What to say of a worker that ended with `spec` in hand: killed by a signal, or ended with a status."""
+    from grader.errors import DrillError
+
+    code = proc.exitcode if proc.exitcode is not None else 0
+    if code < 0:
+        how = f"was killed while proving {spec.id} (signal {-code}: out of memory, or a signal sent to it alone)"
+    else:
+        how = f"ended (exit status {code}) while proving {spec.id} (its error, if it printed one, is above)"
+    return DrillError(f"validate: a worker process {how}; run drill validate --jobs 1 {spec.path} to see why")
 
 
 def _worker(pipe: Any, catalogue: Catalogue, seed: int) -> None:
