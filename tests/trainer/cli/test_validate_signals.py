@@ -139,3 +139,18 @@ def test_a_worker_killed_on_its_own_is_said_not_waited_for(tmp_path: Path):
             proc.wait()
     assert proc.returncode == 1, err
     assert "a worker process was killed while proving " in err and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("exitcode, said", [(-9, "was killed while proving broadcast-rule (signal 9: out of memory"),
+                                            (1, "ended (exit status 1) while proving broadcast-rule")])
+def test_a_worker_that_ended_is_told_as_it_ended(exitcode: int, said: str):
+    """Killed by a signal, or ended by an error of its own (an exit status): each said as it is."""
+    from types import SimpleNamespace
+
+    from grader.authoring.proving import _ended
+    from grader.catalogue import load_catalogue
+
+    spec = load_catalogue().get("broadcast-rule")
+    text = str(_ended(SimpleNamespace(exitcode=exitcode), spec))
+    assert said in text and f"drill validate --jobs 1 {spec.path}" in text
+    assert ("killed" in text) == (exitcode < 0)
