@@ -11,13 +11,10 @@ from grader.spec import TOPICS
 from trainer.catalogue_cache import load_catalogue
 from trainer.clock import mmss as _mmss
 from trainer.cli.app import app
-from trainer.practice.variants import values_passed
-from trainer.schedule.due import agenda_now, read_agenda, when
 from trainer.text.fold import fold, fold_line, terminal_width
 from trainer.text.ledger import ledger_lines
 from trainer.text.markup import printable
 from trainer.clock import utc_now
-from trainer.store import database_exists, open_store
 
 if TYPE_CHECKING:
     from grader.catalogue import Catalogue
@@ -178,6 +175,8 @@ def _due_text(drill: str, info: DrillSummary | None, agenda: Agenda) -> str:
 def _nothing_due(agenda: Agenda) -> str:
     text = "Nothing is due now."
     if agenda.later_today:
+        from trainer.schedule.due import when
+
         drill, at = agenda.later_today[0]
         text += f" {drill} is back {when(at, agenda.now)}."
     if agenda.new:
@@ -191,6 +190,8 @@ def _variants_text(spec: object, passed: list[dict[str, str]]) -> str:
     axes = getattr(spec, "variants", ())
     if not axes:
         return "-"
+    from trainer.practice.variants import values_passed
+
     done, total = values_passed(axes, passed)
     return f"{done}/{total}" + ("*" if done < total else "")
 
@@ -198,6 +199,11 @@ def _variants_text(spec: object, passed: list[dict[str, str]]) -> str:
 def _progress(known: list[str]):
     """Per-drill progress, the agenda (trainer.schedule.due) and the variants passed, from the
     store, without creating it."""
+    # the store and the scheduler are imported here, not above: `drill check` imports this module for
+    # its catalogue helpers, and has no use for them
+    from trainer.schedule.due import agenda_now, read_agenda
+    from trainer.store import database_exists, open_store
+
     now = utc_now().astimezone()
     if not database_exists():
         return {}, agenda_now(known, now), {}

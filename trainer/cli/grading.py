@@ -23,19 +23,17 @@ from grader.errors import UsageError
 from grader.sandbox import confine
 from grader.catalogue import load_catalogue
 from grader.fake.cuda import CHILD_ENV, cuda_problem
-from grader.authoring.scaffold import MARKER, ScaffoldError, check_new_id, plan, write
 from grader.spec import TOPICS
 from grader.spec.userfile import SOLUTION_LIMIT, read_source
 from grader.spec.variants import describe
-from trainer.practice.attempts import attempt_from
 from trainer.cli.app import app, checked_seed, no_color
 from trainer.cli.catalogue import complete_drill_id, load_catalogue_or_exit
 from trainer.text.markup import printable
 from trainer.paths import drill_roots
-from trainer.practice.sittings import SittingRecorder
 from trainer.text.verdict import ansi, render
 
 if TYPE_CHECKING:
+    from trainer.practice.sittings import SittingRecorder
     from grader.catalogue import Catalogue
     from grader.report import Report
     from grader.spec import Spec
@@ -182,11 +180,15 @@ def _check_in_fresh_process(drill_id: str, files: list[Path], as_json: bool, see
     raise typer.Exit(subprocess.call(argv, env={**os.environ, CHILD_ENV: "1"}))
 
 
-def _sitting():
+def _sitting() -> SittingRecorder:
+    from trainer.practice.sittings import SittingRecorder  # the store: only a check that records
+
     return SittingRecorder()
 
 
 def _record(spec: Spec, report: Report, source: str, started: datetime, sitting: SittingRecorder) -> None:
+    from trainer.practice.attempts import attempt_from
+
     # grading time is not solving time: no target, so a pass is rated Good, not Easy
     attempt = attempt_from(report, drill=spec.id, mode="check", started_at=started, seconds=report.seconds,
                            code=source, target_seconds=None)
@@ -267,6 +269,8 @@ def validate(
             typer.echo(printable(p), err=True)
         to_fill = [p for p in problems if ": (to fill in): " in p]
         if to_fill:
+            from grader.authoring.scaffold import MARKER
+
             typer.echo(f"validate: {len(to_fill)} line(s) left to fill in, marked `{MARKER}` (drill new); "
                        "write what each says, then run drill validate again", err=True)
         failing = sorted({p.split(":", 1)[0] for p in problems})
@@ -318,6 +322,8 @@ def new(
     root = roots[0]
     if not root.is_dir():
         raise UsageError(f"the first DRILL_PATH folder {root} is not a folder; create it (mkdir -p {root}) or fix DRILL_PATH")
+    from grader.authoring.scaffold import ScaffoldError, check_new_id, plan, write
+
     known = set(load_catalogue(drill_roots()).specs) | {p.stem for p in spec_files(drill_roots())}
     try:
         check_new_id(drill_id, topic, known)

@@ -193,3 +193,42 @@ def test_validate_progress_bar_fits_the_terminal(monkeypatch, capsys, columns):
         assert line.startswith("\r") and "\n" not in line
         assert len(line) - 1 < columns, repr(line)
         assert f" {i}/32" in line or columns < 15
+
+
+@pytest.mark.slow
+def test_check_in_a_process_of_its_own_ends_with_its_status_every_line_and_its_records(tmp_path):
+    """`drill check` leaves without the interpreter's teardown of torch (trainer.cli.QUICK_EXIT): the
+    exit status and every line written to a pipe are still there, and nothing it started is left;
+    `check --record` writes the store and ends the usual way, its attempts kept."""
+    import os
+
+    env = {**os.environ, "DRILL_HOME": str(tmp_path / "home"), "PYTHONPATH": str(REPO), "TMPDIR": str(tmp_path)}
+    files = [str(SOLUTIONS / "ok_einsum.py"), str(SOLUTIONS / "bad_scale_d.py")]
+    run = [sys.executable, "-m", "trainer", "check", "mha-padding", *files, "--seed", "3"]
+    plain = subprocess.run([*run, "--json"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert plain.returncode == 1, plain.stderr
+    lines = [json.loads(line) for line in plain.stdout.splitlines()]
+    assert [(r["file"], r["verdict"] == "pass") for r in lines] == [(files[0], True), (files[1], False)]
+    assert "Traceback" not in plain.stderr
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("drill-sandbox")] == []
+
+    recorded = subprocess.run([*run, "--record"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert recorded.returncode == 1, recorded.stderr
+    out = tmp_path / "export.json"
+    exported = subprocess.run([sys.executable, "-m", "trainer", "export", str(out)], capture_output=True, text=True,
+                              env=env, cwd=tmp_path, timeout=120)
+    assert exported.returncode == 0, exported.stderr
+    attempts = json.loads(out.read_text())["attempts"]
+    assert sorted(a["verdict"] == "pass" for a in attempts) == [False, True]
+
+
+def test_only_runs_that_write_no_store_skip_the_teardown(monkeypatch):
+    import trainer.cli as cli
+
+    monkeypatch.setitem(sys.modules, "torch", sys.modules.get("torch") or object())
+    assert cli._ends_quickly("check", ["check", "mha-padding", "a.py"])
+    assert cli._ends_quickly("validate", ["validate"])
+    assert not cli._ends_quickly("check", ["check", "mha-padding", "a.py", "--record"])
+    assert not cli._ends_quickly("warmup", ["warmup"])
+    monkeypatch.delitem(sys.modules, "torch")
+    assert not cli._ends_quickly("check", ["check", "mha-padding", "a.py"])  # torch never loaded: nothing to skip
