@@ -14,7 +14,9 @@ Prints:
   the verdict, which is what a person waits for (the REPL asks for the shape
   comments after it is on screen: their traced run is timed on its own);
 - the floor: one bare fork of this torch-loaded process plus a pipe round trip,
-  measured in the same run.
+  measured in the same run;
+- the verdict line of a failing answer (the drill's first bad_ sample) from a standby child,
+  against the same floor.
 The goal: a warm verdict within GOAL_RATIO times the floor of the same run, on a
 quiet machine (the ratio is printed; figures alone are too noisy to compare). `--file` grades another passing
 solution instead of the reference: one whose peak at scale is more than 1.25x the
@@ -102,16 +104,29 @@ def bare_imports() -> float:
     return time.monotonic() - t0
 
 
-def in_process(drill: str, source: str, seed: int, runs: int,
-               gap: float) -> tuple[list[float], list[float], list[float], int]:
+def failing_answer(drill: str) -> tuple[str, str] | None:
+    """The drill's first bad_ sample (sorted by name): a failing answer, (source, its file name)."""
+    from grader.catalogue import load_catalogue
+
+    spec = load_catalogue().get(drill)
+    bad = sorted((spec.path.parent / "solutions" / spec.id).glob("bad_*.py"))
+    return (bad[0].read_text(encoding="utf-8"), bad[0].name) if bad else None
+
+
+def in_process(drill: str, source: str, seed: int, runs: int, gap: float,
+               failing: str | None = None) -> tuple[list[float], list[float], list[float], list[float], int]:
+    """Fresh-fork and standby verdicts of `source`, the floor before each, and (with `failing`) the
+    verdict of a failing answer from a standby child, each after the same idle gap."""
     from grader import sandbox
     from grader.engine import Grader
 
     grader = Grader()
     report = grader.grade(drill, source, "<bench>", seed)
     assert report.verdict == "pass", report.to_dict()
+    if failing is not None:
+        assert grader.grade(drill, failing, "<bench>", seed).verdict != "pass"
     sandbox.parent_ready()
-    times, standby, floors = [], [], []
+    times, standby, floors, fails = [], [], [], []
     for _ in range(runs):
         floors.append(bare_fork_round_trip())
         t0 = time.monotonic()
@@ -122,8 +137,14 @@ def in_process(drill: str, source: str, seed: int, runs: int,
         t0 = time.monotonic()
         grader.grade(drill, source, "<bench>", seed, comments=False)  # the standby child
         standby.append(time.monotonic() - t0)
+        if failing is not None:  # the verdict line only: the smallest case and the rest follow it on screen
+            sandbox.prefork()
+            time.sleep(gap)
+            t0 = time.monotonic()
+            grader.grade(drill, failing, "<bench>", seed, comments=False)
+            fails.append(time.monotonic() - t0)
     sandbox.STANDBY.discard()
-    return times, standby, floors, report.total
+    return times, standby, fails, floors, report.total
 
 
 def bare_fork_round_trip() -> float:
@@ -143,6 +164,7 @@ def bare_fork_round_trip() -> float:
 
 
 GOAL_RATIO = 1.5  # warm verdict against the bare fork + pipe floor measured in the same run
+FAILING_RATIO = 2.0  # a failing answer's verdict line against the same floor
 COLD_GOAL = 1.2  # cold `drill check` against a bare `import torch, torchvision`
 FILE_GOAL = 0.030  # seconds per extra file of one `drill check`
 
@@ -187,7 +209,9 @@ def main() -> int:
             extra = (many - cold) / (args.files - 1)
             print(f"`drill check` of {args.files} files       {ms(many)}  (exit {rc}; {ms(extra).strip()} per extra "
                   f"file, goal <= {FILE_GOAL * 1000:g} ms: {'met' if extra <= FILE_GOAL else 'not met'})")
-    times, standby, floors, total = in_process(args.drill, source, args.seed, args.runs, args.gap)
+    bad = failing_answer(args.drill)
+    times, standby, fails, floors, total = in_process(args.drill, source, args.seed, args.runs, args.gap,
+                                                      bad[0] if bad else None)
     print(f"warm via worker, median of {args.runs:<3}   {ms(statistics.median(warm))}  "
           f"(min {ms(min(warm)).strip()}, max {ms(max(warm)).strip()})")
     if later:
@@ -201,6 +225,10 @@ def main() -> int:
     ratio = statistics.median(warm) / floor if floor > 0 else float("inf")
     print(f"warm verdict / floor: {ratio:.1f}x; goal <= {GOAL_RATIO}x: "
           f"{'met' if ratio <= GOAL_RATIO else 'not met'}")
+    if bad and fails:
+        failing = statistics.median(fails) / floor if floor > 0 else float("inf")
+        print(f"failing answer ({bad[1]}), standby child: {ms(statistics.median(fails)).strip()}, "
+              f"{failing:.1f}x the floor; goal <= {FAILING_RATIO}x: {'met' if failing <= FAILING_RATIO else 'not met'}")
     return 0
 
 
