@@ -21,10 +21,26 @@ from grader.errors import DrillError
 from trainer.text.markup import printable
 
 
-def shown(exc: DrillError) -> tuple[list[str], int]:
+def shown(exc: DrillError, width: int | None = None) -> tuple[list[str], int]:
     """The lines (control characters made visible: they often quote a path or an argument)
-    and the exit status for a domain error."""
-    return [f"drill: {printable(line)}" for line in exc.lines], exc.exit_code
+    and the exit status for a domain error; with `width`, each line folded at spaces to it."""
+    lines = [f"drill: {printable(line)}" for line in exc.lines]
+    if width:
+        from trainer.text.fold import fold_line
+
+        lines = [part for line in lines for part in fold_line(line, width)]
+    return lines, exc.exit_code
+
+
+def _terminal_columns() -> int | None:
+    """The columns of the terminal stderr is, or None when it is not one (a pipe, a file: lines whole)."""
+    import os
+    import sys
+
+    try:
+        return max(30, os.get_terminal_size(sys.stderr.fileno()).columns) if sys.stderr.isatty() else None
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 @contextmanager
@@ -33,7 +49,7 @@ def domain_errors() -> Iterator[None]:
     try:
         yield
     except DrillError as exc:
-        lines, status = shown(exc)
+        lines, status = shown(exc, _terminal_columns())
         for line in lines:
             typer.echo(line, err=True)
         raise typer.Exit(status) from None

@@ -122,3 +122,17 @@ def test_unknown_drill_is_one_error_from_the_catalogue_and_the_worker_client():
         assert exc.lines == ["unknown drill id 'nope'; `drill list` shows every id"] and exc.exit_code == 2
     else:
         raise AssertionError("no UnknownDrill")
+
+
+def test_an_error_is_folded_at_spaces_to_the_terminal_only_when_given_its_width():
+    from grader.errors import DrillError
+    from trainer.cli.errors import shown
+
+    error = DrillError("validate: a worker process was killed while proving outer-typo (signal 9: out of memory, or "
+                       "a signal sent to it alone); run drill validate --jobs 1 /tmp/quick/outer-typo.yaml to see why")
+    whole, status = shown(error)
+    assert len(whole) == 1 and status == 1
+    folded, _ = shown(error, 60)
+    assert len(folded) > 1 and all(len(line) <= 60 for line in folded)
+    assert folded[0].startswith("drill: validate:") and all(line.startswith("    ") for line in folded[1:])
+    assert " ".join(part.strip() for part in folded) == whole[0]  # every word kept whole, none split
