@@ -262,32 +262,57 @@ def validate(
         problems.extend(found)
         checks.extend(f"{spec.id}: {line}" for line in lines)
     for line in checks:  # the device case and memory at scale, per function (grader.fake), and the axes
-        typer.echo(printable(line))
+        _echo_folded(printable(line))
     elapsed = time.monotonic() - t0
     if problems:
         for p in problems:
-            typer.echo(printable(p), err=True)
+            _echo_folded(printable(p), err=True)
         to_fill = [p for p in problems if ": (to fill in): " in p]
         if to_fill:
             from grader.authoring.scaffold import MARKER
 
-            typer.echo(f"validate: {len(to_fill)} line(s) left to fill in, marked `{MARKER}` (drill new); "
-                       "write what each says, then run drill validate again", err=True)
+            _echo_folded(f"validate: {len(to_fill)} line(s) left to fill in, marked `{MARKER}` (drill new); "
+                         "write what each says, then run drill validate again", err=True)
         failing = sorted({p.split(":", 1)[0] for p in problems})
-        typer.echo(f"validate: {len(problems)} problem(s) in {len(failing)} file(s), {len(specs)} drills checked "
-                   f"in {elapsed:.1f} s", err=True)
+        _echo_folded(f"validate: {len(problems)} problem(s) in {len(failing)} file(s), {_drills(len(specs))} checked "
+                     f"in {elapsed:.1f} s", err=True)
         raise typer.Exit(1)
-    table = _variant_table(specs)
+    if sys.stdout.isatty():
+        from trainer.text.fold import terminal_width
+
+        table = _variant_table(specs, terminal_width())
+    else:
+        table = _variant_table(specs)  # a pipe or a file: each row on one line, as scripts read it
     if table:
         typer.echo("\n".join(table))
     varied = sum(1 for s in specs if s.variants)
     values = sum(len(a.values) - 1 for s in specs for a in s.variants)
-    typer.echo(f"validate: {len(specs)} drills ok in {elapsed:.1f} s ({varied} with variants: {values} values "
-               f"besides the defaults, each proved)")
+    _echo_folded(f"validate: {_drills(len(specs))} ok in {elapsed:.1f} s ({varied} with variants: {values} values "
+                 f"besides the defaults, each proved)")
 
 
-def _variant_table(specs: list[Spec]) -> list[str]:
-    """The closing note: each drill's axes and values, with the real code that uses each convention."""
+def _drills(count: int) -> str:
+    return f"{count} drill" + ("" if count == 1 else "s")
+
+
+def _echo_folded(line: str, err: bool = False) -> None:
+    """One line of validate's report, folded at spaces when it goes to a terminal (a pipe or a file gets
+    it whole, as scripts read it)."""
+    stream = sys.stderr if err else sys.stdout
+    if not stream.isatty():
+        typer.echo(line, err=err)
+        return
+    from trainer.text.fold import fold_line, terminal_width
+
+    for part in fold_line(line, terminal_width()):
+        typer.echo(part, err=err)
+
+
+def _variant_table(specs: list[Spec], width: int | None = None) -> list[str]:
+    """The closing note: each drill's axes and values, with the real code that uses each convention.
+    `width` (a terminal's): a source too long for the line is folded at spaces under its own column."""
+    import textwrap
+
     rows = [(s.id, a.name, v.name + ("*" if v.name == a.default else ""), v.source)
             for s in specs for a in s.variants for v in a.values.values()]
     if not rows:
@@ -299,7 +324,12 @@ def _variant_table(specs: list[Spec]) -> list[str]:
     for r in rows:
         drill = r[0] if r[0] != last else ""
         last = r[0]
-        out.append("  " + "  ".join(c.ljust(w) for c, w in zip((drill, r[1], r[2]), widths)) + "  " + r[3])
+        head = "  " + "  ".join(c.ljust(w) for c, w in zip((drill, r[1], r[2]), widths)) + "  "
+        if width is None or len(head) + len(r[3]) <= width:
+            out.append(head + r[3])
+            continue
+        parts = textwrap.wrap(r[3], max(20, width - len(head)), break_long_words=False, break_on_hyphens=False)
+        out.extend((head if i == 0 else " " * len(head)) + part for i, part in enumerate(parts or [""]))
     return out
 
 

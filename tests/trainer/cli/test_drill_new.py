@@ -123,7 +123,7 @@ def test_validate_lists_what_is_left_then_is_green_once_the_stub_is_written(runn
     _fill_the_stub(reference)
     second = runner.invoke(app, ["validate", str(spec), "--quiet"])
     assert second.exit_code == 0, second.output
-    assert "validate: 1 drills ok" in second.output
+    assert "validate: 1 drill ok" in second.output
 
 
 def test_the_catalogue_cache_is_keyed_on_a_drills_oracle_file_too(tmp_path):

@@ -137,7 +137,7 @@ def test_check_record_stores_the_attempt(runner, tmp_path):
 def test_validate_a_path(runner):
     result = runner.invoke(app, ["validate", str(EXAMPLE), "--quiet"])
     assert result.exit_code == 0, result.output
-    assert "1 drills ok" in result.output
+    assert "1 drill ok" in result.output
 
 
 @pytest.mark.slow
@@ -232,3 +232,21 @@ def test_only_runs_that_write_no_store_skip_the_teardown(monkeypatch):
     assert not cli._ends_quickly("warmup", ["warmup"])
     monkeypatch.delitem(sys.modules, "torch")
     assert not cli._ends_quickly("check", ["check", "mha-padding", "a.py"])  # torch never loaded: nothing to skip
+
+
+def test_the_variant_table_folds_a_long_source_under_its_column_only_for_a_terminal():
+    from grader.catalogue import load_catalogue
+    from trainer.cli.grading import _variant_table
+
+    specs = [load_catalogue().get("masked-mean")]
+    whole = _variant_table(specs)
+    folded = _variant_table(specs, 70)
+    assert max(len(line) for line in whole) > 70  # the sources run past 70 columns on one line
+    assert all(len(line) <= 70 for line in folded)
+    column = whole[2].index("source")
+    rows = [line for line in folded[3:] if line.strip()]
+    assert all(line[column - 2:column] == "  " for line in rows)  # every part of a source in its own column
+    def words(lines: list[str]) -> list[str]:
+        return " ".join(line[column:].strip() for line in lines).split()
+
+    assert words(folded[3:]) == words(whole[3:])  # the same words in the source column, none split
