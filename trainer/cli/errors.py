@@ -33,14 +33,18 @@ def shown(exc: DrillError, width: int | None = None) -> tuple[list[str], int]:
 
 
 def _terminal_columns() -> int | None:
-    """The columns of the terminal stderr is, or None when it is not one (a pipe, a file: lines whole)."""
-    import os
+    """The terminal's width when stderr is a terminal, else None (a pipe, a file: lines whole)."""
     import sys
 
     try:
-        return max(30, os.get_terminal_size(sys.stderr.fileno()).columns) if sys.stderr.isatty() else None
-    except (OSError, ValueError, AttributeError):
+        on_terminal = sys.stderr.isatty()
+    except (ValueError, AttributeError):  # stderr closed or gone
         return None
+    if not on_terminal:
+        return None
+    from trainer.text.fold import terminal_width
+
+    return terminal_width()
 
 
 @contextmanager
