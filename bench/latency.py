@@ -106,10 +106,10 @@ def bare_imports() -> float:
 
 def failing_answer(drill: str) -> tuple[str, str] | None:
     """The drill's first bad_ sample (sorted by name): a failing answer, (source, its file name)."""
+    from grader.authoring.samples import files
     from grader.catalogue import load_catalogue
 
-    spec = load_catalogue().get(drill)
-    bad = sorted((spec.path.parent / "solutions" / spec.id).glob("bad_*.py"))
+    bad = [p for p in files(load_catalogue().get(drill)) if p.name.startswith("bad_")]
     return (bad[0].read_text(encoding="utf-8"), bad[0].name) if bad else None
 
 

@@ -174,11 +174,12 @@ def main() -> None:
     import torch
 
     torch.set_num_threads(1)
+    from grader.authoring.samples import files
     from grader.catalogue import load_catalogue
 
     spec = load_catalogue().get(args.drill)
     reference = Path(spec.reference_path)
-    failing = Path(args.file) if args.file else sorted((spec.path.parent / "solutions" / spec.id).glob("bad_*.py"))[0]
+    failing = Path(args.file) if args.file else [p for p in files(spec) if p.name.startswith("bad_")][0]
     print(f"drill {args.drill}, seed {args.seed}, median of {args.runs} warm in-process verdicts per answer "
           "(a standby child each time)")
     rows = [("job", 2), ("sandbox", 2), *((c, 4) for c in CHILD),

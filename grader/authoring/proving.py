@@ -207,22 +207,15 @@ def _ended(proc: Any, spec: Spec) -> Exception:
 
 def _worker(pipe: Any, catalogue: Catalogue, seed: int) -> None:
     """A worker process: drill ids in, (drill, answer, seconds) out, until it is sent None."""
-    # The parent answers Ctrl-C (it reaches the whole group) and SIGTERM, and kills the workers; left
-    # to the kernel, SIGTERM ends a worker whichever of its threads (torch has its own) takes it, where
-    # the parent's Python handler, inherited at the fork, would wait for the main thread.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, signal.SIG_DFL)
+    _leave_signals_to_the_kernel()  # from the start: the parent's handlers came with the fork
     import torch
 
     from grader.engine import Grader
     from grader.sandbox import standby
     from grader.sandbox.spawn import parent_ready
 
-    parent_ready()  # what the first sandbox child would set up (it sets the handlers undone below)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, signal.SIG_DFL)
+    parent_ready()  # what the first sandbox child would set up (it sets handlers of its own)
+    _leave_signals_to_the_kernel()
     torch.set_num_threads(1)  # the workers share the cores: one thread each
     _WORKER["grader"], _WORKER["seed"] = Grader(catalogue), seed
     try:
@@ -232,6 +225,15 @@ def _worker(pipe: Any, catalogue: Catalogue, seed: int) -> None:
         pass  # the parent is gone: nobody to answer
     finally:
         standby.finish_all()  # its sandbox children and folders, before the process leaves
+
+
+def _leave_signals_to_the_kernel() -> None:
+    """Ctrl-C ignored, SIGTERM and SIGHUP left to the kernel. The parent answers Ctrl-C (it reaches the
+    whole group) and SIGTERM, and kills the workers; left to the kernel, SIGTERM ends a worker whichever
+    of its threads (torch has its own) takes it, where a Python handler would wait for the main thread."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
 
 
 def _prove_one(drill: str) -> tuple[str, Answer, float]:

@@ -12,12 +12,14 @@ no start-up time.
 """
 from __future__ import annotations
 
+import sys
 from contextlib import contextmanager
 from typing import Iterator
 
 import typer
 
 from grader.errors import DrillError
+from trainer.text.fold import fold_line, terminal_width_of
 from trainer.text.markup import printable
 
 
@@ -26,25 +28,8 @@ def shown(exc: DrillError, width: int | None = None) -> tuple[list[str], int]:
     and the exit status for a domain error; with `width`, each line folded at spaces to it."""
     lines = [f"drill: {printable(line)}" for line in exc.lines]
     if width:
-        from trainer.text.fold import fold_line
-
         lines = [part for line in lines for part in fold_line(line, width)]
     return lines, exc.exit_code
-
-
-def _terminal_columns() -> int | None:
-    """The terminal's width when stderr is a terminal, else None (a pipe, a file: lines whole)."""
-    import sys
-
-    try:
-        on_terminal = sys.stderr.isatty()
-    except (ValueError, AttributeError):  # stderr closed or gone
-        return None
-    if not on_terminal:
-        return None
-    from trainer.text.fold import terminal_width
-
-    return terminal_width()
 
 
 @contextmanager
@@ -53,7 +38,7 @@ def domain_errors() -> Iterator[None]:
     try:
         yield
     except DrillError as exc:
-        lines, status = shown(exc, _terminal_columns())
+        lines, status = shown(exc, terminal_width_of(sys.stderr))
         for line in lines:
             typer.echo(line, err=True)
         raise typer.Exit(status) from None

@@ -277,12 +277,9 @@ def validate(
         _echo_folded(f"validate: {len(problems)} problem(s) in {len(failing)} file(s), {_drills(len(specs))} checked "
                      f"in {elapsed:.1f} s", err=True)
         raise typer.Exit(1)
-    if sys.stdout.isatty():
-        from trainer.text.fold import terminal_width
+    from trainer.text.fold import terminal_width_of
 
-        table = _variant_table(specs, terminal_width())
-    else:
-        table = _variant_table(specs)  # a pipe or a file: each row on one line, as scripts read it
+    table = _variant_table(specs, terminal_width_of(sys.stdout))  # a pipe or a file: each row on one line
     if table:
         typer.echo("\n".join(table))
     varied = sum(1 for s in specs if s.variants)
@@ -298,13 +295,10 @@ def _drills(count: int) -> str:
 def _echo_folded(line: str, err: bool = False) -> None:
     """One line of validate's report, folded at spaces when it goes to a terminal (a pipe or a file gets
     it whole, as scripts read it)."""
-    stream = sys.stderr if err else sys.stdout
-    if not stream.isatty():
-        typer.echo(line, err=err)
-        return
-    from trainer.text.fold import fold_line, terminal_width
+    from trainer.text.fold import fold_line, terminal_width_of
 
-    for part in fold_line(line, terminal_width()):
+    width = terminal_width_of(sys.stderr if err else sys.stdout)
+    for part in fold_line(line, width) if width else [line]:
         typer.echo(part, err=err)
 
 

@@ -23,6 +23,16 @@ def terminal_width(default: int = 100) -> int:
     return max(30, default)
 
 
+def terminal_width_of(stream: object) -> int | None:
+    """`terminal_width()` when `stream` is a terminal, else None: a pipe or a file gets its lines
+    whole, as scripts read them (a closed or missing stream too)."""
+    try:
+        on_terminal = bool(stream.isatty())  # type: ignore[attr-defined]
+    except (ValueError, AttributeError, OSError):
+        return None
+    return terminal_width() if on_terminal else None
+
+
 def fold_line(line: str, width: int, indent: str = "", more: str = "    ") -> list[str]:
     """One line as several of at most `width` columns (a word longer than the width
     stays whole on its own line); continuation lines get the line's own indentation

@@ -283,15 +283,12 @@ def _case_lines(case: CaseResult, width: int) -> Fragments:
     out: Fragments = [("class:head", f"  case {printable(case.name)}"),
                       ("class:dim", f" · {printable(case.function)}() · {case.verdict}")]
     dims = dims_text(case.dims)
-    if dims and len(out[0][1]) + len(out[1][1]) + 3 + len(dims) <= width - 1:
-        out.append(("class:dim", " · "))
-        out.append(("class:dims", dims))
-        out.append(("", "\n"))
-    elif dims:  # too wide for the case's line (the terminal would break it inside a size): a line of their own
-        out.append(("", "\n"))
+    fits = len(out[0][1]) + len(out[1][1]) + 3 + len(dims) <= width - 1
+    if dims and fits:
+        out += [("class:dim", " · "), ("class:dims", dims)]
+    out.append(("", "\n"))
+    if dims and not fits:  # too wide for the case's line (the terminal would break it inside a size): a line of their own
         out.append(("class:dims", _wrap(dims, width, "    ")))
-    else:
-        out.append(("", "\n"))
     if case.inputs:
         out.append(("class:dim", _wrap(f"inputs: {case.inputs}", width, "    ", "      ")))
     if case.message:
